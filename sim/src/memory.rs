@@ -1,0 +1,241 @@
+//! A transaction-level memory: byte-addressed, little-endian, executing requests in order.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::apply::apply;
+use crate::form::{Form, FormError};
+
+/// Default memory size in bytes (64 KiB).
+pub const DEFAULT_MEM_BYTES: usize = 65536;
+
+/// The width of a plain load or store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    B32,
+    B64,
+    B128,
+}
+
+impl Width {
+    pub fn bytes(self) -> usize {
+        match self {
+            Width::B32 => 4,
+            Width::B64 => 8,
+            Width::B128 => 16,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Width::B32 => "b32",
+            Width::B64 => "b64",
+            Width::B128 => "b128",
+        }
+    }
+}
+
+/// What a request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    Ld(Width),
+    St(Width),
+    /// A reduction: memory = op(memory, value); nothing is returned.
+    Red(Form),
+    /// The returning form: the same update, and the old value comes back.
+    Atom(Form),
+}
+
+impl Access {
+    /// Bytes touched, which is also the required alignment.
+    pub fn bytes(self) -> usize {
+        match self {
+            Access::Ld(w) | Access::St(w) => w.bytes(),
+            Access::Red(f) | Access::Atom(f) => f.bytes(),
+        }
+    }
+    /// Whether the request returns data (`ld` and `atom`).
+    pub fn returns(self) -> bool {
+        matches!(self, Access::Ld(_) | Access::Atom(_))
+    }
+    /// Whether the request carries an operand in `value`.
+    pub fn has_operand(self) -> bool {
+        !matches!(self, Access::Ld(_))
+    }
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Access::Ld(w) => write!(f, "ld.{}", w.name()),
+            Access::St(w) => write!(f, "st.{}", w.name()),
+            Access::Red(form) => write!(f, "{form}"),
+            Access::Atom(form) => write!(f, "atom.{form}"),
+        }
+    }
+}
+
+impl FromStr for Access {
+    type Err = FormError;
+    /// `st.b32|st.b64|st.b128|ld.b32|ld.b64|ld.b128`, a red form, or `atom.` + a red form.
+    fn from_str(s: &str) -> Result<Access, FormError> {
+        let width = |w: &str| match w {
+            "b32" => Ok(Width::B32),
+            "b64" => Ok(Width::B64),
+            "b128" => Ok(Width::B128),
+            _ => Err(FormError(format!("`{s}`: loads and stores are b32, b64 or b128"))),
+        };
+        if let Some(w) = s.strip_prefix("ld.") {
+            Ok(Access::Ld(width(w)?))
+        } else if let Some(w) = s.strip_prefix("st.") {
+            Ok(Access::St(width(w)?))
+        } else if let Some(f) = s.strip_prefix("atom.") {
+            Ok(Access::Atom(f.parse()?))
+        } else {
+            Ok(Access::Red(s.parse()?))
+        }
+    }
+}
+
+/// One request of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub access: Access,
+    /// Byte address of the least significant byte.
+    pub addr: u64,
+    /// Store data or operand, in the low `access.bytes()` bytes (element 0 lowest).
+    pub value: u128,
+}
+
+/// Why a request did not touch memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemError {
+    /// The address is not a multiple of the access size.
+    Misaligned,
+    /// Some byte of the access lies outside the memory.
+    OutOfRange,
+}
+
+impl MemError {
+    /// The name used in traces and responses.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemError::Misaligned => "misaligned",
+            MemError::OutOfRange => "out-of-range",
+        }
+    }
+}
+
+impl fmt::Display for MemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Byte-addressed little-endian memory, initially zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Memory {
+    bytes: Vec<u8>,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory::new(DEFAULT_MEM_BYTES)
+    }
+}
+
+impl Memory {
+    pub fn new(size: usize) -> Memory {
+        Memory { bytes: vec![0; size] }
+    }
+
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Checks alignment, then range: a misaligned request is reported as misaligned even if
+    /// it is also out of range.
+    pub fn check(&self, addr: u64, size: usize) -> Result<usize, MemError> {
+        if addr % size as u64 != 0 {
+            return Err(MemError::Misaligned);
+        }
+        match usize::try_from(addr) {
+            Ok(a) if a.checked_add(size).is_some_and(|end| end <= self.bytes.len()) => Ok(a),
+            _ => Err(MemError::OutOfRange),
+        }
+    }
+
+    /// Reads `size` (<= 16) bytes at a checked address, little-endian.
+    pub fn read(&self, addr: usize, size: usize) -> u128 {
+        let mut buf = [0u8; 16];
+        buf[..size].copy_from_slice(&self.bytes[addr..addr + size]);
+        u128::from_le_bytes(buf)
+    }
+
+    /// Writes the low `size` (<= 16) bytes of `value` at a checked address, little-endian.
+    pub fn write(&mut self, addr: usize, size: usize, value: u128) {
+        self.bytes[addr..addr + size].copy_from_slice(&value.to_le_bytes()[..size]);
+    }
+
+    /// Executes one request. `Ok(Some(old))` for `ld` and `atom`, `Ok(None)` for `st` and
+    /// `red`; an error leaves memory unchanged.
+    pub fn execute(&mut self, req: &Request) -> Result<Option<u128>, MemError> {
+        let size = req.access.bytes();
+        let addr = self.check(req.addr, size)?;
+        let old = self.read(addr, size);
+        match req.access {
+            Access::Ld(_) => return Ok(Some(old)),
+            Access::St(_) => self.write(addr, size, req.value),
+            Access::Red(f) | Access::Atom(f) => self.write(addr, size, apply(f, old, req.value)),
+        }
+        Ok(req.access.returns().then_some(old))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(op: &str, addr: u64, value: u128) -> Request {
+        Request { access: op.parse().unwrap(), addr, value }
+    }
+
+    #[test]
+    fn little_endian_stores_loads_and_atoms() {
+        let mut m = Memory::new(64);
+        assert_eq!(m.execute(&req("st.b64", 8, 0x1122_3344_5566_7788)), Ok(None));
+        assert_eq!(m.execute(&req("ld.b32", 8, 0)), Ok(Some(0x5566_7788)));
+        assert_eq!(m.execute(&req("ld.b32", 12, 0)), Ok(Some(0x1122_3344)));
+        assert_eq!(m.bytes()[8], 0x88);
+        assert_eq!(m.execute(&req("atom.global.add.u32", 8, 1)), Ok(Some(0x5566_7788)));
+        assert_eq!(m.execute(&req("global.add.u32", 8, 1)), Ok(None));
+        assert_eq!(m.execute(&req("ld.b128", 0, 0)), Ok(Some(0x1122_3344_5566_778a << 64)));
+        // A 16-bit scalar touches two bytes.
+        assert_eq!(m.execute(&req("atom.global.add.noftz.f16", 2, 0x3c00)), Ok(Some(0)));
+        assert_eq!(m.execute(&req("ld.b32", 0, 0)), Ok(Some(0x3c00_0000)));
+    }
+
+    #[test]
+    fn errors_leave_memory_unchanged() {
+        let mut m = Memory::new(64);
+        m.execute(&req("st.b128", 48, u128::MAX)).unwrap();
+        let before = m.clone();
+        assert_eq!(m.execute(&req("st.b32", 2, 1)), Err(MemError::Misaligned));
+        assert_eq!(m.execute(&req("global.v4.f32.add", 8, 1)), Err(MemError::Misaligned));
+        assert_eq!(m.execute(&req("st.b32", 64, 1)), Err(MemError::OutOfRange));
+        assert_eq!(m.execute(&req("atom.global.add.u64", 1 << 40, 1)), Err(MemError::OutOfRange));
+        assert_eq!(m.execute(&req("ld.b128", u64::MAX - 15, 1)), Err(MemError::OutOfRange));
+        assert_eq!(m, before);
+    }
+
+    #[test]
+    fn access_names_round_trip() {
+        for s in ["ld.b32", "ld.b128", "st.b64", "global.v4.f32.add", "atom.shared.inc.u32"] {
+            assert_eq!(s.parse::<Access>().unwrap().to_string(), s);
+        }
+        assert!("ld.b16".parse::<Access>().unwrap_err().0.contains("b32, b64 or b128"));
+    }
+}
