@@ -1,5 +1,7 @@
-//! The redunit hardware in rust-hdl. The reduction ALU, its floating-point adders and the
-//! L2-slice unit arrive here in the next issues; they take their form codes from
-//! [`sim::form::encoding`].
+//! The redunit hardware in rust-hdl: the reduction ALU and (later) the L2-slice unit. Form
+//! codes come from [`sim::form::encoding`].
 
+pub mod alu;
+
+pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog};
 pub use sim::form::encoding;
