@@ -1,33 +1,51 @@
 //! Hex fields of the CSV formats: no `0x`, any case, leading zeros optional.
 
+/// Digit values; 0xff marks a character that is not a hex digit.
+static VALUE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Parses a hex field into at most `bits` bits. The error says what was wrong with the text.
+#[inline]
 pub fn parse(field: &[u8], bits: u32) -> Result<u128, String> {
+    let significant = &field[field.iter().take_while(|&&c| c == b'0').count()..];
+    let mut bad = 0u8;
+    let v = if significant.len() <= 16 {
+        let mut v = 0u64;
+        for &c in significant {
+            let d = VALUE[c as usize];
+            bad |= d;
+            v = (v << 4) | (d & 0xf) as u64;
+        }
+        v as u128
+    } else {
+        let mut v = 0u128;
+        for &c in significant {
+            let d = VALUE[c as usize];
+            bad |= d;
+            v = (v << 4) | (d & 0xf) as u128;
+        }
+        v
+    };
     if field.is_empty() {
         return Err("empty hex value".into());
     }
-    let mut v: u128 = 0;
-    let mut significant = 0u32;
-    for &c in field {
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => {
-                return Err(format!(
-                    "`{}` is not hex (digits 0-9a-f, no 0x prefix)",
-                    String::from_utf8_lossy(field)
-                ));
-            }
-        };
-        if significant > 0 || d != 0 {
-            significant += 1;
-            if significant > 32 {
-                return Err(format!("`{}` is wider than {bits} bits", String::from_utf8_lossy(field)));
-            }
-        }
-        v = (v << 4) | d as u128;
+    if bad & 0xf0 != 0 {
+        return Err(format!("`{}` is not hex (digits 0-9a-f, no 0x prefix)", String::from_utf8_lossy(field)));
     }
-    if bits < 128 && v >> bits != 0 {
+    if significant.len() > 32 || (bits < 128 && v >> bits != 0) {
         return Err(format!("`{}` is wider than {bits} bits", String::from_utf8_lossy(field)));
     }
     Ok(v)

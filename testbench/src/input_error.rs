@@ -7,16 +7,27 @@ pub struct InputError {
     /// 1-based line of the input; the header is line 1.
     pub line: u64,
     pub msg: String,
+    /// The file the line is in, when the input is a named file.
+    pub file: Option<String>,
 }
 
 impl InputError {
     pub fn new(line: u64, msg: impl Into<String>) -> InputError {
-        InputError { line, msg: msg.into() }
+        InputError { line, msg: msg.into(), file: None }
+    }
+
+    /// Names the file the line is in.
+    pub fn in_file(mut self, file: impl Into<String>) -> InputError {
+        self.file = Some(file.into());
+        self
     }
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
         write!(f, "line {}: {}", self.line, self.msg)
     }
 }

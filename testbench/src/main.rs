@@ -95,7 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let stdout = BufWriter::new(std::io::stdout().lock());
             trace::run(input, stdout, &mut mem).map_err(|e| match e.downcast::<InputError>() {
-                Ok(ie) => anyhow::Error::new(InputError::new(ie.line, format!("{}: {}", trace.display(), ie.msg))),
+                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
                 Err(e) => e,
             })?;
             Ok(ExitCode::SUCCESS)

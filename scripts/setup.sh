@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what redunit needs on a Debian/Ubuntu machine: Verilator (cosimulation), Yosys
+# (synthesis checks), a C++ compiler and make. Safe to run again; does nothing when all is
+# there. Rust comes from rustup (https://rustup.rs) and is not installed here.
+set -euo pipefail
+need=()
+command -v verilator >/dev/null || need+=(verilator)
+command -v yosys >/dev/null || need+=(yosys)
+command -v g++ >/dev/null || need+=(g++)
+command -v make >/dev/null || need+=(make)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! command -v cargo >/dev/null; then
+  echo "setup: cargo not found: install Rust from https://rustup.rs, then run this again" >&2
+  exit 1
+fi
+echo "setup: $(verilator --version | head -1), $(yosys -V | head -1), $(cargo --version)"

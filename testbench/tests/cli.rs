@@ -1,0 +1,88 @@
+//! The `redunit` command-line contracts, run through the built binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn redunit(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redunit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("redunit runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn eval_is_a_filter_with_the_documented_columns() {
+    let out = redunit(
+        &["eval"],
+        "form,init,b\nglobal.add.f32,00000001,3f800000\nshared.add.f32,1,0\nglobal.v2.bf16.max.noftz,FFFF,1\nglobal.v2.bf16.max.noftz,8000,0\nglobal.add.f64,7ff0000000000001,0\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "form,init,b,result\nglobal.add.f32,00000001,3f800000,3f800000\nshared.add.f32,1,0,00000001\n\
+         global.v2.bf16.max.noftz,FFFF,1,0001\nglobal.v2.bf16.max.noftz,8000,0,0000\n\
+         global.add.f64,7ff0000000000001,0,7ff0000000000001\n"
+    );
+}
+
+#[test]
+fn eval_stops_on_a_bad_row_with_its_line_and_status_2() {
+    for (input, msg) in [
+        ("form,init,b\nglobal.add.u32,1,1\nglobal.add.s64,1,1\n", "line 3: unknown form `global.add.s64`: red.add takes"),
+        ("form,init,b\nglobal.add.noftz.f16,12345,1\n", "line 2: init: `12345` is wider than 16 bits"),
+        ("form,init,b\nglobal.add.u32,1,1,1\n", "line 2: expected 3 columns"),
+        ("form,init,b\nglobal.v8.f16.add.noftz,1,1\n", "line 3: input ends inside a vector group"),
+        ("init,b\n", "line 1: expected the header `form,init,b`"),
+    ] {
+        let out = redunit(&["eval"], input);
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert!(text(&out.stderr).contains(msg), "{input}: stderr was {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn run_executes_a_trace_and_reports_errors_in_band() {
+    let dir = std::env::temp_dir().join(format!("redunit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("t.csv");
+    std::fs::write(
+        &trace,
+        "op,addr,value\nst.b32,0,5\natom.global.inc.u32,0,5\nglobal.add.u32,0,1\nld.b32,0,\n\
+         global.v2.f32.add,4,0\nld.b64,100,\n",
+    )
+    .unwrap();
+    let out = redunit(&["run", "--mem-bytes", "256", trace.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "index,op,addr,result\n1,atom.global.inc.u32,0,00000005\n3,ld.b32,0,00000001\n\
+         4,global.v2.f32.add,4,error:misaligned\n5,ld.b64,100,error:out-of-range\n"
+    );
+    std::fs::write(&trace, "op,addr,value\nld.b32,0,\nfoo.b32,0,1\n").unwrap();
+    let out = redunit(&["run", trace.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("t.csv: line 3: unknown op `foo.b32`"), "{}", text(&out.stderr));
+    let out = redunit(&["run", dir.join("missing.csv").to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot open the trace"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn conformance_reports_every_form() {
+    let out = redunit(&["conformance"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("vectors: 82 forms, 950912 rows, 0 mismatches"), "{s}");
+    assert!(s.contains("global.v8.bf16.min.noftz"));
+    assert!(s.trim_end().ends_with("PASS"));
+}
