@@ -20,9 +20,9 @@ const INSTALL_HINT: &str = "install it with `sudo scripts/setup.sh` from the rep
 or point the VERILATOR environment variable at the verilator binary";
 
 fn fail(msg: impl AsRef<str>) -> ! {
-    // A panic in a build script prints its message under "--- stderr"; say it plainly too.
+    // Cargo shows a failed build script's stderr; exit without a panic's backtrace noise.
     eprintln!("\nerror: {}\n", msg.as_ref());
-    panic!("{}", msg.as_ref());
+    std::process::exit(1);
 }
 
 fn run(cmd: &mut Command, what: &str) {

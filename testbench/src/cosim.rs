@@ -99,85 +99,107 @@ pub fn random_regression(
     mut progress: impl FnMut(u64),
 ) -> anyhow::Result<StreamReport> {
     let t = Instant::now();
-    let mut stim = Stimulus::new(seed);
     let mut report = StreamReport::default();
-    let (mut prev, mut cur) = (Vec::with_capacity(BATCH), Vec::with_capacity(BATCH));
+    let mut prev: Vec<AluOp> = Vec::new();
     let mut results = Vec::with_capacity(BATCH);
     // (index of the first op of `prev`, cycle of it)
     let mut prev_at = (0u64, 0u64);
     let mut first_window: Option<(Vec<AluOp>, u64, usize)> = None;
     let mut done = 0u64;
-    while done < n && !report.stopped {
-        let k = (n - done).min(BATCH as u64) as usize;
-        cur.clear();
-        stim.fill(k, &mut cur);
-        results.clear();
-        let outcome = rtl.run(&cur, &mut results);
-        let start = rtl.last_batch_start();
-        let mut first_bad = None;
-        match outcome {
-            Ok(()) => {
-                for (i, (op, &got)) in cur.iter().zip(&results).enumerate() {
-                    let m = result_mask(op.form);
-                    let expected = golden(op) & m;
-                    if got & m != expected {
-                        report.mismatches += 1;
-                        first_bad.get_or_insert(i);
-                        if report.failures.len() < max_errors.min(MAX_ERRORS) {
-                            report.failures.push(Failure {
-                                index: done + i as u64,
-                                op: *op,
-                                expected,
-                                got: Some(got & m),
-                                cycle: start + i as u64,
-                                note: None,
-                            });
+    let mut seen = vec![false; 1 << sim::form::encoding::CODE_WIDTH];
+    // The stimulus is generated on a second thread, a batch or two ahead of the RTL and the
+    // check (it costs about as much as both together).
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<AluOp>>(2);
+        s.spawn(move || {
+            let mut stim = Stimulus::new(seed);
+            let mut made = 0u64;
+            while made < n {
+                let k = (n - made).min(BATCH as u64) as usize;
+                let mut v = Vec::with_capacity(k);
+                stim.fill(k, &mut v);
+                if tx.send(v).is_err() {
+                    return;
+                }
+                made += k as u64;
+            }
+        });
+        for cur in rx.iter() {
+            let k = cur.len();
+            results.clear();
+            let outcome = rtl.run(&cur, &mut results);
+            let start = rtl.last_batch_start();
+            let mut first_bad = None;
+            match outcome {
+                Ok(()) => {
+                    for (i, (op, &got)) in cur.iter().zip(&results).enumerate() {
+                        let m = result_mask(op.form);
+                        let expected = golden(op) & m;
+                        if got & m != expected {
+                            report.mismatches += 1;
+                            first_bad.get_or_insert(i);
+                            if report.failures.len() < max_errors.min(MAX_ERRORS) {
+                                report.failures.push(Failure {
+                                    index: done + i as u64,
+                                    op: *op,
+                                    expected,
+                                    got: Some(got & m),
+                                    cycle: start + i as u64,
+                                    note: None,
+                                });
+                            }
                         }
                     }
                 }
+                Err(e) => {
+                    let pe = e.downcast::<ProtocolError>()?;
+                    let op = cur[pe.index];
+                    report.mismatches += 1;
+                    report.failures.push(Failure {
+                        index: done + pe.index as u64,
+                        op,
+                        expected: golden(&op) & result_mask(op.form),
+                        got: None,
+                        cycle: start + pe.index as u64,
+                        note: Some(pe.msg),
+                    });
+                    first_bad = Some(pe.index);
+                    report.stopped = true;
+                }
             }
-            Err(e) => {
-                let pe = e.downcast::<ProtocolError>()?;
-                let op = cur[pe.index];
-                report.mismatches += 1;
-                report.failures.push(Failure {
-                    index: done + pe.index as u64,
-                    op,
-                    expected: golden(&op) & result_mask(op.form),
-                    got: None,
-                    cycle: start + pe.index as u64,
-                    note: Some(pe.msg),
-                });
-                first_bad = Some(pe.index);
+            for op in &cur {
+                seen[op.form.code() as usize] = true;
+            }
+            if let (Some(i), None) = (first_bad, &first_window) {
+                // The window: up to WINDOW_BEFORE ops before the failure (from the previous batch
+                // too), and WINDOW_AFTER after it.
+                let from_cur = i.min(WINDOW_BEFORE);
+                let from_prev = (WINDOW_BEFORE - from_cur).min(prev.len());
+                let mut w: Vec<AluOp> = prev[prev.len() - from_prev..].to_vec();
+                w.extend_from_slice(&cur[i - from_cur..(i + 1 + WINDOW_AFTER).min(cur.len())]);
+                let first_cycle = if from_prev > 0 {
+                    prev_at.1 + (prev.len() - from_prev) as u64
+                } else {
+                    start + (i - from_cur) as u64
+                };
+                first_window = Some((w, first_cycle, from_prev + from_cur));
+            }
+            done += k as u64;
+            report.ops = done;
+            if report.mismatches >= max_errors as u64 {
                 report.stopped = true;
             }
+            progress(done);
+            prev_at = (done - k as u64, start);
+            prev = cur;
+            if report.stopped {
+                break;
+            }
         }
-        for op in &cur {
-            report.forms.insert(op.form);
-        }
-        if let (Some(i), None) = (first_bad, &first_window) {
-            // The window: up to WINDOW_BEFORE ops before the failure (from the previous batch
-            // too), and WINDOW_AFTER after it.
-            let from_cur = i.min(WINDOW_BEFORE);
-            let from_prev = (WINDOW_BEFORE - from_cur).min(prev.len());
-            let mut w: Vec<AluOp> = prev[prev.len() - from_prev..].to_vec();
-            w.extend_from_slice(&cur[i - from_cur..(i + 1 + WINDOW_AFTER).min(cur.len())]);
-            let first_cycle = if from_prev > 0 {
-                prev_at.1 + (prev.len() - from_prev) as u64
-            } else {
-                start + (i - from_cur) as u64
-            };
-            first_window = Some((w, first_cycle, from_prev + from_cur));
-        }
-        done += k as u64;
-        report.ops = done;
-        if report.mismatches >= max_errors as u64 {
-            report.stopped = true;
-        }
-        progress(done);
-        prev_at = (done - k as u64, start);
-        std::mem::swap(&mut prev, &mut cur);
-    }
+        drop(rx);
+        Ok(())
+    })?;
+    report.forms = (0..seen.len()).filter(|&c| seen[c]).filter_map(|c| Form::from_code(c as u16)).collect();
     report.seconds = t.elapsed().as_secs_f64();
     if let (Some(path), Some((w, first_cycle, pos))) = (vcd, first_window) {
         let c0 = trace_window(path, &w, first_cycle)?;

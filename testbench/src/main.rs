@@ -79,8 +79,8 @@ enum Cmd {
         #[arg(long)]
         data: Option<PathBuf>,
     },
-    /// Measure the cosimulation speed (Verilated ALU + golden-model check, one thread) and
-    /// rust-hdl's own simulator on the same block.
+    /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
+    /// simulator on the same block (release build; numbers for BENCHMARKS.md).
     BenchAlu {
         /// Operations through the Verilated ALU.
         #[arg(long, default_value_t = 4_000_000)]
@@ -204,7 +204,7 @@ fn rtl_vectors(
     for (form, path) in &forms {
         let vectors = conformance::load_vectors(path, *form)?;
         let r = conformance::check_vectors(*form, &vectors, rtl)?;
-        pb.inc(r.rows as u64);
+        pb.inc(1);
         covered.push(*form);
         rows += r.rows;
         bad += r.mismatches;
@@ -265,15 +265,8 @@ fn regress_cmd(n: u64, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
         testbench::rtl::VERILATOR_VERSION
     )?;
     out.flush()?;
-    let total_rows: u64 = conformance::vector_forms(&data)?.len() as u64; // forms, for the first bar
-    let pb = bar(total_rows, "H100 vectors");
-    pb.set_length(0);
+    let pb = bar(conformance::vector_forms(&data)?.len() as u64, "H100 vector forms");
     let mut rtl = RtlAlu::new();
-    // The bar counts rows; its length is learnt as the files load.
-    pb.set_length(u64::MAX >> 1);
-    pb.set_style(
-        ProgressStyle::with_template("{msg} {pos} rows {per_sec}").expect("valid template"),
-    );
     let (vforms, vrows, vbad, vvcd) = rtl_vectors(&mut rtl, &data, &mut out, &pb, false)?;
     pb.finish_and_clear();
     writeln!(
@@ -374,13 +367,29 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     writeln!(out, "bench-alu: hw::ReductionAlu, latency {}, {}", hw::ALU_LATENCY, testbench::rtl::VERILATOR_VERSION)?;
     // 1. Cosimulation as `regress` runs it: stimulus, RTL, golden-model check.
     let mut rtl = RtlAlu::new();
+    let mut res = Vec::with_capacity(cosim::BATCH);
     let r = cosim::random_regression(&mut rtl, 1, n, usize::MAX, None, |_| {})?;
     let cosim = r.ops_per_sec();
     writeln!(out, "verilator cosim (stimulus + RTL + golden check, 1 thread): {:>12.0} ops/s  ({} ops, {:.2} s, {} mismatches)", cosim, r.ops, r.seconds, r.mismatches)?;
-    // 2. The RTL alone on pre-generated ops.
+    // 2. The parts: stimulus generation, the RTL alone, the RTL with the check, on
+    //    pre-generated ops.
     let mut ops = Vec::new();
+    let t = Instant::now();
     Stimulus::new(2).fill(n as usize, &mut ops);
-    let mut res = Vec::with_capacity(cosim::BATCH);
+    writeln!(out, "stimulus generation alone:                               {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    let t = Instant::now();
+    let mut bad = 0u64;
+    for chunk in ops.chunks(cosim::BATCH) {
+        res.clear();
+        rtl.run(chunk, &mut res)?;
+        for (op, r) in chunk.iter().zip(&res) {
+            let m = result_mask(op.form);
+            bad += (r & m != golden(op) & m) as u64;
+        }
+    }
+    std::hint::black_box(bad);
+    writeln!(out, "verilator RTL + golden check, one core (pre-generated):  {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    let cosim1 = n as f64 / t.elapsed().as_secs_f64();
     let t = Instant::now();
     for chunk in ops.chunks(cosim::BATCH) {
         res.clear();
@@ -398,8 +407,9 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     writeln!(out, "golden model alone:                                      {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
     // 4. rust-hdl's own simulator.
     let (hdl, hdl_bad) = rust_hdl_speed(hdl_n);
-    writeln!(out, "rust-hdl simulate() loop (+ golden check, 1 thread):     {:>12.0} ops/s  ({hdl_n} ops, {hdl_bad} mismatches)", hdl)?;
-    writeln!(out, "ratio verilator cosim / rust-hdl: {:.0}x", cosim / hdl)?;
+    writeln!(out, "rust-hdl simulate() loop + golden check, one core:        {:>12.0} ops/s  ({hdl_n} ops, {hdl_bad} mismatches)", hdl)?;
+    writeln!(out, "ratio, one core, RTL + golden check: verilator / rust-hdl = {:.1}x", cosim1 / hdl)?;
+    writeln!(out, "ratio, regress stream / rust-hdl = {:.1}x", cosim / hdl)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -498,10 +508,6 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
     writeln!(out, "{:<28} {:>8} {:>10}", "form", "rows", "mismatches")?;
     let n_forms = conformance::vector_forms(&data)?.len();
     let pb = bar(n_forms as u64, "vectors");
-    pb.set_length(u64::MAX >> 1);
-    if !pb.is_hidden() {
-        pb.set_style(ProgressStyle::with_template("{msg} {pos} rows {per_sec}").expect("valid template"));
-    }
     let mut rtl = RtlAlu::new();
     let (forms, rows, bad, _vcd) = rtl_vectors(&mut rtl, &data, &mut out, &pb, true)?;
     pb.finish_and_clear();
