@@ -370,7 +370,7 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     let mut res = Vec::with_capacity(cosim::BATCH);
     let r = cosim::random_regression(&mut rtl, 1, n, usize::MAX, None, |_| {})?;
     let cosim = r.ops_per_sec();
-    writeln!(out, "verilator cosim (stimulus + RTL + golden check, 1 thread): {:>12.0} ops/s  ({} ops, {:.2} s, {} mismatches)", cosim, r.ops, r.seconds, r.mismatches)?;
+    writeln!(out, "regress stream (stimulus on a 2nd thread, RTL + check):    {:>12.0} ops/s  ({} ops, {:.2} s, {} mismatches)", cosim, r.ops, r.seconds, r.mismatches)?;
     // 2. The parts: stimulus generation, the RTL alone, the RTL with the check, on
     //    pre-generated ops.
     let mut ops = Vec::new();
