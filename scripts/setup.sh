@@ -10,8 +10,15 @@ command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
+  if ! command -v apt-get >/dev/null; then
+    echo "setup: missing ${need[*]} and apt-get is not available: install them with your package manager" >&2
+    exit 1
+  fi
   sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: missing ${need[*]}: run this script as root to install them" >&2; exit 1; }
+    sudo=sudo
+  fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${need[@]}" >/dev/null

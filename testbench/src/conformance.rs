@@ -99,19 +99,25 @@ pub struct FormReport {
     pub first: Vec<Mismatch>,
 }
 
-/// Runs `vectors` of `form` through `engine`, grouping vector forms into instructions.
-pub fn check_vectors(form: Form, vectors: &[Vector], engine: &mut dyn AluEngine) -> anyhow::Result<FormReport> {
-    let n = form.vec();
+/// The instructions of a capture: vector forms group 2/4/8 rows, element 0 lowest.
+pub fn vector_ops(form: Form, vectors: &[Vector]) -> Vec<AluOp> {
     let w = form.elem_bits();
-    let ops: Vec<AluOp> = vectors
-        .chunks(n)
+    vectors
+        .chunks(form.vec())
         .map(|g| {
             let pack = |f: fn(&Vector) -> u64| {
                 g.iter().enumerate().fold(0u128, |acc, (i, v)| acc | (f(v) as u128) << (w * i as u32))
             };
             AluOp { form, old: pack(|v| v.init), b: pack(|v| v.b) }
         })
-        .collect();
+        .collect()
+}
+
+/// Runs `vectors` of `form` through `engine`, grouping vector forms into instructions.
+pub fn check_vectors(form: Form, vectors: &[Vector], engine: &mut dyn AluEngine) -> anyhow::Result<FormReport> {
+    let n = form.vec();
+    let w = form.elem_bits();
+    let ops = vector_ops(form, vectors);
     let mut results = Vec::with_capacity(ops.len());
     engine.execute(&ops, &mut results)?;
     let mask = sim::elem_mask(w);
@@ -202,46 +208,137 @@ pub fn exhaustive16(
     forms: &[Form],
     rows: &[u16],
     threads: usize,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<Vec<ExhaustiveReport>> {
+    exhaustive16_with(data, forms, rows, threads, progress, || Ok(()), |_, form, a| Ok(model_digest_row(form, a)))
+}
+
+/// The v8 form whose every element follows the rule of the exhaustively captured 16-bit
+/// `form`: the scalar f16/bf16 add rows run as `global.v8.{f16,bf16}.add.noftz`, and the v2
+/// min/max forms as v8 min/max of the same type. Each element of a vector form (and the one
+/// element of the scalar form) follows the same per-element rule (`sim::apply_elem` applies
+/// it lane by lane), so eight lanes give eight 16-bit operations per cycle.
+pub fn v8_form(form: Form) -> anyhow::Result<Form> {
+    let ty = match form.ty() {
+        Type::F16 => "f16",
+        Type::Bf16 => "bf16",
+        _ => bail!("{form} is not one of the exhaustively captured 16-bit forms"),
+    };
+    Ok(format!("global.v8.{ty}.{}.noftz", form.op().name()).parse()?)
+}
+
+/// The RTL's digest of row `a` of a 16-bit form: 8,192 v8 instructions (old = `a` in every
+/// lane, b = 0..=0xFFFF across the lanes) through `rtl`, one per cycle.
+pub fn rtl_digest_row(rtl: &mut crate::rtl::RtlAlu, v8: Form, a: u16, ops: &mut Vec<AluOp>, out: &mut Vec<u128>) -> anyhow::Result<u64> {
+    let old = (0..8).fold(0u128, |acc, i| acc | (a as u128) << (16 * i));
+    ops.clear();
+    ops.extend((0..8192u32).map(|j| {
+        let b = (0..8u32).fold(0u128, |acc, l| acc | ((8 * j + l) as u128) << (16 * l));
+        AluOp { form: v8, old, b }
+    }));
+    out.clear();
+    rtl.run(ops, out)?;
+    let hi = (a as u64) << 32;
+    let mut sum = 0u64;
+    for (j, r) in out.iter().enumerate() {
+        for l in 0..8u32 {
+            let b = (8 * j as u64) + l as u64;
+            let res = (r >> (16 * l)) as u16;
+            sum = sum.wrapping_add(sim::splitmix64(hi | b << 16 | res as u64));
+        }
+    }
+    Ok(sum)
+}
+
+/// [`exhaustive16`] through the Verilated ALU: each of `threads` workers owns a model and runs
+/// whole rows as v8 instructions (see [`v8_form`]).
+pub fn exhaustive16_rtl(
+    data: &Path,
+    forms: &[Form],
+    rows: &[u16],
+    threads: usize,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<Vec<ExhaustiveReport>> {
+    let v8: Vec<(Form, Form)> = forms.iter().map(|&f| Ok((f, v8_form(f)?))).collect::<anyhow::Result<_>>()?;
+    exhaustive16_with(
+        data,
+        forms,
+        rows,
+        threads,
+        progress,
+        || Ok((crate::rtl::RtlAlu::new(), Vec::with_capacity(8192), Vec::with_capacity(8192))),
+        |(rtl, ops, out), form, a| {
+            let v = v8.iter().find(|(f, _)| *f == form).map(|(_, v)| *v).expect("mapped above");
+            rtl_digest_row(rtl, v, a, ops, out)
+        },
+    )
+}
+
+/// The worker pool behind [`exhaustive16`] and [`exhaustive16_rtl`]: each thread makes its own
+/// worker state with `make` and computes row digests with `digest`.
+#[allow(clippy::too_many_arguments)]
+fn exhaustive16_with<W>(
+    data: &Path,
+    forms: &[Form],
+    rows: &[u16],
+    threads: usize,
     mut progress: impl FnMut(u64),
+    make: impl Fn() -> anyhow::Result<W> + Sync,
+    digest: impl Fn(&mut W, Form, u16) -> anyhow::Result<u64> + Sync,
 ) -> anyhow::Result<Vec<ExhaustiveReport>> {
     let expected: Vec<Vec<u64>> = forms.iter().map(|f| load_digests(data, *f)).collect::<Result<_, _>>()?;
     const CHUNK: usize = 64;
     let per_form = rows.len().div_ceil(CHUNK);
     let next = AtomicUsize::new(0);
     let done = AtomicU64::new(0);
+    let failed = std::sync::Mutex::new(None::<anyhow::Error>);
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let results: Vec<Vec<AtomicU64>> =
         forms.iter().map(|_| rows.iter().map(|_| AtomicU64::new(0)).collect()).collect();
     let nanos: Vec<AtomicU64> = forms.iter().map(|_| AtomicU64::new(0)).collect();
+    let workers = threads.max(1);
+    let live = AtomicUsize::new(workers);
     std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..workers {
             s.spawn(|| {
-                loop {
-                    let task = next.fetch_add(1, Ordering::Relaxed);
-                    if task >= per_form * forms.len() {
-                        break;
+                let r = (|| -> anyhow::Result<()> {
+                    let mut w = make()?;
+                    loop {
+                        let task = next.fetch_add(1, Ordering::Relaxed);
+                        if task >= per_form * forms.len() || stop.load(Ordering::Relaxed) {
+                            return Ok(());
+                        }
+                        let (fi, chunk) = (task / per_form, task % per_form);
+                        let t = Instant::now();
+                        let lo = chunk * CHUNK;
+                        let hi = (lo + CHUNK).min(rows.len());
+                        for i in lo..hi {
+                            results[fi][i].store(digest(&mut w, forms[fi], rows[i])?, Ordering::Relaxed);
+                        }
+                        nanos[fi].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                        done.fetch_add((hi - lo) as u64, Ordering::Relaxed);
                     }
-                    let (fi, chunk) = (task / per_form, task % per_form);
-                    let t = Instant::now();
-                    let lo = chunk * CHUNK;
-                    let hi = (lo + CHUNK).min(rows.len());
-                    for i in lo..hi {
-                        results[fi][i].store(model_digest_row(forms[fi], rows[i]), Ordering::Relaxed);
-                    }
-                    nanos[fi].fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-                    done.fetch_add((hi - lo) as u64, Ordering::Relaxed);
+                })();
+                if let Err(e) = r {
+                    stop.store(true, Ordering::Relaxed);
+                    failed.lock().unwrap().get_or_insert(e);
                 }
+                live.fetch_sub(1, Ordering::Relaxed);
             });
         }
         let total = (forms.len() * rows.len()) as u64;
         loop {
             let d = done.load(Ordering::Relaxed);
             progress(d);
-            if d >= total {
+            if d >= total || live.load(Ordering::Relaxed) == 0 {
                 break;
             }
             std::thread::sleep(Duration::from_millis(100));
         }
     });
+    if let Some(e) = failed.into_inner().unwrap() {
+        return Err(e);
+    }
     Ok(forms
         .iter()
         .enumerate()
@@ -257,7 +354,7 @@ pub fn exhaustive16(
                 rows: rows.len(),
                 matched: rows.len() - mismatched.len(),
                 mismatched_rows: mismatched.into_iter().take(20).collect(),
-                seconds: nanos[fi].load(Ordering::Relaxed) as f64 / 1e9 / threads.max(1) as f64,
+                seconds: nanos[fi].load(Ordering::Relaxed) as f64 / 1e9 / workers as f64,
             }
         })
         .collect())

@@ -24,15 +24,28 @@ pub struct ModelAlu;
 
 impl AluEngine for ModelAlu {
     fn execute(&mut self, ops: &[AluOp], out: &mut Vec<u128>) -> anyhow::Result<()> {
-        out.extend(ops.iter().map(|op| {
-            if op.form.is_vector() {
-                sim::apply(op.form, op.old, op.b)
-            } else {
-                sim::apply_elem(op.form, op.old as u64, op.b as u64) as u128
-            }
-        }));
+        out.extend(ops.iter().map(golden));
         Ok(())
     }
+}
+
+/// The golden model's result of one instruction (the whole value of a vector form; a scalar
+/// form in the low bits, with the bits above its element zero).
+#[inline]
+pub fn golden(op: &AluOp) -> u128 {
+    if op.form.is_vector() {
+        sim::apply(op.form, op.old, op.b)
+    } else {
+        sim::apply_elem(op.form, op.old as u64, op.b as u64) as u128 & sim::elem_mask(op.form.elem_bits()) as u128
+    }
+}
+
+/// The bits of an instruction's value that belong to it: all `form.bytes()` bytes. What an
+/// engine returns above them (the high bits of a scalar) is not part of the result.
+#[inline]
+pub fn result_mask(form: Form) -> u128 {
+    let bits = form.bytes() * 8;
+    if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 }
 }
 
 /// The engines a command can use.
@@ -40,12 +53,15 @@ impl AluEngine for ModelAlu {
 pub enum EngineKind {
     /// The software golden model (`sim/`).
     Model,
+    /// The Verilated RTL of the reduction ALU (`hw::ReductionAlu`), one operation per cycle.
+    Rtl,
 }
 
 impl EngineKind {
     pub fn alu(self) -> Box<dyn AluEngine> {
         match self {
             EngineKind::Model => Box::new(ModelAlu),
+            EngineKind::Rtl => Box::new(crate::rtl::RtlAlu::new()),
         }
     }
 }

@@ -10,7 +10,10 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::{Form, Memory};
 use testbench::conformance::{self, EXHAUSTIVE16_FORMS};
-use testbench::engine::EngineKind;
+use testbench::cosim::{self, Failure, MAX_ERRORS, vcd_time};
+use testbench::engine::{AluEngine, AluOp, EngineKind, golden, result_mask};
+use testbench::rtl::RtlAlu;
+use testbench::stimulus::{self, Stimulus};
 use testbench::{InputError, eval, trace};
 
 #[derive(Parser)]
@@ -27,6 +30,9 @@ enum Cmd {
     Eval {
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
+        /// Write a waveform (VCD) of the whole run (needs --engine rtl; slow: about 1 M ops/s).
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
     },
     /// Execute a request trace (`op,addr,value`) against the memory; writes
     /// `index,op,addr,result` for each ld, atom and failed request.
@@ -54,7 +60,39 @@ enum Cmd {
         #[arg(long)]
         data: Option<PathBuf>,
     },
+    /// Write the Verilog of the reduction ALU (module `top`).
+    Verilog {
+        /// Output file.
+        #[arg(short, long, default_value = DEFAULT_VERILOG)]
+        output: PathBuf,
+    },
+    /// Regression of the RTL against the golden model: writes the Verilog, runs every H100
+    /// vector and a seeded random stream (biased to special values) through the Verilated ALU.
+    Regress {
+        /// Random operations.
+        #[arg(long, default_value_t = 1_000_000)]
+        ops: u64,
+        /// Seed of the random stream, decimal or 0x hex (default: REDUNIT_SEED, else the clock).
+        #[arg(long, value_parser = stimulus::parse_seed)]
+        seed: Option<u64>,
+        /// The captured data (default: the copy in the source tree).
+        #[arg(long)]
+        data: Option<PathBuf>,
+    },
+    /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
+    /// simulator on the same block (release build; numbers for BENCHMARKS.md).
+    BenchAlu {
+        /// Operations through the Verilated ALU.
+        #[arg(long, default_value_t = 4_000_000)]
+        ops: u64,
+        /// Operations through rust-hdl's simulator.
+        #[arg(long, default_value_t = 20_000)]
+        hdl_ops: u64,
+    },
 }
+
+const DEFAULT_VERILOG: &str = "synth/out/redunit.v";
+const FAIL_VCD_DIR: &str = "target";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -73,10 +111,22 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
-        Cmd::Eval { engine } => {
+        Cmd::Eval { engine, vcd } => {
+            let mut alu: Box<dyn AluEngine> = match (engine, &vcd) {
+                (EngineKind::Rtl, Some(path)) => Box::new(RtlAlu::with_vcd(path, 0)?),
+                (EngineKind::Model, Some(_)) => {
+                    anyhow::bail!("--vcd needs --engine rtl: the golden model has no waveform")
+                }
+                (e, None) => e.alu(),
+            };
             let stdin = std::io::stdin().lock();
             let stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            eval::eval(stdin, stdout, &mut *engine.alu())?;
+            let r = eval::eval(stdin, stdout, &mut *alu);
+            drop(alu); // closes the waveform
+            if let Some(path) = &vcd {
+                eprintln!("redunit: waveform written to {}", path.display());
+            }
+            r?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Run { engine, mem_bytes, trace } => {
@@ -92,6 +142,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let mut mem = match engine {
                 EngineKind::Model => Memory::new(mem_bytes),
+                EngineKind::Rtl => anyhow::bail!(
+                    "`run --engine rtl` is not available yet: the RTL of the L2-slice unit (memory and \
+                     request handling) is not written; use --engine model, or `eval --engine rtl` for the ALU"
+                ),
             };
             let stdout = BufWriter::new(std::io::stdout().lock());
             trace::run(input, stdout, &mut mem).map_err(|e| match e.downcast::<InputError>() {
@@ -103,7 +157,260 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Conformance { engine, exhaustive16, threads, data } => {
             conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))
         }
+        Cmd::Verilog { output } => {
+            let lines = write_verilog(&output)?;
+            println!("wrote the Verilog of the reduction ALU (module top, {lines} lines) to {}", output.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Regress { ops, seed, data } => {
+            let seed = match seed {
+                Some(s) => s,
+                None => stimulus::seed_from_env()?,
+            };
+            regress_cmd(ops, seed, data.unwrap_or_else(conformance::default_data_dir))
+        }
+        Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
     }
+}
+
+/// Writes `hw::alu_verilog()` to `path`, creating its folder; returns the line count.
+fn write_verilog(path: &std::path::Path) -> anyhow::Result<usize> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
+    let v = hw::alu_verilog();
+    std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(v.lines().count())
+}
+
+/// The failure waveform of a form's conformance vectors, or of a random run's seed.
+fn fail_vcd_path(tag: &str) -> PathBuf {
+    PathBuf::from(FAIL_VCD_DIR).join(format!("redunit-fail-{tag}.vcd"))
+}
+
+/// The H100 vectors through the RTL, stopping after MAX_ERRORS mismatching rows. Writes the
+/// waveform of the first mismatching instruction. Returns (forms, rows, mismatches, vcd).
+fn rtl_vectors(
+    rtl: &mut RtlAlu,
+    data: &std::path::Path,
+    out: &mut dyn Write,
+    pb: &ProgressBar,
+    verbose: bool,
+) -> anyhow::Result<(Vec<Form>, usize, usize, Option<PathBuf>)> {
+    let forms = conformance::vector_forms(data)?;
+    let (mut rows, mut bad) = (0usize, 0usize);
+    let mut vcd = None;
+    let mut covered = Vec::new();
+    for (form, path) in &forms {
+        let vectors = conformance::load_vectors(path, *form)?;
+        let r = conformance::check_vectors(*form, &vectors, rtl)?;
+        pb.inc(1);
+        covered.push(*form);
+        rows += r.rows;
+        bad += r.mismatches;
+        pb.suspend(|| -> anyhow::Result<()> {
+            if verbose {
+                writeln!(out, "{:<28} {:>8} {:>10}", form.to_string(), r.rows, r.mismatches)?;
+            }
+            if let (Some(m), None) = (r.first.first(), &vcd) {
+                let n = form.vec();
+                let ops = conformance::vector_ops(*form, &vectors);
+                let idx = m.row / n;
+                let cycle = rtl.last_batch_start() + idx as u64;
+                let w = form.elem_bits();
+                let p = fail_vcd_path(&form.to_string());
+                let fv = cosim::failure_vcd(&p, &ops, idx, cycle)?;
+                let bits = form.bytes() as u32 * 8;
+                writeln!(out, "first mismatch: {form} row {} (element {} of instruction {idx}, driven in cycle {cycle})", m.row, m.row % n)?;
+                writeln!(
+                    out,
+                    "  init {} b {} expected (H100) {} got {}",
+                    testbench::hex::format(m.vector.init as u128, w),
+                    testbench::hex::format(m.vector.b as u128, w),
+                    testbench::hex::format(m.vector.result as u128, w),
+                    testbench::hex::format(m.got as u128, w)
+                )?;
+                if n > 1 {
+                    let op = ops[idx];
+                    writeln!(
+                        out,
+                        "  instruction old {} b {}",
+                        testbench::hex::format(op.old, bits),
+                        testbench::hex::format(op.b, bits)
+                    )?;
+                }
+                writeln!(out, "  waveform: {} ({})", fv.path.display(), vcd_time(fv.cycle))?;
+                vcd = Some(fv.path);
+            }
+            Ok(())
+        })?;
+        if bad >= MAX_ERRORS {
+            pb.suspend(|| writeln!(out, "stopped after {bad} mismatching rows (the limit is {MAX_ERRORS})"))?;
+            break;
+        }
+    }
+    Ok((covered, rows, bad, vcd))
+}
+
+fn regress_cmd(n: u64, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let t = Instant::now();
+    let verilog = PathBuf::from(DEFAULT_VERILOG);
+    write_verilog(&verilog)?;
+    writeln!(out, "redunit regress: seed {seed:#x} (rerun with --seed {seed:#x} or REDUNIT_SEED={seed:#x})")?;
+    writeln!(
+        out,
+        "RTL: hw::ReductionAlu, latency {} cycles, Verilated by {}",
+        hw::ALU_LATENCY,
+        testbench::rtl::VERILATOR_VERSION
+    )?;
+    out.flush()?;
+    let pb = bar(conformance::vector_forms(&data)?.len() as u64, "H100 vector forms");
+    let mut rtl = RtlAlu::new();
+    let (vforms, vrows, vbad, vvcd) = rtl_vectors(&mut rtl, &data, &mut out, &pb, false)?;
+    pb.finish_and_clear();
+    writeln!(
+        out,
+        "H100 vectors: {} forms, {vrows} rows, {vbad} mismatches{}",
+        vforms.len(),
+        if vbad >= MAX_ERRORS { " (stopped early)" } else { "" }
+    )?;
+    out.flush()?;
+
+    let pb = bar(n, "random ops");
+    let vcd_path = fail_vcd_path(&format!("{seed:#x}"));
+    let r = cosim::random_regression(&mut rtl, seed, n, MAX_ERRORS, Some(&vcd_path), |d| pb.set_position(d))?;
+    pb.finish_and_clear();
+    writeln!(
+        out,
+        "random: {} ops over {} forms, {} mismatches{} ({:.2} s, {:.2} M ops/s with the golden-model check)",
+        r.ops,
+        r.forms.len(),
+        r.mismatches,
+        if r.stopped { " (stopped early)" } else { "" },
+        r.seconds,
+        r.ops_per_sec() / 1e6
+    )?;
+    print_failures(&mut out, &r.failures)?;
+    let mut covered: std::collections::BTreeSet<Form> = r.forms.clone();
+    covered.extend(vforms.iter().copied());
+    let mismatches = vbad as u64 + r.mismatches;
+    writeln!(out, "---")?;
+    writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
+    writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
+    writeln!(out, "mismatches:    {mismatches}")?;
+    writeln!(out, "speed:         {:.2} M ops/s (random stream, RTL + golden model, one thread)", r.ops_per_sec() / 1e6)?;
+    writeln!(out, "verilog:       {}", verilog.display())?;
+    if let Some(v) = &vvcd {
+        writeln!(out, "vcd (vectors): {}", v.display())?;
+    }
+    if let Some(v) = &r.vcd {
+        writeln!(out, "vcd (random):  {} ({})", v.path.display(), vcd_time(v.cycle))?;
+    }
+    writeln!(out, "time:          {:.1} s", t.elapsed().as_secs_f64())?;
+    let ok = mismatches == 0;
+    writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn print_failures(out: &mut dyn Write, failures: &[Failure]) -> std::io::Result<()> {
+    for f in failures {
+        writeln!(out, "  {f}")?;
+    }
+    Ok(())
+}
+
+/// Drives `hw::ReductionAlu` through rust-hdl's `simulate` for `n` ops, one per cycle, with
+/// the same golden-model check; returns (ops/s, mismatches).
+fn rust_hdl_speed(n: u64) -> (f64, u64) {
+    use rust_hdl::prelude::*;
+    fn to_bits(v: u128) -> Bits<128> {
+        let mut b = Bits::<128>::default();
+        b.set_bits::<64>(0, (v as u64).into());
+        b.set_bits::<64>(64, ((v >> 64) as u64).into());
+        b
+    }
+    let mut uut = hw::ReductionAlu::default();
+    uut.connect_all();
+    let mut stim = Stimulus::new(1);
+    let mut ops: Vec<AluOp> = Vec::new();
+    stim.fill(n as usize, &mut ops);
+    let lat = hw::ALU_LATENCY;
+    let mut bad = 0u64;
+    let t = Instant::now();
+    for c in 0..n as usize + lat {
+        uut.clock.next = Clock { clk: false };
+        if let Some(op) = ops.get(c) {
+            uut.in_valid.next = true;
+            uut.in_form.next = (op.form.code() as u64).into();
+            uut.in_old.next = to_bits(op.old);
+            uut.in_b.next = to_bits(op.b);
+        } else {
+            uut.in_valid.next = false;
+        }
+        assert!(simulate(&mut uut, 100), "rust-hdl simulation did not settle");
+        if c >= lat && uut.out_valid.val() {
+            let op = &ops[c - lat];
+            let m = result_mask(op.form);
+            if uut.out_data.val().to_u128() & m != golden(op) & m {
+                bad += 1;
+            }
+        }
+        uut.clock.next = Clock { clk: true };
+        assert!(simulate(&mut uut, 100), "rust-hdl simulation did not settle");
+    }
+    (n as f64 / t.elapsed().as_secs_f64(), bad)
+}
+
+fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "bench-alu: hw::ReductionAlu, latency {}, {}", hw::ALU_LATENCY, testbench::rtl::VERILATOR_VERSION)?;
+    // 1. Cosimulation as `regress` runs it: stimulus, RTL, golden-model check.
+    let mut rtl = RtlAlu::new();
+    let mut res = Vec::with_capacity(cosim::BATCH);
+    let r = cosim::random_regression(&mut rtl, 1, n, usize::MAX, None, |_| {})?;
+    let cosim = r.ops_per_sec();
+    writeln!(out, "regress stream (stimulus on a 2nd thread, RTL + check):    {:>12.0} ops/s  ({} ops, {:.2} s, {} mismatches)", cosim, r.ops, r.seconds, r.mismatches)?;
+    // 2. The parts: stimulus generation, the RTL alone, the RTL with the check, on
+    //    pre-generated ops.
+    let mut ops = Vec::new();
+    let t = Instant::now();
+    Stimulus::new(2).fill(n as usize, &mut ops);
+    writeln!(out, "stimulus generation alone:                               {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    let t = Instant::now();
+    let mut bad = 0u64;
+    for chunk in ops.chunks(cosim::BATCH) {
+        res.clear();
+        rtl.run(chunk, &mut res)?;
+        for (op, r) in chunk.iter().zip(&res) {
+            let m = result_mask(op.form);
+            bad += (r & m != golden(op) & m) as u64;
+        }
+    }
+    std::hint::black_box(bad);
+    writeln!(out, "verilator RTL + golden check, one core (pre-generated):  {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    let cosim1 = n as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    for chunk in ops.chunks(cosim::BATCH) {
+        res.clear();
+        rtl.run(chunk, &mut res)?;
+    }
+    let rtl_only = n as f64 / t.elapsed().as_secs_f64();
+    writeln!(out, "verilator RTL alone (batches of {}):                    {:>12.0} ops/s", cosim::BATCH, rtl_only)?;
+    // 3. The golden model alone.
+    let t = Instant::now();
+    let mut acc = 0u128;
+    for op in &ops {
+        acc ^= golden(op);
+    }
+    std::hint::black_box(acc);
+    writeln!(out, "golden model alone:                                      {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    // 4. rust-hdl's own simulator.
+    let (hdl, hdl_bad) = rust_hdl_speed(hdl_n);
+    writeln!(out, "rust-hdl simulate() loop + golden check, one core:        {:>12.0} ops/s  ({hdl_n} ops, {hdl_bad} mismatches)", hdl)?;
+    writeln!(out, "ratio, one core, RTL + golden check: verilator / rust-hdl = {:.1}x", cosim1 / hdl)?;
+    writeln!(out, "ratio, regress stream / rust-hdl = {:.1}x", cosim / hdl)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -124,6 +431,9 @@ fn conformance_cmd(engine: EngineKind, exhaustive16: bool, threads: Option<usize
     let mut out = std::io::stdout().lock();
     let t = Instant::now();
     let forms = conformance::vector_forms(&data)?;
+    if engine == EngineKind::Rtl {
+        return conformance_rtl(exhaustive16, threads, data, t);
+    }
     let pb = bar(forms.len() as u64, "vectors");
     let mut alu = engine.alu();
     let (mut rows, mut bad, mut bad_forms) = (0usize, 0usize, 0usize);
@@ -182,6 +492,63 @@ fn conformance_cmd(engine: EngineKind, exhaustive16: bool, threads: Option<usize
         }
         let evals = total as f64 * 65536.0;
         writeln!(out, "exhaustive16: {evals:.3e} evaluations in {secs:.1} s ({:.0} M/s)", evals / secs / 1e6)?;
+    }
+    writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t: Instant) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "engine rtl: hw::ReductionAlu, latency {} cycles, Verilated by {}",
+        hw::ALU_LATENCY,
+        testbench::rtl::VERILATOR_VERSION
+    )?;
+    writeln!(out, "{:<28} {:>8} {:>10}", "form", "rows", "mismatches")?;
+    let n_forms = conformance::vector_forms(&data)?.len();
+    let pb = bar(n_forms as u64, "vectors");
+    let mut rtl = RtlAlu::new();
+    let (forms, rows, bad, _vcd) = rtl_vectors(&mut rtl, &data, &mut out, &pb, true)?;
+    pb.finish_and_clear();
+    writeln!(
+        out,
+        "vectors: {} of {n_forms} forms, {rows} rows, {bad} mismatches ({:.1} s, engine Rtl)",
+        forms.len(),
+        t.elapsed().as_secs_f64()
+    )?;
+    let mut ok = bad == 0;
+    if exhaustive16 {
+        let forms: Vec<Form> = EXHAUSTIVE16_FORMS.iter().map(|s| s.parse().expect("catalogue form")).collect();
+        let rows: Vec<u16> = (0..=u16::MAX).collect();
+        let threads = threads.unwrap_or(2);
+        let total = (forms.len() * rows.len()) as u64;
+        writeln!(
+            out,
+            "exhaustive16 (RTL): {} forms x 65,536 rows x 65,536 operands as v8 instructions, {threads} threads each owning a model",
+            forms.len()
+        )?;
+        out.flush()?;
+        let pb = bar(total, "exhaustive16 rows");
+        let t = Instant::now();
+        let reports = conformance::exhaustive16_rtl(&data, &forms, &rows, threads, |d| pb.set_position(d))?;
+        let secs = t.elapsed().as_secs_f64();
+        pb.finish_and_clear();
+        for r in &reports {
+            writeln!(out, "{:<28} {:>6}/{} rows match  ({:.1} s)", r.form.to_string(), r.matched, r.rows, r.seconds)?;
+            if !r.mismatched_rows.is_empty() {
+                let list: Vec<String> = r.mismatched_rows.iter().map(|a| format!("{a:04x}")).collect();
+                writeln!(out, "  first mismatching rows (a): {}", list.join(" "))?;
+            }
+            ok &= r.matched == r.rows;
+        }
+        let evals = total as f64 * 65536.0;
+        writeln!(
+            out,
+            "exhaustive16 (RTL): {evals:.3e} evaluations ({:.3e} cycles) in {secs:.1} s ({:.0} M evaluations/s)",
+            evals / 8.0,
+            evals / secs / 1e6
+        )?;
     }
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })

@@ -1,0 +1,142 @@
+//! Builds the Verilated reduction ALU into the `redunit` binary and the tests.
+//!
+//! 1. `hw::alu_verilog()` writes the Verilog of the ALU (module `top`) to `$OUT_DIR/redunit.v`.
+//! 2. Verilator compiles it twice, into `Valu` (no tracing, for speed) and `Valut` (`--trace`,
+//!    for waveforms), each in its own object directory; `--build` makes `V<prefix>__ALL.a`.
+//! 3. Verilator 5.006 does not build its runtime without `--exe`, so `make` builds
+//!    `verilated.o`, `verilated_vcd_c.o` and `verilated_threads.o` in the traced directory and
+//!    they are archived into one runtime library shared by both models.
+//! 4. The `extern "C"` shim in `csrc/alu_shim.cpp` is compiled with the `cc` crate, and the
+//!    shim, both models, the runtime and libstdc++ are linked (static libraries need the `lib`
+//!    prefix, so the Verilator archives are copied).
+//!
+//! The build reruns when the design (`../hw/src`, `../sim/src`) or the shim changes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const INSTALL_HINT: &str = "install it with `sudo scripts/setup.sh` from the repository root \
+(or `apt-get install -y verilator` on Debian/Ubuntu; Verilator 5.006 or later), \
+or point the VERILATOR environment variable at the verilator binary";
+
+fn fail(msg: impl AsRef<str>) -> ! {
+    // Cargo shows a failed build script's stderr; exit without a panic's backtrace noise.
+    eprintln!("\nerror: {}\n", msg.as_ref());
+    std::process::exit(1);
+}
+
+fn run(cmd: &mut Command, what: &str) {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| fail(format!("{what}: cannot start {:?}: {e}", cmd.get_program())));
+    if !out.status.success() {
+        fail(format!(
+            "{what} failed ({}): {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            out.status,
+            cmd,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    for p in ["../hw/src", "../sim/src", "../hw/Cargo.toml", "../sim/Cargo.toml", "csrc", "build.rs"] {
+        println!("cargo:rerun-if-changed={}", manifest.join(p).display());
+    }
+    println!("cargo:rerun-if-env-changed=VERILATOR");
+
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+    let version = match Command::new(&verilator).arg("--version").output() {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        Ok(o) => fail(format!(
+            "`{verilator} --version` failed: {}; the RTL cosimulation needs Verilator: {INSTALL_HINT}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(e) => fail(format!(
+            "Verilator was not found (`{verilator}`: {e}); the RTL cosimulation needs it: {INSTALL_HINT}"
+        )),
+    };
+    let root = Command::new(&verilator)
+        .arg("--getenv")
+        .arg("VERILATOR_ROOT")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .unwrap_or_else(|| fail(format!("`{verilator} --getenv VERILATOR_ROOT` failed; {INSTALL_HINT}")));
+    let include = root.join("include");
+    if !include.join("verilated.h").exists() {
+        fail(format!("{} has no verilated.h: the Verilator installation is incomplete; {INSTALL_HINT}", include.display()));
+    }
+
+    // 1. The Verilog.
+    let verilog = hw::alu_verilog();
+    let vfile = out.join("redunit.v");
+    std::fs::write(&vfile, &verilog).unwrap_or_else(|e| fail(format!("cannot write {}: {e}", vfile.display())));
+
+    // 2. Two Verilated models.
+    let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
+    let model = |prefix: &str, trace: bool| -> PathBuf {
+        let dir = out.join(format!("obj_{prefix}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cmd = Command::new(&verilator);
+        cmd.args(["--cc", "--build", "-j", &jobs, "--top-module", "top", "--prefix", prefix])
+            .args(["--x-assign", "fast", "--x-initial", "fast", "--timescale", "1ns/1ns"])
+            .args(["-Wno-fatal", "-Wno-WIDTH", "-Wno-UNUSED", "-Wno-DECLFILENAME"])
+            .args(["-CFLAGS", "-fPIC -O2", "-Mdir"])
+            .arg(&dir)
+            .arg(&vfile);
+        if trace {
+            cmd.arg("--trace");
+        }
+        run(&mut cmd, &format!("{version}: verilating the ALU ({prefix})"));
+        dir
+    };
+    let plain = model("Valu", false);
+    let traced = model("Valut", true);
+
+    // 3. The runtime, once.
+    let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
+    run(
+        Command::new("make").current_dir(&traced).args(["-j", &jobs, "-f", "Valut.mk"]).args(rt_objs),
+        "building the Verilator runtime",
+    );
+    let rt = out.join("libredunit_verilated_rt.a");
+    let _ = std::fs::remove_file(&rt);
+    run(
+        Command::new("ar").arg("rcs").arg(&rt).args(rt_objs.iter().map(|o| traced.join(o))),
+        "archiving the Verilator runtime",
+    );
+    let copy_lib = |dir: &Path, prefix: &str| {
+        let from = dir.join(format!("{prefix}__ALL.a"));
+        let to = out.join(format!("lib{prefix}.a"));
+        std::fs::copy(&from, &to)
+            .unwrap_or_else(|e| fail(format!("Verilator did not leave {}: {e}", from.display())));
+    };
+    copy_lib(&plain, "Valu");
+    copy_lib(&traced, "Valut");
+
+    // 4. The shim, then the link line (shim first: static libraries resolve left to right).
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .cpp_link_stdlib(None)
+        .file(manifest.join("csrc/alu_shim.cpp"))
+        .include(&include)
+        .include(include.join("vltstd"))
+        .include(&plain)
+        .include(&traced)
+        .flag_if_supported("-Wno-unused-parameter")
+        .opt_level(2)
+        .compile("redunit_alu_shim");
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static=Valu");
+    println!("cargo:rustc-link-lib=static=Valut");
+    println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
+    println!("cargo:rustc-link-lib=dylib=stdc++");
+    println!("cargo:rustc-link-lib=dylib=pthread");
+    println!("cargo:rustc-env=REDUNIT_VERILATOR_VERSION={version}");
+}

@@ -1,0 +1,224 @@
+//! Cosimulation: streams of operations through the Verilated ALU, checked op by op against the
+//! golden model (`redunit regress`, `tests/rtl_regression.rs`), and the failure report with a
+//! waveform of the window around the first mismatch.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sim::Form;
+
+use crate::engine::{AluOp, golden, result_mask};
+use crate::hex;
+use crate::rtl::{CLOCK_PERIOD_NS, ProtocolError, RtlAlu, trace_window};
+use crate::stimulus::Stimulus;
+
+/// Mismatches after which a run stops.
+pub const MAX_ERRORS: usize = 20;
+/// Operations before the first failure that the failure waveform replays.
+pub const WINDOW_BEFORE: usize = 32;
+/// Operations after it.
+pub const WINDOW_AFTER: usize = 8;
+/// Operations handed to the RTL per FFI call.
+pub const BATCH: usize = 8192;
+
+/// One operation where the RTL disagrees with the reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Index in the stream.
+    pub index: u64,
+    pub op: AluOp,
+    pub expected: u128,
+    /// `None` where the RTL broke the pipeline contract instead of returning a value.
+    pub got: Option<u128>,
+    /// The cycle in which the operation was driven.
+    pub cycle: u64,
+    /// What broke, for a protocol error.
+    pub note: Option<String>,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bits = self.op.form.bytes() as u32 * 8;
+        write!(
+            f,
+            "op {} ({}) cycle {}: old {} b {} expected {} got {}",
+            self.index,
+            self.op.form,
+            self.cycle,
+            hex::format(self.op.old, bits),
+            hex::format(self.op.b, bits),
+            hex::format(self.expected, bits),
+            self.got.map_or_else(|| "nothing".to_string(), |g| hex::format(g, bits)),
+        )?;
+        if let Some(n) = &self.note {
+            write!(f, " ({n})")?;
+        }
+        Ok(())
+    }
+}
+
+/// The waveform written around the first failure.
+#[derive(Clone, Debug)]
+pub struct FailureVcd {
+    pub path: PathBuf,
+    /// The cycle of the failing operation in the waveform (at `10 * cycle` ns).
+    pub cycle: u64,
+}
+
+/// The outcome of a checked stream.
+#[derive(Clone, Debug, Default)]
+pub struct StreamReport {
+    pub ops: u64,
+    pub forms: BTreeSet<Form>,
+    pub mismatches: u64,
+    pub failures: Vec<Failure>,
+    /// True when the run stopped early at [`MAX_ERRORS`] or on a protocol error.
+    pub stopped: bool,
+    pub seconds: f64,
+    pub vcd: Option<FailureVcd>,
+}
+
+impl StreamReport {
+    pub fn ops_per_sec(&self) -> f64 {
+        self.ops as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Runs `n` random operations from `seed` through `rtl` and compares each with the golden
+/// model. Stops after `max_errors` mismatches (normally [`MAX_ERRORS`]) (or a protocol error) and, when `vcd` is
+/// given, writes the window around the first failure there. `progress(done)` is called after
+/// each batch.
+pub fn random_regression(
+    rtl: &mut RtlAlu,
+    seed: u64,
+    n: u64,
+    max_errors: usize,
+    vcd: Option<&Path>,
+    mut progress: impl FnMut(u64),
+) -> anyhow::Result<StreamReport> {
+    let t = Instant::now();
+    let mut report = StreamReport::default();
+    let mut prev: Vec<AluOp> = Vec::new();
+    let mut results = Vec::with_capacity(BATCH);
+    // (index of the first op of `prev`, cycle of it)
+    let mut prev_at = (0u64, 0u64);
+    let mut first_window: Option<(Vec<AluOp>, u64, usize)> = None;
+    let mut done = 0u64;
+    let mut seen = vec![false; 1 << sim::form::encoding::CODE_WIDTH];
+    // The stimulus is generated on a second thread, a batch or two ahead of the RTL and the
+    // check (it costs about as much as both together).
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<AluOp>>(2);
+        s.spawn(move || {
+            let mut stim = Stimulus::new(seed);
+            let mut made = 0u64;
+            while made < n {
+                let k = (n - made).min(BATCH as u64) as usize;
+                let mut v = Vec::with_capacity(k);
+                stim.fill(k, &mut v);
+                if tx.send(v).is_err() {
+                    return;
+                }
+                made += k as u64;
+            }
+        });
+        for cur in rx.iter() {
+            let k = cur.len();
+            results.clear();
+            let outcome = rtl.run(&cur, &mut results);
+            let start = rtl.last_batch_start();
+            let mut first_bad = None;
+            match outcome {
+                Ok(()) => {
+                    for (i, (op, &got)) in cur.iter().zip(&results).enumerate() {
+                        let m = result_mask(op.form);
+                        let expected = golden(op) & m;
+                        if got & m != expected {
+                            report.mismatches += 1;
+                            first_bad.get_or_insert(i);
+                            if report.failures.len() < max_errors.min(MAX_ERRORS) {
+                                report.failures.push(Failure {
+                                    index: done + i as u64,
+                                    op: *op,
+                                    expected,
+                                    got: Some(got & m),
+                                    cycle: start + i as u64,
+                                    note: None,
+                                });
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    let pe = e.downcast::<ProtocolError>()?;
+                    let op = cur[pe.index];
+                    report.mismatches += 1;
+                    report.failures.push(Failure {
+                        index: done + pe.index as u64,
+                        op,
+                        expected: golden(&op) & result_mask(op.form),
+                        got: None,
+                        cycle: start + pe.index as u64,
+                        note: Some(pe.msg),
+                    });
+                    first_bad = Some(pe.index);
+                    report.stopped = true;
+                }
+            }
+            for op in &cur {
+                seen[op.form.code() as usize] = true;
+            }
+            if let (Some(i), None) = (first_bad, &first_window) {
+                // The window: up to WINDOW_BEFORE ops before the failure (from the previous batch
+                // too), and WINDOW_AFTER after it.
+                let from_cur = i.min(WINDOW_BEFORE);
+                let from_prev = (WINDOW_BEFORE - from_cur).min(prev.len());
+                let mut w: Vec<AluOp> = prev[prev.len() - from_prev..].to_vec();
+                w.extend_from_slice(&cur[i - from_cur..(i + 1 + WINDOW_AFTER).min(cur.len())]);
+                let first_cycle = if from_prev > 0 {
+                    prev_at.1 + (prev.len() - from_prev) as u64
+                } else {
+                    start + (i - from_cur) as u64
+                };
+                first_window = Some((w, first_cycle, from_prev + from_cur));
+            }
+            done += k as u64;
+            report.ops = done;
+            if report.mismatches >= max_errors as u64 {
+                report.stopped = true;
+            }
+            progress(done);
+            prev_at = (done - k as u64, start);
+            prev = cur;
+            if report.stopped {
+                break;
+            }
+        }
+        drop(rx);
+        Ok(())
+    })?;
+    report.forms = (0..seen.len()).filter(|&c| seen[c]).filter_map(|c| Form::from_code(c as u16)).collect();
+    report.seconds = t.elapsed().as_secs_f64();
+    if let (Some(path), Some((w, first_cycle, pos))) = (vcd, first_window) {
+        let c0 = trace_window(path, &w, first_cycle)?;
+        report.vcd = Some(FailureVcd { path: path.to_path_buf(), cycle: c0 + pos as u64 });
+    }
+    Ok(report)
+}
+
+/// Writes the failure waveform of a run of `ops` in which `ops[index]`, driven in cycle
+/// `cycle`, failed: the window of [`WINDOW_BEFORE`] operations before it and
+/// [`WINDOW_AFTER`] after.
+pub fn failure_vcd(path: &Path, ops: &[AluOp], index: usize, cycle: u64) -> anyhow::Result<FailureVcd> {
+    let lo = index.saturating_sub(WINDOW_BEFORE);
+    let hi = (index + 1 + WINDOW_AFTER).min(ops.len());
+    let c0 = trace_window(path, &ops[lo..hi], cycle - (index - lo) as u64)?;
+    Ok(FailureVcd { path: path.to_path_buf(), cycle: c0 + (index - lo) as u64 })
+}
+
+/// Describes where in a waveform a cycle is.
+pub fn vcd_time(cycle: u64) -> String {
+    format!("cycle {cycle}, rising edge at {} ns", cycle * CLOCK_PERIOD_NS + CLOCK_PERIOD_NS / 2)
+}

@@ -1,0 +1,91 @@
+//! Waveforms of the Verilated ALU, read back with the `vcd` crate.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use testbench::engine::{AluOp, golden, result_mask};
+use testbench::rtl::{CLOCK_PERIOD_NS, FLUSH_CYCLES, RtlAlu};
+
+/// Signal values at every dump time.
+struct Wave {
+    timescale: (u32, vcd::TimescaleUnit),
+    /// time -> (clock, in_valid, out_valid, out_data) after the changes at that time.
+    at: BTreeMap<u64, (u128, u128, u128, u128)>,
+}
+
+fn bits(v: &vcd::Vector) -> u128 {
+    v.iter().fold(0u128, |acc, b| acc << 1 | (b == vcd::Value::V1) as u128)
+}
+
+fn read(path: &std::path::Path) -> Wave {
+    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let mut p = vcd::Parser::new(f);
+    let h = p.parse_header().unwrap();
+    let code = |name: &str| h.find_var(&["top", name]).unwrap_or_else(|| panic!("no top.{name} in the VCD")).code;
+    let codes = [code("clock"), code("in_valid"), code("out_valid"), code("out_data")];
+    let mut cur = [0u128; 4];
+    let mut at = BTreeMap::new();
+    let mut t = None;
+    for cmd in p {
+        let cmd = cmd.unwrap();
+        match cmd {
+            vcd::Command::Timestamp(n) => {
+                if let Some(t) = t {
+                    at.insert(t, (cur[0], cur[1], cur[2], cur[3]));
+                }
+                t = Some(n);
+            }
+            vcd::Command::ChangeScalar(c, v) => {
+                if let Some(i) = codes.iter().position(|x| *x == c) {
+                    cur[i] = (v == vcd::Value::V1) as u128;
+                }
+            }
+            vcd::Command::ChangeVector(c, v) => {
+                if let Some(i) = codes.iter().position(|x| *x == c) {
+                    cur[i] = bits(&v);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(t) = t {
+        at.insert(t, (cur[0], cur[1], cur[2], cur[3]));
+    }
+    Wave { timescale: h.timescale.expect("a $timescale"), at }
+}
+
+#[test]
+fn a_request_comes_out_on_out_data_after_alu_latency_cycles() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rtl_vcd_latency.vcd");
+    let form: sim::Form = "global.add.u32".parse().unwrap();
+    let op = AluOp { form, old: 0x7fff_ffff, b: 0x8000_0002 };
+    let mut out = Vec::new();
+    {
+        let mut rtl = RtlAlu::with_vcd(&path, 0).unwrap();
+        assert_eq!(rtl.cycle(), FLUSH_CYCLES);
+        rtl.run(&[op], &mut out).unwrap();
+        rtl.idle(4);
+    }
+    let w = read(&path);
+    assert_eq!(w.timescale, (1, vcd::TimescaleUnit::NS), "1 ns timescale");
+    let period = CLOCK_PERIOD_NS;
+    let end = *w.at.keys().last().unwrap() / period;
+    // The clock toggles: low at 10c ns, high at 10c+5 ns, every cycle.
+    for c in 0..end {
+        assert_eq!(w.at.get(&(c * period)).map(|s| s.0), Some(0), "clock low at the start of cycle {c}");
+        assert_eq!(w.at.get(&(c * period + period / 2)).map(|s| s.0), Some(1), "clock high in cycle {c}");
+    }
+    // Sampled at each rising edge: the low half of each cycle.
+    let sample = |c: u64| w.at[&(c * period)];
+    let issue = FLUSH_CYCLES;
+    assert_eq!(sample(issue).1, 1, "in_valid in the cycle the request went in");
+    let lat = hw::ALU_LATENCY as u64;
+    for c in 0..end {
+        let expect_valid = (c == issue + lat) as u128;
+        assert_eq!(sample(c).2, expect_valid, "out_valid in cycle {c} (request in cycle {issue}, latency {lat})");
+    }
+    let m = result_mask(form);
+    let data = sample(issue + lat).3 & m;
+    assert_eq!(data, out[0] & m, "the VCD shows what the shim returned");
+    assert_eq!(data, golden(&op) & m, "out_data is the golden model's result (0x7fffffff + 0x80000002 = 1)");
+}
