@@ -129,8 +129,8 @@ pub fn u128_of<const N: usize>(b: Bits<N>) -> u128 {
     if N <= 64 {
         b.to_u64() as u128
     } else {
-        let lo = (b & b128::<N>(u64::MAX as u128)).to_u64() as u128;
-        let hi = (b >> 64).to_u64() as u128;
+        let lo = b.get_bits::<64>(0).to_u64() as u128;
+        let hi = b.get_bits::<64>(64).to_u64() as u128;
         lo | (hi << 64)
     }
 }
