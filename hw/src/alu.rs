@@ -30,6 +30,7 @@ use sim::{Op, Type};
 /// on `out_valid`/`out_data`.
 pub const ALU_LATENCY: usize = 3;
 
+const _: () = assert!(CODE_WIDTH <= 16);
 const _: () = assert!(FP_ADD_LATENCY == ALU_LATENCY);
 const _: () = assert!(INT_ALU_LATENCY + 2 == ALU_LATENCY);
 const _: () = assert!(MINMAX16_LATENCY + 2 == ALU_LATENCY);
@@ -64,10 +65,11 @@ pub struct ReductionAlu {
     add_f64: FpAddF64,
 
     // Form-code field positions and values.
-    op_lsb: Constant<Bits<8>>,
-    ty_lsb: Constant<Bits<8>>,
-    space_lsb: Constant<Bits<8>>,
-    vec_lsb: Constant<Bits<8>>,
+    // (4 bits: a bit index into the 10-bit code)
+    op_lsb: Constant<Bits<4>>,
+    ty_lsb: Constant<Bits<4>>,
+    space_lsb: Constant<Bits<4>>,
+    vec_lsb: Constant<Bits<4>>,
     op_add: Constant<Bits<OP_WIDTH>>,
     op_max: Constant<Bits<OP_WIDTH>>,
     ty_b64: Constant<Bits<TYPE_WIDTH>>,

@@ -37,11 +37,11 @@ pub const FP_ADD_LATENCY: usize = 3;
 ///
 /// Widths (all literals, because rust-hdl needs them as types): `w` total width, `e`
 /// exponent, `f` fraction, `p = f + 1` significand, `x = p + 3` significand with guard, round
-/// and sticky, `y = x + 1` with the carry, `s = w - 1` the sign bit index, `xm1 = x - 1`.
+/// and sticky, `y = x + 1` with the carry, `s = w - 1` the sign bit index, `m = w - 1` the magnitude width, `xm1 = x - 1`.
 macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
-        $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, xm1: $xm1:tt,
+        $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
         $(#[$doc])*
@@ -64,14 +64,13 @@ macro_rules! fp_adder {
             canon_nan: Constant<Bits<$w>>,
             indef_nan: Constant<Bits<$w>>,
             quiet_bit: Constant<Bits<$w>>,
-            mag_mask: Constant<Bits<$w>>,
+            zero_m: Constant<Bits<$m>>,
             sign_w: Constant<Bits<$w>>,
             inf_mag: Constant<Bits<$w>>,
             zero_w: Constant<Bits<$w>>,
             one_w: Constant<Bits<$w>>,
             one_e: Constant<Bits<$e>>,
             hidden_p: Constant<Bits<$p>>,
-            zero_p: Constant<Bits<$p>>,
             ones_x: Constant<Bits<$x>>,
             one_x: Constant<Bits<$x>>,
             zero_e: Constant<Bits<$e>>,
@@ -81,11 +80,11 @@ macro_rules! fp_adder {
             b_nan: Signal<Local, Bit>,
             a_inf: Signal<Local, Bit>,
             b_inf: Signal<Local, Bit>,
-            a_mag: Signal<Local, Bits<$w>>,
-            b_mag: Signal<Local, Bits<$w>>,
+            a_mag: Signal<Local, Bits<$m>>,
+            b_mag: Signal<Local, Bits<$m>>,
             swap: Signal<Local, Bit>,
-            big_mag: Signal<Local, Bits<$w>>,
-            small_mag: Signal<Local, Bits<$w>>,
+            big_mag: Signal<Local, Bits<$m>>,
+            small_mag: Signal<Local, Bits<$m>>,
             big_sign: Signal<Local, Bit>,
             small_sign: Signal<Local, Bit>,
             big_exp: Signal<Local, Bits<$e>>,
@@ -108,6 +107,7 @@ macro_rules! fp_adder {
             norm_exp: Signal<Local, Bits<$e>>,
             // Stage 3 locals.
             round_up: Signal<Local, Bit>,
+            exp_m1: Signal<Local, Bits<$e>>,
             sig_w: Signal<Local, Bits<$w>>,
             exp_w: Signal<Local, Bits<$w>>,
             mag: Signal<Local, Bits<$w>>,
@@ -134,7 +134,6 @@ macro_rules! fp_adder {
 
         impl Default for $name {
             fn default() -> Self {
-                let ones_w: u128 = (1u128 << $w) - 1;
                 Self {
                     clock: Default::default(),
                     a: Default::default(),
@@ -146,14 +145,13 @@ macro_rules! fp_adder {
                     canon_nan: Constant::new(bits_u128($canon)),
                     indef_nan: Constant::new(bits_u128($indef)),
                     quiet_bit: Constant::new(bits_u128($quiet)),
-                    mag_mask: Constant::new(bits_u128(ones_w >> 1)),
+                    zero_m: Constant::new(bits_u128(0)),
                     sign_w: Constant::new(bits_u128(1u128 << ($w - 1))),
                     inf_mag: Constant::new(bits_u128(((1u128 << $e) - 1) << $f)),
                     zero_w: Constant::new(bits_u128(0)),
                     one_w: Constant::new(bits_u128(1)),
                     one_e: Constant::new(bits_u128(1)),
                     hidden_p: Constant::new(bits_u128(1u128 << $f)),
-                    zero_p: Constant::new(bits_u128(0)),
                     ones_x: Constant::new(bits_u128((1u128 << $x) - 1)),
                     one_x: Constant::new(bits_u128(1)),
                     zero_e: Constant::new(bits_u128(0)),
@@ -186,6 +184,7 @@ macro_rules! fp_adder {
                     norm_sig: Default::default(),
                     norm_exp: Default::default(),
                     round_up: Default::default(),
+                    exp_m1: Default::default(),
                     sig_w: Default::default(),
                     exp_w: Default::default(),
                     mag: Default::default(),
@@ -231,13 +230,13 @@ macro_rules! fp_adder {
                 self.b_inf.next = self.b.val().get_bits::<$e>($f).all()
                     && !self.b.val().get_bits::<$f>(0).any();
                 // Magnitudes (sign cleared); a flushed subnormal becomes zero.
-                self.a_mag.next = self.a.val() & self.mag_mask.val();
+                self.a_mag.next = self.a.val().get_bits::<$m>(0);
                 if self.ftz.val() && !self.a.val().get_bits::<$e>($f).any() {
-                    self.a_mag.next = self.zero_w.val();
+                    self.a_mag.next = self.zero_m.val();
                 }
-                self.b_mag.next = self.b.val() & self.mag_mask.val();
+                self.b_mag.next = self.b.val().get_bits::<$m>(0);
                 if self.ftz.val() && !self.b.val().get_bits::<$e>($f).any() {
-                    self.b_mag.next = self.zero_w.val();
+                    self.b_mag.next = self.zero_m.val();
                 }
                 // The larger magnitude goes first; on a tie `a` stays first.
                 self.swap.next = self.a_mag.val() < self.b_mag.val();
@@ -386,7 +385,8 @@ macro_rules! fp_adder {
                 // (exp - 1) << f plus the significand with its hidden bit: the hidden bit adds
                 // the missing 1 to the exponent field, a subnormal (hidden 0 at exponent 1)
                 // packs to exponent field 0, and a rounding carry bumps the exponent.
-                self.exp_w.next = bit_cast::<$w, $e>(self.s2_exp.q.val() - self.one_e.val()) << $f;
+                self.exp_m1.next = self.s2_exp.q.val() - self.one_e.val();
+                self.exp_w.next = bit_cast::<$w, $e>(self.exp_m1.val()) << $f;
                 self.mag.next = self.exp_w.val() + self.sig_w.val();
                 if self.mag.val() >= self.inf_mag.val() {
                     self.mag.next = self.inf_mag.val();
@@ -430,22 +430,22 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 
 fp_adder!(
     /// f16 adder (5-bit exponent, 10-bit fraction); NaN results `7fff`.
-    FpAddF16, w: 16, e: 5, f: 10, p: 11, x: 14, y: 15, s: 15, xm1: 13,
+    FpAddF16, w: 16, e: 5, f: 10, p: 11, x: 14, y: 15, s: 15, m: 15, xm1: 13,
     nan_prop: false, canon: 0x7fff, indef: 0x7fff, quiet: 0x0200
 );
 fp_adder!(
     /// bf16 adder (8-bit exponent, 7-bit fraction); NaN results `7fff`.
-    FpAddBf16, w: 16, e: 8, f: 7, p: 8, x: 11, y: 12, s: 15, xm1: 10,
+    FpAddBf16, w: 16, e: 8, f: 7, p: 8, x: 11, y: 12, s: 15, m: 15, xm1: 10,
     nan_prop: false, canon: 0x7fff, indef: 0x7fff, quiet: 0x0040
 );
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
-    FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, xm1: 26,
+    FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
-    FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, xm1: 55,
+    FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
 );

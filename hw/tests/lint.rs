@@ -1,0 +1,50 @@
+//! Every block's generated Verilog through Yosys (no latches, nothing undriven:
+//! `check -assert`) and `verilator --lint-only -Wall` (waivers: `hw/lint/waivers.vlt`).
+
+mod common;
+use common::lint;
+use hw::fp_add::{FpAddBf16, FpAddF16, FpAddF32, FpAddF64};
+use hw::fp_minmax16::FpMinMax16;
+use hw::int_alu::IntAlu;
+use rust_hdl::prelude::*;
+
+fn verilog<B: Block + Default>() -> String {
+    let mut uut = B::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+#[test]
+fn lint_int_alu() {
+    lint("int_alu", &verilog::<IntAlu>(), true);
+}
+
+#[test]
+fn lint_fp_minmax16() {
+    lint("fp_minmax16", &verilog::<FpMinMax16>(), true);
+}
+
+#[test]
+fn lint_fp_add_f16() {
+    lint("fp_add_f16", &verilog::<FpAddF16>(), true);
+}
+
+#[test]
+fn lint_fp_add_bf16() {
+    lint("fp_add_bf16", &verilog::<FpAddBf16>(), true);
+}
+
+#[test]
+fn lint_fp_add_f32() {
+    lint("fp_add_f32", &verilog::<FpAddF32>(), true);
+}
+
+#[test]
+fn lint_fp_add_f64() {
+    lint("fp_add_f64", &verilog::<FpAddF64>(), true);
+}
+
+#[test]
+fn lint_reduction_alu() {
+    lint("reduction_alu", &hw::alu_verilog(), false);
+}
