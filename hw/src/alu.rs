@@ -7,7 +7,7 @@
 //! | unit | lanes | slice |
 //! | --- | --- | --- |
 //! | [`IntAlu`] | 1 | bits 63..0 (32-bit forms use 31..0) |
-//! | [`FpAddF16`], [`FpAddBf16`], [`FpMinMax16`] | 8 each | lane i = bits 16i+15..16i: scalar 16-bit forms use lane 0, x2 lanes 0-1, v2/v4/v8 of 16-bit elements and v2/v4 of x2 words lanes 0..7 |
+//! | [`FpAdd16`] (f16 and bf16 add), [`FpMinMax16`] | 8 each | lane i = bits 16i+15..16i: scalar 16-bit forms use lane 0, x2 lanes 0-1, v2/v4/v8 of 16-bit elements and v2/v4 of x2 words lanes 0..7 |
 //! | [`FpAddF32`] | 4 | lane i = bits 32i+31..32i (scalar, v2, v4) |
 //! | [`FpAddF64`] | 1 | bits 63..0 |
 //!
@@ -19,7 +19,8 @@
 //! shift; round increment + pack) while dependent f32 adds to one address can still issue
 //! every three cycles.
 
-use crate::fp_add::{FP_ADD_LATENCY, FpAddBf16, FpAddF16, FpAddF32, FpAddF64, bits_u128};
+use crate::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64, bits_u128};
+use crate::fp_add16::FpAdd16;
 use crate::fp_minmax16::{FpMinMax16, MINMAX16_LATENCY};
 use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
 use rust_hdl::prelude::*;
@@ -58,8 +59,7 @@ pub struct ReductionAlu {
 
     // Units.
     int_alu: IntAlu,
-    add_f16: [FpAddF16; 8],
-    add_bf16: [FpAddBf16; 8],
+    add16: [FpAdd16; 8],
     minmax16: [FpMinMax16; 8],
     add_f32: [FpAddF32; 4],
     add_f64: FpAddF64,
@@ -94,6 +94,7 @@ pub struct ReductionAlu {
     in_op: Signal<Local, Bits<OP_WIDTH>>,
     in_ty: Signal<Local, Bits<TYPE_WIDTH>>,
     in_shared: Signal<Local, Bit>,
+    in_bf16: Signal<Local, Bit>,
     // Decode of the outgoing form (after stage 3).
     out_op: Signal<Local, Bits<OP_WIDTH>>,
     out_ty: Signal<Local, Bits<TYPE_WIDTH>>,
@@ -104,8 +105,7 @@ pub struct ReductionAlu {
     // Lane gathering.
     lane16: Signal<Local, Bits<16>>,
     lane32: Signal<Local, Bits<32>>,
-    all_f16: Signal<Local, Bits<128>>,
-    all_bf16: Signal<Local, Bits<128>>,
+    all_add16: Signal<Local, Bits<128>>,
     all_mm: Signal<Local, Bits<128>>,
     all_f32: Signal<Local, Bits<128>>,
 
@@ -137,8 +137,7 @@ impl Default for ReductionAlu {
             out_form: Default::default(),
             out_data: Default::default(),
             int_alu: Default::default(),
-            add_f16: Default::default(),
-            add_bf16: Default::default(),
+            add16: Default::default(),
             minmax16: Default::default(),
             add_f32: Default::default(),
             add_f64: Default::default(),
@@ -168,6 +167,7 @@ impl Default for ReductionAlu {
             in_op: Default::default(),
             in_ty: Default::default(),
             in_shared: Default::default(),
+            in_bf16: Default::default(),
             out_op: Default::default(),
             out_ty: Default::default(),
             out_vec: Default::default(),
@@ -176,8 +176,7 @@ impl Default for ReductionAlu {
             out_sel: Default::default(),
             lane16: Default::default(),
             lane32: Default::default(),
-            all_f16: Default::default(),
-            all_bf16: Default::default(),
+            all_add16: Default::default(),
             all_mm: Default::default(),
             all_f32: Default::default(),
             s1_valid: Default::default(),
@@ -209,6 +208,8 @@ impl Logic for ReductionAlu {
         self.in_op.next = self.in_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.in_ty.next = self.in_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.in_shared.next = self.in_form.val().get_bit(self.space_lsb.val().index());
+        self.in_bf16.next =
+            (self.in_ty.val() == self.ty_bf16.val()) || (self.in_ty.val() == self.ty_bf16x2.val());
 
         self.int_alu.clock.next = self.clock.val();
         self.int_alu.op.next = self.in_op.val();
@@ -217,21 +218,14 @@ impl Logic for ReductionAlu {
         self.int_alu.b.next = self.in_b.val().get_bits::<64>(0);
 
         for i in 0..8 {
-            self.add_f16[i].clock.next = self.clock.val();
-            self.add_f16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
-            self.add_f16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
-            self.add_f16[i].ftz.next = false;
-            self.add_f16[i].nan_quiet.next = false;
-            self.add_bf16[i].clock.next = self.clock.val();
-            self.add_bf16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
-            self.add_bf16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
-            self.add_bf16[i].ftz.next = false;
-            self.add_bf16[i].nan_quiet.next = false;
+            self.add16[i].clock.next = self.clock.val();
+            self.add16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
+            self.add16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
+            self.add16[i].bf16.next = self.in_bf16.val();
             self.minmax16[i].clock.next = self.clock.val();
             self.minmax16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
             self.minmax16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
-            self.minmax16[i].bf16.next = (self.in_ty.val() == self.ty_bf16.val())
-                || (self.in_ty.val() == self.ty_bf16x2.val());
+            self.minmax16[i].bf16.next = self.in_bf16.val();
             self.minmax16[i].max.next = self.in_op.val() == self.op_max.val();
         }
         for i in 0..4 {
@@ -275,13 +269,10 @@ impl Logic for ReductionAlu {
         // ==========================================================================
         // Output (after the stage-3 registers): gather lanes, select by form, mask.
         // ==========================================================================
-        self.all_f16.next = self.zero128.val();
-        self.all_bf16.next = self.zero128.val();
+        self.all_add16.next = self.zero128.val();
         for i in 0..8 {
-            self.lane16.next = self.add_f16[7 - i].sum.val();
-            self.all_f16.next = (self.all_f16.val() << 16) | bit_cast::<128, 16>(self.lane16.val());
-            self.lane16.next = self.add_bf16[7 - i].sum.val();
-            self.all_bf16.next = (self.all_bf16.val() << 16) | bit_cast::<128, 16>(self.lane16.val());
+            self.lane16.next = self.add16[7 - i].sum.val();
+            self.all_add16.next = (self.all_add16.val() << 16) | bit_cast::<128, 16>(self.lane16.val());
         }
         self.all_f32.next = self.zero128.val();
         for i in 0..4 {
@@ -322,17 +313,12 @@ impl Logic for ReductionAlu {
             self.out_sel.next = bit_cast::<128, 64>(self.add_f64.sum.val());
         } else if (self.out_ty.val() == self.ty_f16.val())
             || (self.out_ty.val() == self.ty_f16x2.val())
-        {
-            self.out_sel.next = self.s3_mm.q.val();
-            if self.out_op.val() == self.op_add.val() {
-                self.out_sel.next = self.all_f16.val();
-            }
-        } else if (self.out_ty.val() == self.ty_bf16.val())
+            || (self.out_ty.val() == self.ty_bf16.val())
             || (self.out_ty.val() == self.ty_bf16x2.val())
         {
             self.out_sel.next = self.s3_mm.q.val();
             if self.out_op.val() == self.op_add.val() {
-                self.out_sel.next = self.all_bf16.val();
+                self.out_sel.next = self.all_add16.val();
             }
         }
 

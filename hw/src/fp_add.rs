@@ -20,20 +20,19 @@
 //! input gives that NaN, two give `b` (global) or `a` (shared, `nan_quiet`), quieted with the
 //! quiet bit when `nan_quiet`, and `inf + -inf` gives the indefinite NaN.
 //!
-//! Lane sharing: the four formats are four instantiations of one generic design (a macro), not
-//! one block with a format select. A shared f16/bf16 lane needs a runtime rounding position, a
-//! runtime minimum exponent and two pack paths; doing it per format keeps each datapath
-//! exactly the textbook one at the cost of area (8 f16 + 8 bf16 lanes). The f64 adder does not
-//! double as an f32 lane either: v4.f32 needs four f32 adders in any case, scalar and v2 f32
-//! use lanes 0/1 of those, and folding f32 into the f64 adder would add a second rounding
-//! position, f32 flushing and the f32 NaN rule to the widest, slowest datapath for no saving.
+//! Lane sharing: f32 and f64 are two instantiations of one generic design (a macro; it would
+//! give f16 and bf16 blocks as well, but the ALU uses the shared 16-bit lane of
+//! [`crate::fp_add16`], which has the same stages). The f64 adder does not double as an f32
+//! lane: v4.f32 needs four f32 adders in any case, scalar and v2 f32 use lanes 0/1 of those,
+//! and folding f32 into the f64 adder would add a second rounding position, f32 flushing and
+//! the f32 NaN rule to the widest, slowest datapath for no saving in lanes.
 
 use rust_hdl::prelude::*;
 
 /// Cycles from inputs to `sum` for every adder.
 pub const FP_ADD_LATENCY: usize = 3;
 
-/// Generates one pipelined adder block.
+/// Generates one pipelined adder block for a binary format.
 ///
 /// Widths (all literals, because rust-hdl needs them as types): `w` total width, `e`
 /// exponent, `f` fraction, `p = f + 1` significand, `x = p + 3` significand with guard, round
@@ -428,16 +427,6 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
     Bits::<N>::from(masked)
 }
 
-fp_adder!(
-    /// f16 adder (5-bit exponent, 10-bit fraction); NaN results `7fff`.
-    FpAddF16, w: 16, e: 5, f: 10, p: 11, x: 14, y: 15, s: 15, m: 15, xm1: 13,
-    nan_prop: false, canon: 0x7fff, indef: 0x7fff, quiet: 0x0200
-);
-fp_adder!(
-    /// bf16 adder (8-bit exponent, 7-bit fraction); NaN results `7fff`.
-    FpAddBf16, w: 16, e: 8, f: 7, p: 8, x: 11, y: 12, s: 15, m: 15, xm1: 10,
-    nan_prop: false, canon: 0x7fff, indef: 0x7fff, quiet: 0x0040
-);
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
     FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,

@@ -3,7 +3,8 @@
 
 mod common;
 use common::*;
-use hw::fp_add::{FP_ADD_LATENCY, FpAddBf16, FpAddF16, FpAddF32, FpAddF64};
+use hw::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64};
+use hw::fp_add16::FpAdd16;
 use rust_hdl::prelude::*;
 use sim::fp::{self, Half};
 
@@ -62,18 +63,58 @@ fn check(name: &str, cases: &[Case], got: &[u64], want: impl Fn(&Case) -> u64) {
     assert_eq!(bad, 0, "{name}: {bad} of {} results wrong", cases.len());
 }
 
-#[test]
-fn f16_adder_matches_golden_model() {
-    let c = cases("f16_adder", 5, 10, 20_000, &[(false, false)]);
-    let got = run_adder!(FpAddF16, 16, &c);
-    check("f16", &c, &got, |&(a, b, ..)| fp::add_half(Half::F16, a as u16, b as u16) as u64);
+/// The shared 16-bit lane, streaming f16 and bf16 operations interleaved (the format select
+/// changes every cycle). `Case.2` is the format (true: bf16).
+fn run_add16(cases: &[Case]) -> Vec<u64> {
+    let mut uut = FpAdd16::default();
+    uut.connect_all();
+    stream(
+        &mut uut,
+        FP_ADD_LATENCY,
+        cases,
+        |u, c| u.clock.next = c.into(),
+        |u, &(a, b, bf16, _): &Case| {
+            u.a.next = (a as u64).into();
+            u.b.next = (b as u64).into();
+            u.bf16.next = bf16;
+        },
+        |u| u.sum.val().to_u64(),
+    )
+}
+
+fn add16_cases() -> Vec<Case> {
+    let f16 = cases("add16 f16", 5, 10, 20_000, &[(false, false)]);
+    let bf16 = cases("add16 bf16", 8, 7, 20_000, &[(true, false)]);
+    let mut v = Vec::new();
+    for i in 0..f16.len().max(bf16.len()) {
+        v.extend(f16.get(i));
+        v.extend(bf16.get(i));
+    }
+    v
 }
 
 #[test]
-fn bf16_adder_matches_golden_model() {
-    let c = cases("bf16_adder", 8, 7, 20_000, &[(false, false)]);
-    let got = run_adder!(FpAddBf16, 16, &c);
-    check("bf16", &c, &got, |&(a, b, ..)| fp::add_half(Half::Bf16, a as u16, b as u16) as u64);
+fn add16_lane_matches_golden_model_for_f16_and_bf16() {
+    let c = add16_cases();
+    let got = run_add16(&c);
+    check("add16", &c, &got, |&(a, b, bf16, _)| {
+        let fmt = if bf16 { Half::Bf16 } else { Half::F16 };
+        fp::add_half(fmt, a as u16, b as u16) as u64
+    });
+}
+
+#[test]
+fn add16_lane_f16_exhaustive_for_one_operand() {
+    // Every f16 bit pattern plus a few fixed operands of each class, both orders.
+    let mut c = Vec::new();
+    for &b in &[0x0000u64, 0x8000, 0x0001, 0x83ff, 0x3c00, 0xbc00, 0x7bff, 0xfc00, 0x7e00] {
+        for a in 0..=0xffffu64 {
+            c.push((a, b, false, false));
+            c.push((b, a, false, false));
+        }
+    }
+    let got = run_add16(&c);
+    check("add16 f16 sweep", &c, &got, |&(a, b, ..)| fp::add_half(Half::F16, a as u16, b as u16) as u64);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 
 mod common;
 use common::lint;
-use hw::fp_add::{FpAddBf16, FpAddF16, FpAddF32, FpAddF64};
+use hw::fp_add::{FpAddF32, FpAddF64};
+use hw::fp_add16::FpAdd16;
 use hw::fp_minmax16::FpMinMax16;
 use hw::int_alu::IntAlu;
 use rust_hdl::prelude::*;
@@ -25,13 +26,8 @@ fn lint_fp_minmax16() {
 }
 
 #[test]
-fn lint_fp_add_f16() {
-    lint("fp_add_f16", &verilog::<FpAddF16>(), true);
-}
-
-#[test]
-fn lint_fp_add_bf16() {
-    lint("fp_add_bf16", &verilog::<FpAddBf16>(), true);
+fn lint_fp_add16() {
+    lint("fp_add16", &verilog::<FpAdd16>(), true);
 }
 
 #[test]
