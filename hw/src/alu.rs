@@ -7,12 +7,13 @@
 //! | unit | lanes | slice |
 //! | --- | --- | --- |
 //! | [`IntAlu`] | 1 | bits 63..0 (32-bit forms use 31..0) |
-//! | [`FpAdd16`] (f16 and bf16 add), [`FpMinMax16`] | 8 each | lane i = bits 16i+15..16i: scalar 16-bit forms use lane 0, x2 lanes 0-1, v2/v4/v8 of 16-bit elements and v2/v4 of x2 words lanes 0..7 |
+//! | [`FpAdd16`] (f16 and bf16 add), [`FpMinMax16`] | 8 each | lane i = bits 16i+15..16i: a form of N bits in all uses lanes 0..N/16-1 (scalar f16: lane 0; f16x2: 0-1; v8.f16 and v4.f16x2: 0-7) |
 //! | [`FpAddF32`] | 4 | lane i = bits 32i+31..32i (scalar, v2, v4) |
 //! | [`FpAddF64`] | 1 | bits 63..0 |
 //!
 //! After [`ALU_LATENCY`] cycles the delayed form code selects one unit's 128-bit result and
-//! zeroes the bits above the form's width (`elem_bits * vec`). The floating-point adders take
+//! zeroes the bits above the form's width (`elem_bits * vec`); that select and mask are the
+//! only logic after the stage-3 registers (there is no path from the inputs to the outputs). The floating-point adders take
 //! three stages (see [`crate::fp_add`]); the integer ALU and the min/max lanes take one and
 //! are delayed by two registers here, so every form has the same latency. Three stages keep
 //! each stage to roughly one wide operation (align shift; add + leading-zero count + normalise

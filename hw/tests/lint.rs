@@ -44,3 +44,12 @@ fn lint_fp_add_f64() {
 fn lint_reduction_alu() {
     lint("reduction_alu", &hw::alu_verilog(), false);
 }
+
+/// The whole ALU through the full generic Yosys `synth` (about 45 s and 39k cells on the
+/// 2-core build machine, so not in the default run; `lint_reduction_alu` already finds
+/// latches and undriven signals after `proc`). Run with `cargo test -p hw -- --ignored`.
+#[test]
+#[ignore]
+fn lint_reduction_alu_full_synth() {
+    lint("reduction_alu_full", &hw::alu_verilog(), true);
+}
