@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use rust_hdl::prelude::*;
+use sim::{Form, Type};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -179,3 +180,52 @@ pub fn lint(name: &str, verilog: &str, full_synth: bool) {
     let msg = format!("{}{}", String::from_utf8_lossy(&vl.stdout), String::from_utf8_lossy(&vl.stderr));
     assert!(vl.status.success() && msg.trim().is_empty(), "verilator lint of {name} ({}):\n{msg}", dir.display());
 }
+
+/// Special values of one element of `ty`.
+pub fn elem_specials(ty: Type) -> Vec<u64> {
+    match ty {
+        Type::F16 => fp_specials(5, 10),
+        Type::Bf16 => fp_specials(8, 7),
+        Type::F32 => fp_specials(8, 23),
+        Type::F64 => fp_specials(11, 52),
+        Type::F16x2 | Type::Bf16x2 => {
+            let h = if ty == Type::F16x2 { fp_specials(5, 10) } else { fp_specials(8, 7) };
+            h.iter().zip(h.iter().rev()).map(|(&lo, &hi)| lo | (hi << 16)).collect()
+        }
+        _ => {
+            let m = sim::elem_mask(ty.bits());
+            let top = 1u64 << (ty.bits() - 1);
+            vec![0, 1, 2, m, m - 1, top, top - 1, top + 1]
+        }
+    }
+}
+
+/// An operand pair for `form`: each element special or random; bits above the form's width
+/// random (the ALU must ignore them).
+pub fn alu_operands(rng: &mut Rng, form: Form) -> (u128, u128) {
+    let w = form.elem_bits();
+    let sp = elem_specials(form.ty());
+    let mask = sim::elem_mask(w) as u128;
+    let mut m = (rng.next() as u128) << 64 | rng.next() as u128;
+    let mut b = (rng.next() as u128) << 64 | rng.next() as u128;
+    for i in 0..form.vec() as u32 {
+        let sh = i * w;
+        let pick = |x: &mut u128, rng: &mut Rng| {
+            let v = match rng.below(3) {
+                0 => sp[rng.below(sp.len())] as u128,
+                _ => rng.next() as u128,
+            };
+            *x = (*x & !(mask << sh)) | ((v & mask) << sh);
+        };
+        pick(&mut m, rng);
+        pick(&mut b, rng);
+        if rng.below(4) == 0 {
+            // Close operands: b = m with a few low bits changed (cancellation, ties).
+            let e = (m >> sh) & mask;
+            let v = (e ^ (rng.next() as u128 & 0x7)) ^ (rng.below(2) as u128) << (w - 1);
+            b = (b & !(mask << sh)) | ((v & mask) << sh);
+        }
+    }
+    (m, b)
+}
+
