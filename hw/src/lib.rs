@@ -1,7 +1,19 @@
-//! The redunit hardware in rust-hdl: the reduction ALU and (later) the L2-slice unit. Form
-//! codes come from [`sim::form::encoding`].
+//! The redunit hardware in rust-hdl: the reduction ALU and its units, and (later) the
+//! L2-slice unit. Form codes come from [`sim::form::encoding`].
+//!
+//! | file | block |
+//! | --- | --- |
+//! | `alu.rs` | [`ReductionAlu`]: decode, lanes, select, common latency |
+//! | `int_alu.rs` | [`int_alu::IntAlu`]: 32/64-bit integer and bitwise ops |
+//! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
+//! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
+//! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 
 pub mod alu;
+pub mod fp_add;
+pub mod fp_add16;
+pub mod fp_minmax16;
+pub mod int_alu;
 
-pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog};
+pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
 pub use sim::form::encoding;

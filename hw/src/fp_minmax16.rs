@@ -1,0 +1,108 @@
+//! One 16-bit floating-point min/max lane (f16 or bf16, IEEE minNum/maxNum as measured on
+//! the H100): one NaN operand gives the other operand, two give `7fff`, `-0 < +0`,
+//! subnormals kept.
+//!
+//! The compare maps sign-magnitude bits to an unsigned key that orders like the values
+//! (negative: all bits inverted; positive: sign bit set), so one 16-bit unsigned compare
+//! orders every non-NaN pair including the signed zeros. Latency [`MINMAX16_LATENCY`] (one
+//! registered stage); the ALU delays the result to its common latency.
+
+use crate::fp_add::bits_u128;
+use rust_hdl::prelude::*;
+
+/// Cycles from inputs to `y`.
+pub const MINMAX16_LATENCY: usize = 1;
+
+#[derive(LogicBlock)]
+pub struct FpMinMax16 {
+    pub clock: Signal<In, Clock>,
+    /// Old memory value `M`.
+    pub a: Signal<In, Bits<16>>,
+    /// Operand.
+    pub b: Signal<In, Bits<16>>,
+    /// Format: bf16 when high, f16 when low.
+    pub bf16: Signal<In, Bit>,
+    /// max when high, min when low.
+    pub max: Signal<In, Bit>,
+    /// The result, one cycle later.
+    pub y: Signal<Out, Bits<16>>,
+
+    mag_mask: Constant<Bits<16>>,
+    sign16: Constant<Bits<16>>,
+    f16_inf: Constant<Bits<16>>,
+    bf16_inf: Constant<Bits<16>>,
+    nan16: Constant<Bits<16>>,
+
+    inf: Signal<Local, Bits<16>>,
+    a_nan: Signal<Local, Bit>,
+    b_nan: Signal<Local, Bit>,
+    a_key: Signal<Local, Bits<16>>,
+    b_key: Signal<Local, Bits<16>>,
+    a_less: Signal<Local, Bit>,
+
+    s1_y: DFF<Bits<16>>,
+}
+
+impl Default for FpMinMax16 {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            bf16: Default::default(),
+            max: Default::default(),
+            y: Default::default(),
+            mag_mask: Constant::new(bits_u128(0x7fff)),
+            sign16: Constant::new(bits_u128(0x8000)),
+            f16_inf: Constant::new(bits_u128(0x7c00)),
+            bf16_inf: Constant::new(bits_u128(0x7f80)),
+            nan16: Constant::new(bits_u128(sim::fp::H_NAN as u128)),
+            inf: Default::default(),
+            a_nan: Default::default(),
+            b_nan: Default::default(),
+            a_key: Default::default(),
+            b_key: Default::default(),
+            a_less: Default::default(),
+            s1_y: Default::default(),
+        }
+    }
+}
+
+impl Logic for FpMinMax16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, s1_y);
+
+        // ==========================================================================
+        // Stage 1: NaN detection, ordering keys, compare, select.
+        // ==========================================================================
+        self.inf.next = self.f16_inf.val();
+        if self.bf16.val() {
+            self.inf.next = self.bf16_inf.val();
+        }
+        self.a_nan.next = (self.a.val() & self.mag_mask.val()) > self.inf.val();
+        self.b_nan.next = (self.b.val() & self.mag_mask.val()) > self.inf.val();
+        self.a_key.next = self.a.val() | self.sign16.val();
+        if self.a.val().get_bit(15) {
+            self.a_key.next = !self.a.val();
+        }
+        self.b_key.next = self.b.val() | self.sign16.val();
+        if self.b.val().get_bit(15) {
+            self.b_key.next = !self.b.val();
+        }
+        self.a_less.next = self.a_key.val() < self.b_key.val();
+        if self.a_nan.val() && self.b_nan.val() {
+            self.s1_y.d.next = self.nan16.val();
+        } else if self.a_nan.val() {
+            self.s1_y.d.next = self.b.val();
+        } else if self.b_nan.val() {
+            self.s1_y.d.next = self.a.val();
+        } else if self.a_less.val() != self.max.val() {
+            self.s1_y.d.next = self.a.val();
+        } else {
+            self.s1_y.d.next = self.b.val();
+        }
+
+        self.y.next = self.s1_y.q.val();
+    }
+}

@@ -1,0 +1,55 @@
+//! Every block's generated Verilog through Yosys (no latches, nothing undriven:
+//! `check -assert`) and `verilator --lint-only -Wall` (waivers: `hw/lint/waivers.vlt`).
+
+mod common;
+use common::lint;
+use hw::fp_add::{FpAddF32, FpAddF64};
+use hw::fp_add16::FpAdd16;
+use hw::fp_minmax16::FpMinMax16;
+use hw::int_alu::IntAlu;
+use rust_hdl::prelude::*;
+
+fn verilog<B: Block + Default>() -> String {
+    let mut uut = B::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+#[test]
+fn lint_int_alu() {
+    lint("int_alu", &verilog::<IntAlu>(), true);
+}
+
+#[test]
+fn lint_fp_minmax16() {
+    lint("fp_minmax16", &verilog::<FpMinMax16>(), true);
+}
+
+#[test]
+fn lint_fp_add16() {
+    lint("fp_add16", &verilog::<FpAdd16>(), true);
+}
+
+#[test]
+fn lint_fp_add_f32() {
+    lint("fp_add_f32", &verilog::<FpAddF32>(), true);
+}
+
+#[test]
+fn lint_fp_add_f64() {
+    lint("fp_add_f64", &verilog::<FpAddF64>(), true);
+}
+
+#[test]
+fn lint_reduction_alu() {
+    lint("reduction_alu", &hw::alu_verilog(), false);
+}
+
+/// The whole ALU through the full generic Yosys `synth` (about 45 s and 39k cells on the
+/// 2-core build machine, so not in the default run; `lint_reduction_alu` already finds
+/// latches and undriven signals after `proc`). Run with `cargo test -p hw -- --ignored`.
+#[test]
+#[ignore]
+fn lint_reduction_alu_full_synth() {
+    lint("reduction_alu_full", &hw::alu_verilog(), true);
+}

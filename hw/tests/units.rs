@@ -1,0 +1,120 @@
+//! The one-stage units against the golden model: the f16/bf16 min/max lane
+//! (`sim::fp::minmax_half`) and the integer ALU (`sim::apply_elem` of every integer form).
+
+mod common;
+use common::*;
+use hw::fp_minmax16::{FpMinMax16, MINMAX16_LATENCY};
+use hw::int_alu::{INT_ALU_LATENCY, IntAlu};
+use rust_hdl::prelude::*;
+use sim::fp::{self, Half};
+use sim::{Form, Type};
+
+#[test]
+fn minmax16_matches_golden_model() {
+    let mut rng = Rng(seed("minmax16"));
+    // (a, b, bf16, max)
+    let mut cases = Vec::new();
+    for (bf16, (e, f)) in [(false, (5, 10)), (true, (8, 7))] {
+        let sp = fp_specials(e, f);
+        for max in [false, true] {
+            for &a in &sp {
+                for &b in &sp {
+                    cases.push((a as u16, b as u16, bf16, max));
+                }
+            }
+            for _ in 0..10_000 {
+                let (a, b) = fp_pair(&mut rng, e, f, &sp);
+                cases.push((a as u16, b as u16, bf16, max));
+            }
+        }
+    }
+    let mut uut = FpMinMax16::default();
+    uut.connect_all();
+    let got = stream(
+        &mut uut,
+        MINMAX16_LATENCY,
+        &cases,
+        |u, c| u.clock.next = c.into(),
+        |u, &(a, b, bf16, max)| {
+            u.a.next = (a as u64).into();
+            u.b.next = (b as u64).into();
+            u.bf16.next = bf16;
+            u.max.next = max;
+        },
+        |u| u.y.val().to_u64() as u16,
+    );
+    let mut bad = 0;
+    for (&(a, b, bf16, max), &g) in cases.iter().zip(&got) {
+        let fmt = if bf16 { Half::Bf16 } else { Half::F16 };
+        let want = fp::minmax_half(fmt, a, b, max);
+        if g != want {
+            bad += 1;
+            if bad <= 10 {
+                eprintln!("{fmt:?} max={max} {a:04x},{b:04x}: got {g:04x}, want {want:04x}");
+            }
+        }
+    }
+    assert_eq!(bad, 0, "{bad} of {} min/max results wrong", cases.len());
+}
+
+fn int_specials(bits: u32) -> Vec<u64> {
+    let m = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let top = 1u64 << (bits - 1);
+    vec![0, 1, 2, 3, m, m - 1, top, top - 1, top + 1, 0x55, 0xff, 0x100, m >> 2]
+}
+
+#[test]
+fn int_alu_matches_golden_model_for_every_integer_form() {
+    let mut rng = Rng(seed("int_alu"));
+    let forms: Vec<Form> = Form::all()
+        .into_iter()
+        .filter(|f| matches!(f.ty(), Type::B32 | Type::B64 | Type::U32 | Type::S32 | Type::U64 | Type::S64))
+        .collect();
+    assert!(forms.len() > 20);
+    // (form, a, b): a and b carry random garbage above the form's width.
+    let mut cases = Vec::new();
+    for &form in &forms {
+        let sp = int_specials(form.elem_bits());
+        let junk = |rng: &mut Rng| if form.elem_bits() == 32 { rng.next() << 32 } else { 0 };
+        for &a in &sp {
+            for &b in &sp {
+                cases.push((form, a | junk(&mut rng), b | junk(&mut rng)));
+            }
+        }
+        for _ in 0..500 {
+            let a = rng.next();
+            let mut b = rng.next();
+            if rng.below(3) == 0 {
+                // Close values: equal, +-1, and small differences for inc/dec/min/max.
+                b = a.wrapping_add(rng.below(5) as u64).wrapping_sub(2);
+            }
+            cases.push((form, a, b));
+        }
+    }
+    let mut uut = IntAlu::default();
+    uut.connect_all();
+    let got = stream(
+        &mut uut,
+        INT_ALU_LATENCY,
+        &cases,
+        |u, c| u.clock.next = c.into(),
+        |u, &(form, a, b)| {
+            u.op.next = (form.op() as u64).into();
+            u.ty.next = (form.ty() as u64).into();
+            u.a.next = a.into();
+            u.b.next = b.into();
+        },
+        |u| u.y.val().to_u64(),
+    );
+    let mut bad = 0;
+    for (&(form, a, b), &g) in cases.iter().zip(&got) {
+        let want = sim::apply_elem(form, a, b) & sim::elem_mask(form.elem_bits());
+        if g != want {
+            bad += 1;
+            if bad <= 10 {
+                eprintln!("{form} {a:x},{b:x}: got {g:x}, want {want:x}");
+            }
+        }
+    }
+    assert_eq!(bad, 0, "{bad} of {} integer results wrong", cases.len());
+}
