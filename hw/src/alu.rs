@@ -331,7 +331,5 @@ impl Logic for ReductionAlu {
 
 /// The Verilog of the ALU as a `top` module.
 pub fn alu_verilog() -> String {
-    let mut uut = ReductionAlu::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+    crate::verilog::verilog(&mut ReductionAlu::default())
 }

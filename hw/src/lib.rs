@@ -8,12 +8,17 @@
 //! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
+//! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
+//! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
 pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
 pub mod int_alu;
+pub mod slice_unit;
+pub mod verilog;
 
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
+pub use slice_unit::{SliceUnit, unit_verilog};
 pub use sim::form::encoding;

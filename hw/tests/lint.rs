@@ -10,9 +10,7 @@ use hw::int_alu::IntAlu;
 use rust_hdl::prelude::*;
 
 fn verilog<B: Block + Default>() -> String {
-    let mut uut = B::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+    hw::verilog::verilog(&mut B::default())
 }
 
 #[test]

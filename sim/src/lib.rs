@@ -9,7 +9,7 @@ pub mod memory;
 
 pub use apply::{apply, apply_elem, elem_mask};
 pub use form::{Form, FormError, Op, Space, Type};
-pub use memory::{Access, MemError, Memory, Request, Width};
+pub use memory::{Access, MemError, Memory, Request, Width, status_code};
 
 /// One step of splitmix64: advances `state` and returns the next output. Used for the
 /// exhaustive digests (see `h100/README.md`) and as the project's seeded random source.

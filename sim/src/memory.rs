@@ -9,12 +9,48 @@ use crate::form::{Form, FormError};
 /// Default memory size in bytes (64 KiB).
 pub const DEFAULT_MEM_BYTES: usize = 65536;
 
-/// The width of a plain load or store.
+/// The binary encoding of a request's operation and a response's status on the L2-slice
+/// unit's ports. Like [`crate::form::encoding`], this is the one definition; the hardware and
+/// the testbench use [`Access::code`], [`Access::from_code`] and [`status_code`].
+///
+/// | bits | field |
+/// | --- | --- |
+/// | `CODE_WIDTH-1..0` | red/atom: the form code; ld/st: the width (0 b32, 1 b64, 2 b128) |
+/// | `KIND_LSB+1..KIND_LSB` | kind: 0 red, 1 atom, 2 ld, 3 st |
+pub mod req_encoding {
+    use crate::form::encoding::CODE_WIDTH;
+    pub const KIND_LSB: usize = CODE_WIDTH;
+    pub const KIND_WIDTH: usize = 2;
+    pub const KIND_RED: u16 = 0;
+    pub const KIND_ATOM: u16 = 1;
+    pub const KIND_LD: u16 = 2;
+    pub const KIND_ST: u16 = 3;
+    /// Width of a request operation code.
+    pub const REQ_OP_WIDTH: usize = CODE_WIDTH + KIND_WIDTH;
+    /// Width of the response status.
+    pub const STATUS_WIDTH: usize = 2;
+    pub const STATUS_OK: u8 = 0;
+    pub const STATUS_MISALIGNED: u8 = 1;
+    pub const STATUS_OUT_OF_RANGE: u8 = 2;
+}
+
+/// The status code of an outcome on the unit's response port.
+pub fn status_code(outcome: Result<(), MemError>) -> u8 {
+    use req_encoding::*;
+    match outcome {
+        Ok(()) => STATUS_OK,
+        Err(MemError::Misaligned) => STATUS_MISALIGNED,
+        Err(MemError::OutOfRange) => STATUS_OUT_OF_RANGE,
+    }
+}
+
+/// The width of a plain load or store. The discriminant is its code in [`req_encoding`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u16)]
 pub enum Width {
-    B32,
-    B64,
-    B128,
+    B32 = 0,
+    B64 = 1,
+    B128 = 2,
 }
 
 impl Width {
@@ -60,6 +96,34 @@ impl Access {
     /// Whether the request carries an operand in `value`.
     pub fn has_operand(self) -> bool {
         !matches!(self, Access::Ld(_))
+    }
+
+    /// The request operation code, laid out as in [`req_encoding`].
+    pub fn code(self) -> u16 {
+        use req_encoding::*;
+        let (kind, low) = match self {
+            Access::Red(f) => (KIND_RED, f.code()),
+            Access::Atom(f) => (KIND_ATOM, f.code()),
+            Access::Ld(w) => (KIND_LD, w as u16),
+            Access::St(w) => (KIND_ST, w as u16),
+        };
+        kind << KIND_LSB | low
+    }
+
+    /// Decodes a request operation code; `None` if it names no legal access.
+    pub fn from_code(code: u16) -> Option<Access> {
+        use req_encoding::*;
+        if code >> REQ_OP_WIDTH != 0 {
+            return None;
+        }
+        let low = code & ((1 << KIND_LSB) - 1);
+        let width = || [Width::B32, Width::B64, Width::B128].get(low as usize).copied();
+        match code >> KIND_LSB {
+            KIND_RED => Form::from_code(low).map(Access::Red),
+            KIND_ATOM => Form::from_code(low).map(Access::Atom),
+            KIND_LD => width().map(Access::Ld),
+            _ => width().map(Access::St),
+        }
     }
 }
 
@@ -229,6 +293,19 @@ mod tests {
         assert_eq!(m.execute(&req("atom.global.add.u64", 1 << 40, 1)), Err(MemError::OutOfRange));
         assert_eq!(m.execute(&req("ld.b128", u64::MAX - 15, 1)), Err(MemError::OutOfRange));
         assert_eq!(m, before);
+    }
+
+    #[test]
+    fn access_codes_round_trip() {
+        let mut n = 0;
+        for code in 0..1u16 << req_encoding::REQ_OP_WIDTH {
+            if let Some(a) = Access::from_code(code) {
+                assert_eq!(a.code(), code, "{a}");
+                n += 1;
+            }
+        }
+        assert_eq!(n, 82 * 2 + 6, "red and atom of every form, three loads, three stores");
+        assert_eq!(Access::from_code(1 << req_encoding::REQ_OP_WIDTH), None);
     }
 
     #[test]
