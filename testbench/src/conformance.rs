@@ -13,7 +13,7 @@ use sim::{Form, Op, Type};
 
 use crate::engine::{AluEngine, AluOp};
 use crate::hex;
-use crate::input_error::{InputError, check_header, csv_error, csv_reader};
+use crate::input_error::{InputError, check_header, csv_reader, next_record};
 
 /// The captured data shipped with the project.
 pub fn default_data_dir() -> PathBuf {
@@ -61,12 +61,7 @@ fn read_vectors(input: impl Read, form: Form) -> anyhow::Result<Vec<Vector>> {
     check_header(&mut rdr, &mut rec, "init,b,result")?;
     let w = form.elem_bits();
     let mut out = Vec::new();
-    loop {
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(e)),
-        }
+    while next_record(&mut rdr, &mut rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         if rec.len() != 3 {
             bail!(InputError::new(line, format!("expected 3 columns, found {}", rec.len())));

@@ -6,7 +6,7 @@ use sim::Form;
 
 use crate::engine::{AluEngine, AluOp};
 use crate::hex;
-use crate::input_error::{InputError, check_header, csv_error, csv_reader};
+use crate::input_error::{InputError, check_header, csv_reader, next_record};
 
 /// Instructions handed to the engine at a time.
 const BATCH: usize = 8192;
@@ -72,12 +72,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
     let mut n = 0u64;
     let mut last_line = 1;
     let result = (|| -> anyhow::Result<()> {
-        loop {
-            match rdr.read_byte_record(&mut rec) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => return Err(csv_error(e)),
-            }
+        while next_record(&mut rdr, &mut rec)? {
             let line = rec.position().map_or(last_line + 1, |p| p.line());
             last_line = line;
             if rec.len() != 3 {

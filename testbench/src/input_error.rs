@@ -58,6 +58,11 @@ pub fn csv_reader<R: std::io::Read>(input: R) -> csv::Reader<R> {
     csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input)
 }
 
+/// Reads the next record into `rec`; false at the end of the input. Errors name their line.
+pub fn next_record<R: std::io::Read>(rdr: &mut csv::Reader<R>, rec: &mut csv::ByteRecord) -> anyhow::Result<bool> {
+    rdr.read_byte_record(rec).map_err(csv_error)
+}
+
 /// Maps a csv error to an input error with its line, where it has one.
 pub fn csv_error(e: csv::Error) -> anyhow::Error {
     let line = e.position().map(|p| p.line()).unwrap_or(0);

@@ -482,19 +482,27 @@ fn conformance_cmd(engine: EngineKind, exhaustive16: bool, threads: Option<usize
         let reports = conformance::exhaustive16(&data, &forms, &rows, threads, |d| pb.set_position(d))?;
         let secs = t.elapsed().as_secs_f64();
         pb.finish_and_clear();
-        for r in &reports {
-            writeln!(out, "{:<28} {:>6}/{} rows match  ({:.1} s)", r.form.to_string(), r.matched, r.rows, r.seconds)?;
-            if !r.mismatched_rows.is_empty() {
-                let list: Vec<String> = r.mismatched_rows.iter().map(|a| format!("{a:04x}")).collect();
-                writeln!(out, "  first mismatching rows (a): {}", list.join(" "))?;
-            }
-            ok &= r.matched == r.rows;
-        }
+        ok &= print_exhaustive(&mut out, &reports)?;
         let evals = total as f64 * 65536.0;
         writeln!(out, "exhaustive16: {evals:.3e} evaluations in {secs:.1} s ({:.0} M/s)", evals / secs / 1e6)?;
     }
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Prints one line per form of an exhaustive run (and its first mismatching rows); true when
+/// every row of every form matched.
+fn print_exhaustive(out: &mut impl Write, reports: &[conformance::ExhaustiveReport]) -> std::io::Result<bool> {
+    let mut ok = true;
+    for r in reports {
+        writeln!(out, "{:<28} {:>6}/{} rows match  ({:.1} s)", r.form.to_string(), r.matched, r.rows, r.seconds)?;
+        if !r.mismatched_rows.is_empty() {
+            let list: Vec<String> = r.mismatched_rows.iter().map(|a| format!("{a:04x}")).collect();
+            writeln!(out, "  first mismatching rows (a): {}", list.join(" "))?;
+        }
+        ok &= r.matched == r.rows;
+    }
+    Ok(ok)
 }
 
 fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t: Instant) -> anyhow::Result<ExitCode> {
@@ -534,14 +542,7 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
         let reports = conformance::exhaustive16_rtl(&data, &forms, &rows, threads, |d| pb.set_position(d))?;
         let secs = t.elapsed().as_secs_f64();
         pb.finish_and_clear();
-        for r in &reports {
-            writeln!(out, "{:<28} {:>6}/{} rows match  ({:.1} s)", r.form.to_string(), r.matched, r.rows, r.seconds)?;
-            if !r.mismatched_rows.is_empty() {
-                let list: Vec<String> = r.mismatched_rows.iter().map(|a| format!("{a:04x}")).collect();
-                writeln!(out, "  first mismatching rows (a): {}", list.join(" "))?;
-            }
-            ok &= r.matched == r.rows;
-        }
+        ok &= print_exhaustive(&mut out, &reports)?;
         let evals = total as f64 * 65536.0;
         writeln!(
             out,

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{InputError, check_header, csv_error, csv_reader};
+use crate::input_error::{InputError, check_header, csv_reader, next_record};
 
 /// The outcome of one request: `Ok(Some(old))` for `ld`/`atom`, `Ok(None)` for `st`/`red`.
 pub type Outcome = Result<Option<u128>, MemError>;
@@ -29,12 +29,7 @@ pub fn parse(input: impl Read) -> anyhow::Result<Vec<Request>> {
     check_header(&mut rdr, &mut rec, "op,addr,value")?;
     let mut reqs = Vec::new();
     let mut cached: Option<(Vec<u8>, Access)> = None;
-    loop {
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(e)),
-        }
+    while next_record(&mut rdr, &mut rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 3 {
