@@ -293,7 +293,8 @@ impl Logic for ReductionAlu {
         self.s3_mm_hi.d.next = self.s2_mm_hi.q.val();
 
         // ==========================================================================
-        // Output (after the stage-3 registers): gather lanes, select by form, mask.
+        // Output (after the stage-3 registers and the adders' stage-3 logic): gather lanes,
+        // select by form, mask.
         // ==========================================================================
         self.add16_lo.next = self.zero64.val();
         self.add16_hi.next = self.zero64.val();
@@ -361,8 +362,10 @@ impl Logic for ReductionAlu {
 
         self.out_valid.next = self.s3_valid.q.val();
         self.out_form.next = self.s3_form.q.val();
-        self.out_data.next = (bit_cast::<128, 64>(self.sel_hi.val() & self.mask_hi.val()) << 64)
-            | bit_cast::<128, 64>(self.sel_lo.val() & self.mask_lo.val());
+        self.sel_hi.next = self.sel_hi.val() & self.mask_hi.val();
+        self.sel_lo.next = self.sel_lo.val() & self.mask_lo.val();
+        self.out_data.next =
+            (bit_cast::<128, 64>(self.sel_hi.val()) << 64) | bit_cast::<128, 64>(self.sel_lo.val());
     }
 }
 
