@@ -86,6 +86,9 @@ fn main() {
         cmd.args(["--cc", "--build", "-j", &jobs, "--top-module", "top", "--prefix", prefix])
             .args(["--x-assign", "fast", "--x-initial", "fast", "--timescale", "1ns/1ns"])
             .args(["-Wno-fatal", "-Wno-WIDTH", "-Wno-UNUSED", "-Wno-DECLFILENAME"])
+            // Verilator's makefile compiles the model with OPT_FAST (-Os by default), placed
+            // after -CFLAGS on the command line, so it wins: -O2 there is about 1.3x faster.
+            .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
             .args(["-CFLAGS", "-fPIC -O2", "-Mdir"])
             .arg(&dir)
             .arg(&vfile);

@@ -12,8 +12,12 @@
 //! | [`FpAddF64`] | 1 | bits 63..0 |
 //!
 //! After [`ALU_LATENCY`] cycles the delayed form code selects one unit's 128-bit result and
-//! zeroes the bits above the form's width (`elem_bits * vec`); that select and mask are the
-//! only logic after the stage-3 registers (there is no path from the inputs to the outputs). The floating-point adders take
+//! zeroes the bits above the form's width (`elem_bits * vec`). Every unit registers its
+//! operands first and computes from those registers (the adders' last stage drives their
+//! `sum` from their stage-2 registers), so there is no logic between the input ports and the
+//! first registers and no path from the inputs to the outputs; a cycle-based simulator then
+//! evaluates the datapath once per clock edge. Results are gathered and selected as two
+//! 64-bit halves (no 128-bit shifts but the final join). The floating-point adders take
 //! three stages (see [`crate::fp_add`]); the integer ALU and the min/max lanes take one and
 //! are delayed by two registers here, so every form has the same latency. Three stages keep
 //! each stage to roughly one wide operation (align shift; add + leading-zero count + normalise
@@ -85,11 +89,10 @@ pub struct ReductionAlu {
     log2_16: Constant<Bits<3>>,
     log2_32: Constant<Bits<3>>,
     log2_64: Constant<Bits<3>>,
-    zero128: Constant<Bits<128>>,
-    mask16: Constant<Bits<128>>,
-    mask32: Constant<Bits<128>>,
-    mask64: Constant<Bits<128>>,
-    mask128: Constant<Bits<128>>,
+    zero64: Constant<Bits<64>>,
+    mask16: Constant<Bits<64>>,
+    mask32: Constant<Bits<64>>,
+    ones64: Constant<Bits<64>>,
 
     // Decode of the incoming form (stage 1 inputs).
     in_op: Signal<Local, Bits<OP_WIDTH>>,
@@ -101,14 +104,21 @@ pub struct ReductionAlu {
     out_ty: Signal<Local, Bits<TYPE_WIDTH>>,
     out_vec: Signal<Local, Bits<VEC_WIDTH>>,
     out_log2: Signal<Local, Bits<3>>,
-    out_mask: Signal<Local, Bits<128>>,
-    out_sel: Signal<Local, Bits<128>>,
-    // Lane gathering.
-    lane16: Signal<Local, Bits<16>>,
-    lane32: Signal<Local, Bits<32>>,
-    all_add16: Signal<Local, Bits<128>>,
-    all_mm: Signal<Local, Bits<128>>,
-    all_f32: Signal<Local, Bits<128>>,
+    // Result select and mask, as low and high 64-bit halves.
+    mask_lo: Signal<Local, Bits<64>>,
+    mask_hi: Signal<Local, Bits<64>>,
+    sel_lo: Signal<Local, Bits<64>>,
+    sel_hi: Signal<Local, Bits<64>>,
+    // Lane gathering (lanes 0-3 / 4-7 of the 16-bit units, 0-1 / 2-3 of the f32 adders).
+    lane_mm: Signal<Local, Bits<16>>,
+    lane_add16: Signal<Local, Bits<16>>,
+    lane_f32: Signal<Local, Bits<32>>,
+    mm_lo: Signal<Local, Bits<64>>,
+    mm_hi: Signal<Local, Bits<64>>,
+    add16_lo: Signal<Local, Bits<64>>,
+    add16_hi: Signal<Local, Bits<64>>,
+    f32_lo: Signal<Local, Bits<64>>,
+    f32_hi: Signal<Local, Bits<64>>,
 
     // Pipeline registers.
     s1_valid: DFF<Bit>,
@@ -116,11 +126,13 @@ pub struct ReductionAlu {
     s2_valid: DFF<Bit>,
     s2_form: DFF<Bits<CODE_WIDTH>>,
     s2_int: DFF<Bits<64>>,
-    s2_mm: DFF<Bits<128>>,
+    s2_mm_lo: DFF<Bits<64>>,
+    s2_mm_hi: DFF<Bits<64>>,
     s3_valid: DFF<Bit>,
     s3_form: DFF<Bits<CODE_WIDTH>>,
     s3_int: DFF<Bits<64>>,
-    s3_mm: DFF<Bits<128>>,
+    s3_mm_lo: DFF<Bits<64>>,
+    s3_mm_hi: DFF<Bits<64>>,
 }
 
 impl Default for ReductionAlu {
@@ -128,6 +140,7 @@ impl Default for ReductionAlu {
         let op = |o: Op| Constant::new(bits_u128(o as u128));
         let ty = |t: Type| Constant::new(bits_u128(t as u128));
         let mask = |bits: u32| Constant::new(bits_u128(u128::MAX >> (128 - bits)));
+        let zero = || Constant::new(bits_u128(0));
         Self {
             clock: Default::default(),
             in_valid: Default::default(),
@@ -160,11 +173,10 @@ impl Default for ReductionAlu {
             log2_16: Constant::new(bits_u128(4)),
             log2_32: Constant::new(bits_u128(5)),
             log2_64: Constant::new(bits_u128(6)),
-            zero128: Constant::new(bits_u128(0)),
+            zero64: zero(),
             mask16: mask(16),
             mask32: mask(32),
-            mask64: mask(64),
-            mask128: mask(128),
+            ones64: mask(64),
             in_op: Default::default(),
             in_ty: Default::default(),
             in_shared: Default::default(),
@@ -173,23 +185,31 @@ impl Default for ReductionAlu {
             out_ty: Default::default(),
             out_vec: Default::default(),
             out_log2: Default::default(),
-            out_mask: Default::default(),
-            out_sel: Default::default(),
-            lane16: Default::default(),
-            lane32: Default::default(),
-            all_add16: Default::default(),
-            all_mm: Default::default(),
-            all_f32: Default::default(),
+            mask_lo: Default::default(),
+            mask_hi: Default::default(),
+            sel_lo: Default::default(),
+            sel_hi: Default::default(),
+            lane_mm: Default::default(),
+            lane_add16: Default::default(),
+            lane_f32: Default::default(),
+            mm_lo: Default::default(),
+            mm_hi: Default::default(),
+            add16_lo: Default::default(),
+            add16_hi: Default::default(),
+            f32_lo: Default::default(),
+            f32_hi: Default::default(),
             s1_valid: Default::default(),
             s1_form: Default::default(),
             s2_valid: Default::default(),
             s2_form: Default::default(),
             s2_int: Default::default(),
-            s2_mm: Default::default(),
+            s2_mm_lo: Default::default(),
+            s2_mm_hi: Default::default(),
             s3_valid: Default::default(),
             s3_form: Default::default(),
             s3_int: Default::default(),
-            s3_mm: Default::default(),
+            s3_mm_lo: Default::default(),
+            s3_mm_hi: Default::default(),
         }
     }
 }
@@ -198,8 +218,8 @@ impl Logic for ReductionAlu {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_form, s2_valid, s2_form, s2_int, s2_mm, s3_valid, s3_form,
-            s3_int, s3_mm
+            self, clock, s1_valid, s1_form, s2_valid, s2_form, s2_int, s2_mm_lo, s2_mm_hi,
+            s3_valid, s3_form, s3_int, s3_mm_lo, s3_mm_hi
         );
 
         // ==========================================================================
@@ -252,12 +272,16 @@ impl Logic for ReductionAlu {
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_form.d.next = self.s1_form.q.val();
         self.s2_int.d.next = self.int_alu.y.val();
-        self.all_mm.next = self.zero128.val();
-        for i in 0..8 {
-            self.lane16.next = self.minmax16[7 - i].y.val();
-            self.all_mm.next = (self.all_mm.val() << 16) | bit_cast::<128, 16>(self.lane16.val());
+        self.mm_lo.next = self.zero64.val();
+        self.mm_hi.next = self.zero64.val();
+        for i in 0..4 {
+            self.lane_mm.next = self.minmax16[3 - i].y.val();
+            self.mm_lo.next = (self.mm_lo.val() << 16) | bit_cast::<64, 16>(self.lane_mm.val());
+            self.lane_mm.next = self.minmax16[7 - i].y.val();
+            self.mm_hi.next = (self.mm_hi.val() << 16) | bit_cast::<64, 16>(self.lane_mm.val());
         }
-        self.s2_mm.d.next = self.all_mm.val();
+        self.s2_mm_lo.d.next = self.mm_lo.val();
+        self.s2_mm_hi.d.next = self.mm_hi.val();
 
         // ==========================================================================
         // Stage 3: one more delay for the one-stage units.
@@ -265,21 +289,27 @@ impl Logic for ReductionAlu {
         self.s3_valid.d.next = self.s2_valid.q.val();
         self.s3_form.d.next = self.s2_form.q.val();
         self.s3_int.d.next = self.s2_int.q.val();
-        self.s3_mm.d.next = self.s2_mm.q.val();
+        self.s3_mm_lo.d.next = self.s2_mm_lo.q.val();
+        self.s3_mm_hi.d.next = self.s2_mm_hi.q.val();
 
         // ==========================================================================
-        // Output (after the stage-3 registers): gather lanes, select by form, mask.
+        // Output (after the stage-3 registers and the adders' stage-3 logic): gather lanes,
+        // select by form, mask.
         // ==========================================================================
-        self.all_add16.next = self.zero128.val();
-        for i in 0..8 {
-            self.lane16.next = self.add16[7 - i].sum.val();
-            self.all_add16.next = (self.all_add16.val() << 16) | bit_cast::<128, 16>(self.lane16.val());
-        }
-        self.all_f32.next = self.zero128.val();
+        self.add16_lo.next = self.zero64.val();
+        self.add16_hi.next = self.zero64.val();
         for i in 0..4 {
-            self.lane32.next = self.add_f32[3 - i].sum.val();
-            self.all_f32.next = (self.all_f32.val() << 32) | bit_cast::<128, 32>(self.lane32.val());
+            self.lane_add16.next = self.add16[3 - i].sum.val();
+            self.add16_lo.next = (self.add16_lo.val() << 16) | bit_cast::<64, 16>(self.lane_add16.val());
+            self.lane_add16.next = self.add16[7 - i].sum.val();
+            self.add16_hi.next = (self.add16_hi.val() << 16) | bit_cast::<64, 16>(self.lane_add16.val());
         }
+        self.lane_f32.next = self.add_f32[1].sum.val();
+        self.f32_lo.next = (bit_cast::<64, 32>(self.lane_f32.val()) << 32)
+            | bit_cast::<64, 32>(self.add_f32[0].sum.val());
+        self.lane_f32.next = self.add_f32[3].sum.val();
+        self.f32_hi.next = (bit_cast::<64, 32>(self.lane_f32.val()) << 32)
+            | bit_cast::<64, 32>(self.add_f32[2].sum.val());
 
         self.out_op.next = self.s3_form.q.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.out_ty.next = self.s3_form.q.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
@@ -298,34 +328,44 @@ impl Logic for ReductionAlu {
             self.out_log2.next = self.log2_64.val();
         }
         self.out_log2.next = self.out_log2.val() + bit_cast::<3, VEC_WIDTH>(self.out_vec.val());
-        self.out_mask.next = self.mask128.val();
+        self.mask_lo.next = self.ones64.val();
+        self.mask_hi.next = self.ones64.val();
         if self.out_log2.val() == self.log2_16.val() {
-            self.out_mask.next = self.mask16.val();
+            self.mask_lo.next = self.mask16.val();
+            self.mask_hi.next = self.zero64.val();
         } else if self.out_log2.val() == self.log2_32.val() {
-            self.out_mask.next = self.mask32.val();
+            self.mask_lo.next = self.mask32.val();
+            self.mask_hi.next = self.zero64.val();
         } else if self.out_log2.val() == self.log2_64.val() {
-            self.out_mask.next = self.mask64.val();
+            self.mask_hi.next = self.zero64.val();
         }
 
-        self.out_sel.next = bit_cast::<128, 64>(self.s3_int.q.val());
+        self.sel_lo.next = self.s3_int.q.val();
+        self.sel_hi.next = self.zero64.val();
         if self.out_ty.val() == self.ty_f32.val() {
-            self.out_sel.next = self.all_f32.val();
+            self.sel_lo.next = self.f32_lo.val();
+            self.sel_hi.next = self.f32_hi.val();
         } else if self.out_ty.val() == self.ty_f64.val() {
-            self.out_sel.next = bit_cast::<128, 64>(self.add_f64.sum.val());
+            self.sel_lo.next = self.add_f64.sum.val();
         } else if (self.out_ty.val() == self.ty_f16.val())
             || (self.out_ty.val() == self.ty_f16x2.val())
             || (self.out_ty.val() == self.ty_bf16.val())
             || (self.out_ty.val() == self.ty_bf16x2.val())
         {
-            self.out_sel.next = self.s3_mm.q.val();
+            self.sel_lo.next = self.s3_mm_lo.q.val();
+            self.sel_hi.next = self.s3_mm_hi.q.val();
             if self.out_op.val() == self.op_add.val() {
-                self.out_sel.next = self.all_add16.val();
+                self.sel_lo.next = self.add16_lo.val();
+                self.sel_hi.next = self.add16_hi.val();
             }
         }
 
         self.out_valid.next = self.s3_valid.q.val();
         self.out_form.next = self.s3_form.q.val();
-        self.out_data.next = self.out_sel.val() & self.out_mask.val();
+        self.sel_hi.next = self.sel_hi.val() & self.mask_hi.val();
+        self.sel_lo.next = self.sel_lo.val() & self.mask_lo.val();
+        self.out_data.next =
+            (bit_cast::<128, 64>(self.sel_hi.val()) << 64) | bit_cast::<128, 64>(self.sel_lo.val());
     }
 }
 

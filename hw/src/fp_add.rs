@@ -9,8 +9,11 @@
 //! | 2 | add or subtract the significands, leading-zero count, normalise (left shift limited to the minimum exponent, or one right shift on a carry) |
 //! | 3 | round to nearest even, pack (exponent and significand added so that a rounding carry bumps the exponent), overflow to infinity, flush-to-zero of results, select the special result |
 //!
-//! Each stage ends in registers named `s1_`, `s2_`, `s3_`: the latency is [`FP_ADD_LATENCY`]
-//! for every format. The stages only hand registered values to the next, so a deeper
+//! The operands are registered first (`s0_`), stages 1 and 2 end in registers named `s1_` and
+//! `s2_`, and stage 3 drives `sum` from the `s2_` registers: the latency is
+//! [`FP_ADD_LATENCY`] for every format. (Registering the inputs rather than the result keeps
+//! every port-to-register path free of logic, so a cycle-based simulator evaluates each
+//! stage once per clock edge.) The stages only hand registered values to the next, so a deeper
 //! pipeline (for fmax) re-registers inside a stage (e.g. between the alignment shift and the
 //! sticky, or between the leading-zero count and the normalising shift) without touching the
 //! arithmetic.
@@ -73,6 +76,12 @@ macro_rules! fp_adder {
             ones_x: Constant<Bits<$x>>,
             one_x: Constant<Bits<$x>>,
             zero_e: Constant<Bits<$e>>,
+            lz_pad: Constant<Bits<64>>,
+            lz32: Constant<Bits<$e>>,
+            lz16: Constant<Bits<$e>>,
+            lz8: Constant<Bits<$e>>,
+            lz4: Constant<Bits<$e>>,
+            lz2: Constant<Bits<$e>>,
 
             // Stage 1 locals.
             a_nan: Signal<Local, Bit>,
@@ -98,8 +107,8 @@ macro_rules! fp_adder {
             // Stage 2 locals.
             sum_y: Signal<Local, Bits<$y>>,
             low_x: Signal<Local, Bits<$x>>,
+            lz_t: Signal<Local, Bits<64>>,
             lzc: Signal<Local, Bits<$e>>,
-            lz_found: Signal<Local, Bit>,
             norm_limit: Signal<Local, Bits<$e>>,
             norm_shift: Signal<Local, Bits<$e>>,
             norm_sig: Signal<Local, Bits<$x>>,
@@ -112,7 +121,11 @@ macro_rules! fp_adder {
             mag: Signal<Local, Bits<$w>>,
             result: Signal<Local, Bits<$w>>,
 
-            // Pipeline registers.
+            // Pipeline registers: s0_ holds the inputs, s1_/s2_ the results of stages 1/2.
+            s0_a: DFF<Bits<$w>>,
+            s0_b: DFF<Bits<$w>>,
+            s0_ftz: DFF<Bit>,
+            s0_nan_quiet: DFF<Bit>,
             s1_sign: DFF<Bit>,
             s1_exp: DFF<Bits<$e>>,
             s1_big: DFF<Bits<$x>>,
@@ -128,7 +141,6 @@ macro_rules! fp_adder {
             s2_special: DFF<Bit>,
             s2_special_val: DFF<Bits<$w>>,
             s2_ftz: DFF<Bit>,
-            s3_sum: DFF<Bits<$w>>,
         }
 
         impl Default for $name {
@@ -154,6 +166,12 @@ macro_rules! fp_adder {
                     ones_x: Constant::new(bits_u128((1u128 << $x) - 1)),
                     one_x: Constant::new(bits_u128(1)),
                     zero_e: Constant::new(bits_u128(0)),
+                    lz_pad: Constant::new(bits_u128((1u128 << (64 - $x)) - 1)),
+                    lz32: Constant::new(bits_u128(32)),
+                    lz16: Constant::new(bits_u128(16)),
+                    lz8: Constant::new(bits_u128(8)),
+                    lz4: Constant::new(bits_u128(4)),
+                    lz2: Constant::new(bits_u128(2)),
                     a_nan: Default::default(),
                     b_nan: Default::default(),
                     a_inf: Default::default(),
@@ -176,8 +194,8 @@ macro_rules! fp_adder {
                     nan_val: Default::default(),
                     sum_y: Default::default(),
                     low_x: Default::default(),
+                    lz_t: Default::default(),
                     lzc: Default::default(),
-                    lz_found: Default::default(),
                     norm_limit: Default::default(),
                     norm_shift: Default::default(),
                     norm_sig: Default::default(),
@@ -188,6 +206,10 @@ macro_rules! fp_adder {
                     exp_w: Default::default(),
                     mag: Default::default(),
                     result: Default::default(),
+                    s0_a: Default::default(),
+                    s0_b: Default::default(),
+                    s0_ftz: Default::default(),
+                    s0_nan_quiet: Default::default(),
                     s1_sign: Default::default(),
                     s1_exp: Default::default(),
                     s1_big: Default::default(),
@@ -203,7 +225,6 @@ macro_rules! fp_adder {
                     s2_special: Default::default(),
                     s2_special_val: Default::default(),
                     s2_ftz: Default::default(),
-                    s3_sum: Default::default(),
                 }
             }
         }
@@ -212,42 +233,51 @@ macro_rules! fp_adder {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special,
+                    self, clock, s0_a, s0_b, s0_ftz, s0_nan_quiet, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special,
                     s1_special_val, s1_ftz, s2_sign, s2_exp, s2_norm, s2_zero, s2_special,
-                    s2_special_val, s2_ftz, s3_sum
+                    s2_special_val, s2_ftz
                 );
 
                 // ======================================================================
-                // Stage 1: unpack, specials, flush inputs, compare and swap, align.
+                // Input registers (s0_): the operands enter the pipeline unchanged, so no
+                // logic sits between the ports and the first registers.
                 // ======================================================================
-                self.a_nan.next = self.a.val().get_bits::<$e>($f).all()
-                    && self.a.val().get_bits::<$f>(0).any();
-                self.b_nan.next = self.b.val().get_bits::<$e>($f).all()
-                    && self.b.val().get_bits::<$f>(0).any();
-                self.a_inf.next = self.a.val().get_bits::<$e>($f).all()
-                    && !self.a.val().get_bits::<$f>(0).any();
-                self.b_inf.next = self.b.val().get_bits::<$e>($f).all()
-                    && !self.b.val().get_bits::<$f>(0).any();
+                self.s0_a.d.next = self.a.val();
+                self.s0_b.d.next = self.b.val();
+                self.s0_ftz.d.next = self.ftz.val();
+                self.s0_nan_quiet.d.next = self.nan_quiet.val();
+
+                // ======================================================================
+                // Stage 1 (from the s0_ registers): unpack, specials, flush inputs, compare and swap, align.
+                // ======================================================================
+                self.a_nan.next = self.s0_a.q.val().get_bits::<$e>($f).all()
+                    && self.s0_a.q.val().get_bits::<$f>(0).any();
+                self.b_nan.next = self.s0_b.q.val().get_bits::<$e>($f).all()
+                    && self.s0_b.q.val().get_bits::<$f>(0).any();
+                self.a_inf.next = self.s0_a.q.val().get_bits::<$e>($f).all()
+                    && !self.s0_a.q.val().get_bits::<$f>(0).any();
+                self.b_inf.next = self.s0_b.q.val().get_bits::<$e>($f).all()
+                    && !self.s0_b.q.val().get_bits::<$f>(0).any();
                 // Magnitudes (sign cleared); a flushed subnormal becomes zero.
-                self.a_mag.next = self.a.val().get_bits::<$m>(0);
-                if self.ftz.val() && !self.a.val().get_bits::<$e>($f).any() {
+                self.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
+                if self.s0_ftz.q.val() && !self.s0_a.q.val().get_bits::<$e>($f).any() {
                     self.a_mag.next = self.zero_m.val();
                 }
-                self.b_mag.next = self.b.val().get_bits::<$m>(0);
-                if self.ftz.val() && !self.b.val().get_bits::<$e>($f).any() {
+                self.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
+                if self.s0_ftz.q.val() && !self.s0_b.q.val().get_bits::<$e>($f).any() {
                     self.b_mag.next = self.zero_m.val();
                 }
                 // The larger magnitude goes first; on a tie `a` stays first.
                 self.swap.next = self.a_mag.val() < self.b_mag.val();
                 self.big_mag.next = self.a_mag.val();
                 self.small_mag.next = self.b_mag.val();
-                self.big_sign.next = self.a.val().get_bit($s);
-                self.small_sign.next = self.b.val().get_bit($s);
+                self.big_sign.next = self.s0_a.q.val().get_bit($s);
+                self.small_sign.next = self.s0_b.q.val().get_bit($s);
                 if self.swap.val() {
                     self.big_mag.next = self.b_mag.val();
                     self.small_mag.next = self.a_mag.val();
-                    self.big_sign.next = self.b.val().get_bit($s);
-                    self.small_sign.next = self.a.val().get_bit($s);
+                    self.big_sign.next = self.s0_b.q.val().get_bit($s);
+                    self.small_sign.next = self.s0_a.q.val().get_bit($s);
                 }
                 // Significands with the hidden bit; subnormals (and zero) have exponent 1.
                 self.big_exp.next = self.big_mag.val().get_bits::<$e>($f);
@@ -279,25 +309,25 @@ macro_rules! fp_adder {
                 self.s1_exp.d.next = self.big_exp.val();
                 self.s1_sign.d.next = self.big_sign.val();
                 self.s1_sub.d.next = self.big_sign.val() ^ self.small_sign.val();
-                self.s1_ftz.d.next = self.ftz.val();
+                self.s1_ftz.d.next = self.s0_ftz.q.val();
                 // Special results: NaN (a NaN input, or inf + -inf), else infinity.
                 self.nan_val.next = self.canon_nan.val();
                 if self.nan_prop.val() {
                     if self.a_nan.val() && self.b_nan.val() {
-                        if self.nan_quiet.val() {
-                            self.nan_val.next = self.a.val() | self.quiet_bit.val();
+                        if self.s0_nan_quiet.q.val() {
+                            self.nan_val.next = self.s0_a.q.val() | self.quiet_bit.val();
                         } else {
-                            self.nan_val.next = self.b.val();
+                            self.nan_val.next = self.s0_b.q.val();
                         }
                     } else if self.a_nan.val() {
-                        self.nan_val.next = self.a.val();
-                        if self.nan_quiet.val() {
-                            self.nan_val.next = self.a.val() | self.quiet_bit.val();
+                        self.nan_val.next = self.s0_a.q.val();
+                        if self.s0_nan_quiet.q.val() {
+                            self.nan_val.next = self.s0_a.q.val() | self.quiet_bit.val();
                         }
                     } else if self.b_nan.val() {
-                        self.nan_val.next = self.b.val();
-                        if self.nan_quiet.val() {
-                            self.nan_val.next = self.b.val() | self.quiet_bit.val();
+                        self.nan_val.next = self.s0_b.q.val();
+                        if self.s0_nan_quiet.q.val() {
+                            self.nan_val.next = self.s0_b.q.val() | self.quiet_bit.val();
                         }
                     } else {
                         self.nan_val.next = self.indef_nan.val();
@@ -308,13 +338,13 @@ macro_rules! fp_adder {
                 self.s1_special_val.d.next = self.nan_val.val();
                 if !self.a_nan.val() && !self.b_nan.val() {
                     if self.a_inf.val() && self.b_inf.val() {
-                        if self.a.val().get_bit($s) == self.b.val().get_bit($s) {
-                            self.s1_special_val.d.next = self.a.val();
+                        if self.s0_a.q.val().get_bit($s) == self.s0_b.q.val().get_bit($s) {
+                            self.s1_special_val.d.next = self.s0_a.q.val();
                         }
                     } else if self.a_inf.val() {
-                        self.s1_special_val.d.next = self.a.val();
+                        self.s1_special_val.d.next = self.s0_a.q.val();
                     } else if self.b_inf.val() {
-                        self.s1_special_val.d.next = self.b.val();
+                        self.s1_special_val.d.next = self.s0_b.q.val();
                     }
                 }
 
@@ -329,17 +359,32 @@ macro_rules! fp_adder {
                         + bit_cast::<$y, $x>(self.s1_small.q.val());
                 }
                 self.low_x.next = self.sum_y.val().get_bits::<$x>(0);
-                // Leading zeros of the low x bits (x when all zero).
+                // Leading zeros of the low x bits (x when all zero), by binary search on
+                // low_x followed by 64 - x pad ones (which stop the count at x).
+                self.lz_t.next = (bit_cast::<64, $x>(self.low_x.val()) << (64 - $x)) | self.lz_pad.val();
                 self.lzc.next = self.zero_e.val();
-                self.lz_found.next = false;
-                for i in 0..$x {
-                    if !self.lz_found.val() {
-                        if self.low_x.val().get_bit($xm1 - i) {
-                            self.lz_found.next = true;
-                        } else {
-                            self.lzc.next = self.lzc.val() + self.one_e.val();
-                        }
-                    }
+                if !self.lz_t.val().get_bits::<32>(32).any() {
+                    self.lzc.next = self.lzc.val() | self.lz32.val();
+                    self.lz_t.next = self.lz_t.val() << 32;
+                }
+                if !self.lz_t.val().get_bits::<16>(48).any() {
+                    self.lzc.next = self.lzc.val() | self.lz16.val();
+                    self.lz_t.next = self.lz_t.val() << 16;
+                }
+                if !self.lz_t.val().get_bits::<8>(56).any() {
+                    self.lzc.next = self.lzc.val() | self.lz8.val();
+                    self.lz_t.next = self.lz_t.val() << 8;
+                }
+                if !self.lz_t.val().get_bits::<4>(60).any() {
+                    self.lzc.next = self.lzc.val() | self.lz4.val();
+                    self.lz_t.next = self.lz_t.val() << 4;
+                }
+                if !self.lz_t.val().get_bits::<2>(62).any() {
+                    self.lzc.next = self.lzc.val() | self.lz2.val();
+                    self.lz_t.next = self.lz_t.val() << 2;
+                }
+                if !self.lz_t.val().get_bit(63) {
+                    self.lzc.next = self.lzc.val() | self.one_e.val();
                 }
                 // The left shift stops at the minimum exponent (1): the result is subnormal.
                 self.norm_limit.next = self.s1_exp.q.val() - self.one_e.val();
@@ -371,7 +416,8 @@ macro_rules! fp_adder {
                 self.s2_ftz.d.next = self.s1_ftz.q.val();
 
                 // ======================================================================
-                // Stage 3: round to nearest even, pack, overflow, flush, specials.
+                // Stage 3 (from the s2_ registers, drives `sum`): round to nearest even, pack,
+                // overflow, flush, specials.
                 // ======================================================================
                 self.round_up.next = self.s2_norm.q.val().get_bit(2)
                     && (self.s2_norm.q.val().get_bit(1)
@@ -403,9 +449,7 @@ macro_rules! fp_adder {
                 if self.s2_special.q.val() {
                     self.result.next = self.s2_special_val.q.val();
                 }
-                self.s3_sum.d.next = self.result.val();
-
-                self.sum.next = self.s3_sum.q.val();
+                self.sum.next = self.result.val();
             }
         }
     };

@@ -10,7 +10,8 @@
 //!   bits instead of three, which rounds the same);
 //! - the pack (exponent rebase, fraction width, infinity).
 //!
-//! The stages and their registers are those of the other adders ([`FP_ADD_LATENCY`]).
+//! The stages and their registers are those of the other adders ([`FP_ADD_LATENCY`]):
+//! input registers `s0_`, stage 1, `s1_`, stage 2, `s2_`, stage 3 driving `sum`.
 
 use crate::fp_add::{FP_ADD_LATENCY, bits_u128};
 use rust_hdl::prelude::*;
@@ -44,6 +45,10 @@ pub struct FpAdd16 {
     hidden11: Constant<Bits<11>>,
     ones14: Constant<Bits<14>>,
     one14: Constant<Bits<14>>,
+    lz_pad: Constant<Bits<16>>,
+    lz8: Constant<Bits<8>>,
+    lz4: Constant<Bits<8>>,
+    lz2: Constant<Bits<8>>,
 
     // Stage 1 locals.
     in_inf: Signal<Local, Bits<16>>,
@@ -67,8 +72,8 @@ pub struct FpAdd16 {
     // Stage 2 locals.
     sum15: Signal<Local, Bits<15>>,
     low14: Signal<Local, Bits<14>>,
+    lz_t: Signal<Local, Bits<16>>,
     lzc: Signal<Local, Bits<8>>,
-    lz_found: Signal<Local, Bit>,
     emin: Signal<Local, Bits<8>>,
     norm_limit: Signal<Local, Bits<8>>,
     norm_shift: Signal<Local, Bits<8>>,
@@ -83,7 +88,10 @@ pub struct FpAdd16 {
     mag: Signal<Local, Bits<16>>,
     result: Signal<Local, Bits<16>>,
 
-    // Pipeline registers.
+    // Pipeline registers: s0_ holds the inputs, s1_/s2_ the results of stages 1/2.
+    s0_a: DFF<Bits<16>>,
+    s0_b: DFF<Bits<16>>,
+    s0_bf16: DFF<Bit>,
     s1_sign: DFF<Bit>,
     s1_exp: DFF<Bits<8>>,
     s1_big: DFF<Bits<14>>,
@@ -99,7 +107,6 @@ pub struct FpAdd16 {
     s2_special: DFF<Bit>,
     s2_special_val: DFF<Bits<16>>,
     s2_bf16: DFF<Bit>,
-    s3_sum: DFF<Bits<16>>,
 }
 
 impl Default for FpAdd16 {
@@ -125,6 +132,10 @@ impl Default for FpAdd16 {
             hidden11: Constant::new(bits_u128(1 << 10)),
             ones14: Constant::new(bits_u128((1 << 14) - 1)),
             one14: Constant::new(bits_u128(1)),
+            lz_pad: Constant::new(bits_u128(0b11)),
+            lz8: Constant::new(bits_u128(8)),
+            lz4: Constant::new(bits_u128(4)),
+            lz2: Constant::new(bits_u128(2)),
             in_inf: Default::default(),
             a_nan: Default::default(),
             b_nan: Default::default(),
@@ -145,8 +156,8 @@ impl Default for FpAdd16 {
             small_lost: Default::default(),
             sum15: Default::default(),
             low14: Default::default(),
+            lz_t: Default::default(),
             lzc: Default::default(),
-            lz_found: Default::default(),
             emin: Default::default(),
             norm_limit: Default::default(),
             norm_shift: Default::default(),
@@ -159,6 +170,9 @@ impl Default for FpAdd16 {
             inf: Default::default(),
             mag: Default::default(),
             result: Default::default(),
+            s0_a: Default::default(),
+            s0_b: Default::default(),
+            s0_bf16: Default::default(),
             s1_sign: Default::default(),
             s1_exp: Default::default(),
             s1_big: Default::default(),
@@ -174,7 +188,6 @@ impl Default for FpAdd16 {
             s2_special: Default::default(),
             s2_special_val: Default::default(),
             s2_bf16: Default::default(),
-            s3_sum: Default::default(),
         }
     }
 }
@@ -183,38 +196,45 @@ impl Logic for FpAdd16 {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
-            s1_bf16, s2_sign, s2_exp, s2_norm, s2_zero, s2_special, s2_special_val, s2_bf16,
-            s3_sum
+            self, clock, s0_a, s0_b, s0_bf16, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
+            s1_bf16, s2_sign, s2_exp, s2_norm, s2_zero, s2_special, s2_special_val, s2_bf16
         );
 
         // ==========================================================================
-        // Stage 1: unpack to the internal format, specials, compare and swap, align.
+        // Input registers (s0_): the operands enter the pipeline unchanged, so no logic
+        // sits between the ports and the first registers.
+        // ==========================================================================
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+        self.s0_bf16.d.next = self.bf16.val();
+
+        // ==========================================================================
+        // Stage 1 (from the s0_ registers): unpack to the internal format, specials, compare and swap, align.
         // ==========================================================================
         // Specials: compare the magnitude with the format's infinity.
         self.in_inf.next = self.f16_inf.val();
-        if self.bf16.val() {
+        if self.s0_bf16.q.val() {
             self.in_inf.next = self.bf16_inf.val();
         }
-        self.a_nan.next = bit_cast::<16, 15>(self.a.val().get_bits::<15>(0)) > self.in_inf.val();
-        self.b_nan.next = bit_cast::<16, 15>(self.b.val().get_bits::<15>(0)) > self.in_inf.val();
-        self.a_inf.next = bit_cast::<16, 15>(self.a.val().get_bits::<15>(0)) == self.in_inf.val();
-        self.b_inf.next = bit_cast::<16, 15>(self.b.val().get_bits::<15>(0)) == self.in_inf.val();
+        self.a_nan.next = bit_cast::<16, 15>(self.s0_a.q.val().get_bits::<15>(0)) > self.in_inf.val();
+        self.b_nan.next = bit_cast::<16, 15>(self.s0_b.q.val().get_bits::<15>(0)) > self.in_inf.val();
+        self.a_inf.next = bit_cast::<16, 15>(self.s0_a.q.val().get_bits::<15>(0)) == self.in_inf.val();
+        self.b_inf.next = bit_cast::<16, 15>(self.s0_b.q.val().get_bits::<15>(0)) == self.in_inf.val();
         // Sign-magnitude bits order like the magnitudes in both formats.
-        self.swap.next = self.a.val().get_bits::<15>(0) < self.b.val().get_bits::<15>(0);
-        self.big_mag.next = self.a.val().get_bits::<15>(0);
-        self.small_mag.next = self.b.val().get_bits::<15>(0);
-        self.big_sign.next = self.a.val().get_bit(15);
-        self.small_sign.next = self.b.val().get_bit(15);
+        self.swap.next = self.s0_a.q.val().get_bits::<15>(0) < self.s0_b.q.val().get_bits::<15>(0);
+        self.big_mag.next = self.s0_a.q.val().get_bits::<15>(0);
+        self.small_mag.next = self.s0_b.q.val().get_bits::<15>(0);
+        self.big_sign.next = self.s0_a.q.val().get_bit(15);
+        self.small_sign.next = self.s0_b.q.val().get_bit(15);
         if self.swap.val() {
-            self.big_mag.next = self.b.val().get_bits::<15>(0);
-            self.small_mag.next = self.a.val().get_bits::<15>(0);
-            self.big_sign.next = self.b.val().get_bit(15);
-            self.small_sign.next = self.a.val().get_bit(15);
+            self.big_mag.next = self.s0_b.q.val().get_bits::<15>(0);
+            self.small_mag.next = self.s0_a.q.val().get_bits::<15>(0);
+            self.big_sign.next = self.s0_b.q.val().get_bit(15);
+            self.small_sign.next = self.s0_a.q.val().get_bit(15);
         }
         // Internal exponent (bf16 bias; subnormals at the format's minimum) and 11-bit
         // significand with the hidden bit.
-        if self.bf16.val() {
+        if self.s0_bf16.q.val() {
             self.big_exp.next = self.big_mag.val().get_bits::<8>(7);
             self.big_sig.next = bit_cast::<11, 7>(self.big_mag.val().get_bits::<7>(0)) << 3;
             if self.big_exp.val().any() {
@@ -261,20 +281,20 @@ impl Logic for FpAdd16 {
         self.s1_exp.d.next = self.big_exp.val();
         self.s1_sign.d.next = self.big_sign.val();
         self.s1_sub.d.next = self.big_sign.val() ^ self.small_sign.val();
-        self.s1_bf16.d.next = self.bf16.val();
+        self.s1_bf16.d.next = self.s0_bf16.q.val();
         // Special results: any NaN (or inf + -inf) is 7fff; else an infinity passes.
         self.s1_special.d.next =
             self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val();
         self.s1_special_val.d.next = self.nan16.val();
         if !self.a_nan.val() && !self.b_nan.val() {
             if self.a_inf.val() && self.b_inf.val() {
-                if self.a.val().get_bit(15) == self.b.val().get_bit(15) {
-                    self.s1_special_val.d.next = self.a.val();
+                if self.s0_a.q.val().get_bit(15) == self.s0_b.q.val().get_bit(15) {
+                    self.s1_special_val.d.next = self.s0_a.q.val();
                 }
             } else if self.a_inf.val() {
-                self.s1_special_val.d.next = self.a.val();
+                self.s1_special_val.d.next = self.s0_a.q.val();
             } else if self.b_inf.val() {
-                self.s1_special_val.d.next = self.b.val();
+                self.s1_special_val.d.next = self.s0_b.q.val();
             }
         }
 
@@ -289,16 +309,24 @@ impl Logic for FpAdd16 {
                 bit_cast::<15, 14>(self.s1_big.q.val()) + bit_cast::<15, 14>(self.s1_small.q.val());
         }
         self.low14.next = self.sum15.val().get_bits::<14>(0);
+        // Leading zeros of low14 (14 when zero) by binary search on low14 . 11: the two pad
+        // ones stop the count at 14.
+        self.lz_t.next = (bit_cast::<16, 14>(self.low14.val()) << 2) | self.lz_pad.val();
         self.lzc.next = self.zero8.val();
-        self.lz_found.next = false;
-        for i in 0..14 {
-            if !self.lz_found.val() {
-                if self.low14.val().get_bit(13 - i) {
-                    self.lz_found.next = true;
-                } else {
-                    self.lzc.next = self.lzc.val() + self.one8.val();
-                }
-            }
+        if !self.lz_t.val().get_bits::<8>(8).any() {
+            self.lzc.next = self.lzc.val() | self.lz8.val();
+            self.lz_t.next = self.lz_t.val() << 8;
+        }
+        if !self.lz_t.val().get_bits::<4>(12).any() {
+            self.lzc.next = self.lzc.val() | self.lz4.val();
+            self.lz_t.next = self.lz_t.val() << 4;
+        }
+        if !self.lz_t.val().get_bits::<2>(14).any() {
+            self.lzc.next = self.lzc.val() | self.lz2.val();
+            self.lz_t.next = self.lz_t.val() << 2;
+        }
+        if !self.lz_t.val().get_bit(15) {
+            self.lzc.next = self.lzc.val() | self.one8.val();
         }
         // Normalisation stops at the format's minimum exponent.
         self.emin.next = self.f16_emin.val();
@@ -331,7 +359,8 @@ impl Logic for FpAdd16 {
         self.s2_bf16.d.next = self.s1_bf16.q.val();
 
         // ==========================================================================
-        // Stage 3: round to nearest even at the format's position, pack, overflow.
+        // Stage 3 (from the s2_ registers, drives `sum`): round to nearest even at the
+        // format's position, pack, overflow.
         // ==========================================================================
         // f16: significand bits 13..3, guard 2, sticky 1..0.
         self.round_up.next = self.s2_norm.q.val().get_bit(2)
@@ -369,8 +398,6 @@ impl Logic for FpAdd16 {
         if self.s2_special.q.val() {
             self.result.next = self.s2_special_val.q.val();
         }
-        self.s3_sum.d.next = self.result.val();
-
-        self.sum.next = self.s3_sum.q.val();
+        self.sum.next = self.result.val();
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! The compare maps sign-magnitude bits to an unsigned key that orders like the values
 //! (negative: all bits inverted; positive: sign bit set), so one 16-bit unsigned compare
-//! orders every non-NaN pair including the signed zeros. Latency [`MINMAX16_LATENCY`] (one
-//! registered stage); the ALU delays the result to its common latency.
+//! orders every non-NaN pair including the signed zeros. Latency [`MINMAX16_LATENCY`] (the
+//! inputs are registered and the result is computed from those registers); the ALU delays the
+//! result to its common latency.
 
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
@@ -40,7 +41,11 @@ pub struct FpMinMax16 {
     b_key: Signal<Local, Bits<16>>,
     a_less: Signal<Local, Bit>,
 
-    s1_y: DFF<Bits<16>>,
+    // Input registers (the result is combinational from them).
+    s0_a: DFF<Bits<16>>,
+    s0_b: DFF<Bits<16>>,
+    s0_bf16: DFF<Bit>,
+    s0_max: DFF<Bit>,
 }
 
 impl Default for FpMinMax16 {
@@ -63,7 +68,10 @@ impl Default for FpMinMax16 {
             a_key: Default::default(),
             b_key: Default::default(),
             a_less: Default::default(),
-            s1_y: Default::default(),
+            s0_a: Default::default(),
+            s0_b: Default::default(),
+            s0_bf16: Default::default(),
+            s0_max: Default::default(),
         }
     }
 }
@@ -71,38 +79,44 @@ impl Default for FpMinMax16 {
 impl Logic for FpMinMax16 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_y);
+        dff_setup!(self, clock, s0_a, s0_b, s0_bf16, s0_max);
 
         // ==========================================================================
-        // Stage 1: NaN detection, ordering keys, compare, select.
+        // Input registers (s0_): the operands enter the pipeline unchanged.
+        // ==========================================================================
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+        self.s0_bf16.d.next = self.bf16.val();
+        self.s0_max.d.next = self.max.val();
+
+        // ==========================================================================
+        // Stage 1 (from the s0_ registers, drives `y`): NaN detection, ordering keys, compare, select.
         // ==========================================================================
         self.inf.next = self.f16_inf.val();
-        if self.bf16.val() {
+        if self.s0_bf16.q.val() {
             self.inf.next = self.bf16_inf.val();
         }
-        self.a_nan.next = (self.a.val() & self.mag_mask.val()) > self.inf.val();
-        self.b_nan.next = (self.b.val() & self.mag_mask.val()) > self.inf.val();
-        self.a_key.next = self.a.val() | self.sign16.val();
-        if self.a.val().get_bit(15) {
-            self.a_key.next = !self.a.val();
+        self.a_nan.next = (self.s0_a.q.val() & self.mag_mask.val()) > self.inf.val();
+        self.b_nan.next = (self.s0_b.q.val() & self.mag_mask.val()) > self.inf.val();
+        self.a_key.next = self.s0_a.q.val() | self.sign16.val();
+        if self.s0_a.q.val().get_bit(15) {
+            self.a_key.next = !self.s0_a.q.val();
         }
-        self.b_key.next = self.b.val() | self.sign16.val();
-        if self.b.val().get_bit(15) {
-            self.b_key.next = !self.b.val();
+        self.b_key.next = self.s0_b.q.val() | self.sign16.val();
+        if self.s0_b.q.val().get_bit(15) {
+            self.b_key.next = !self.s0_b.q.val();
         }
         self.a_less.next = self.a_key.val() < self.b_key.val();
         if self.a_nan.val() && self.b_nan.val() {
-            self.s1_y.d.next = self.nan16.val();
+            self.y.next = self.nan16.val();
         } else if self.a_nan.val() {
-            self.s1_y.d.next = self.b.val();
+            self.y.next = self.s0_b.q.val();
         } else if self.b_nan.val() {
-            self.s1_y.d.next = self.a.val();
-        } else if self.a_less.val() != self.max.val() {
-            self.s1_y.d.next = self.a.val();
+            self.y.next = self.s0_a.q.val();
+        } else if self.a_less.val() != self.s0_max.q.val() {
+            self.y.next = self.s0_a.q.val();
         } else {
-            self.s1_y.d.next = self.b.val();
+            self.y.next = self.s0_b.q.val();
         }
-
-        self.y.next = self.s1_y.q.val();
     }
 }

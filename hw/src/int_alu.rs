@@ -2,8 +2,9 @@
 //! 64 bits, inc and dec on u32 (PTX definitions, which the H100 follows exactly).
 //!
 //! 32-bit forms use the low 32 bits of `a`/`b` and give a result with bits 63..32 zero.
-//! Signed compares flip the sign bit and compare unsigned. Latency [`INT_ALU_LATENCY`] (one
-//! registered stage); the ALU delays the result to its common latency.
+//! Signed compares flip the sign bit and compare unsigned. Latency [`INT_ALU_LATENCY`] (the
+//! inputs are registered and the result is computed from those registers); the ALU delays the
+//! result to its common latency.
 
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
@@ -52,7 +53,11 @@ pub struct IntAlu {
     a_less: Signal<Local, Bit>,
     res: Signal<Local, Bits<64>>,
 
-    s1_y: DFF<Bits<64>>,
+    // Input registers (the result is combinational from them).
+    s0_op: DFF<Bits<OP_WIDTH>>,
+    s0_ty: DFF<Bits<TYPE_WIDTH>>,
+    s0_a: DFF<Bits<64>>,
+    s0_b: DFF<Bits<64>>,
 }
 
 impl Default for IntAlu {
@@ -89,7 +94,10 @@ impl Default for IntAlu {
             flip: Default::default(),
             a_less: Default::default(),
             res: Default::default(),
-            s1_y: Default::default(),
+            s0_op: Default::default(),
+            s0_ty: Default::default(),
+            s0_a: Default::default(),
+            s0_b: Default::default(),
         }
     }
 }
@@ -97,23 +105,31 @@ impl Default for IntAlu {
 impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_y);
+        dff_setup!(self, clock, s0_op, s0_ty, s0_a, s0_b);
 
         // ==========================================================================
-        // Stage 1: decode width and signedness, compute, select by op.
+        // Input registers (s0_): the operands enter the pipeline unchanged.
         // ==========================================================================
-        self.is64.next = (self.ty.val() == self.ty_b64.val())
-            || (self.ty.val() == self.ty_u64.val())
-            || (self.ty.val() == self.ty_s64.val());
+        self.s0_op.d.next = self.op.val();
+        self.s0_ty.d.next = self.ty.val();
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+
+        // ==========================================================================
+        // Stage 1 (from the s0_ registers, drives `y`): decode width and signedness, compute, select by op.
+        // ==========================================================================
+        self.is64.next = (self.s0_ty.q.val() == self.ty_b64.val())
+            || (self.s0_ty.q.val() == self.ty_u64.val())
+            || (self.s0_ty.q.val() == self.ty_s64.val());
         self.is_signed.next =
-            (self.ty.val() == self.ty_s64.val()) || (self.ty.val() == self.ty_s32.val());
+            (self.s0_ty.q.val() == self.ty_s64.val()) || (self.s0_ty.q.val() == self.ty_s32.val());
         // Operands at the form's width (zero-extended 32-bit values).
-        self.a_w.next = self.a.val() & self.low32.val();
-        self.b_w.next = self.b.val() & self.low32.val();
+        self.a_w.next = self.s0_a.q.val() & self.low32.val();
+        self.b_w.next = self.s0_b.q.val() & self.low32.val();
         self.flip.next = self.bit31.val();
         if self.is64.val() {
-            self.a_w.next = self.a.val();
-            self.b_w.next = self.b.val();
+            self.a_w.next = self.s0_a.q.val();
+            self.b_w.next = self.s0_b.q.val();
             self.flip.next = self.bit63.val();
         }
         // Signed compare = unsigned compare with the sign bits flipped.
@@ -122,25 +138,25 @@ impl Logic for IntAlu {
         } else {
             self.a_less.next = self.a_w.val() < self.b_w.val();
         }
-        if self.op.val() == self.op_add.val() {
+        if self.s0_op.q.val() == self.op_add.val() {
             self.res.next = self.a_w.val() + self.b_w.val();
-        } else if self.op.val() == self.op_and.val() {
+        } else if self.s0_op.q.val() == self.op_and.val() {
             self.res.next = self.a_w.val() & self.b_w.val();
-        } else if self.op.val() == self.op_or.val() {
+        } else if self.s0_op.q.val() == self.op_or.val() {
             self.res.next = self.a_w.val() | self.b_w.val();
-        } else if self.op.val() == self.op_xor.val() {
+        } else if self.s0_op.q.val() == self.op_xor.val() {
             self.res.next = self.a_w.val() ^ self.b_w.val();
-        } else if self.op.val() == self.op_min.val() {
+        } else if self.s0_op.q.val() == self.op_min.val() {
             self.res.next = self.b_w.val();
             if self.a_less.val() {
                 self.res.next = self.a_w.val();
             }
-        } else if self.op.val() == self.op_max.val() {
+        } else if self.s0_op.q.val() == self.op_max.val() {
             self.res.next = self.a_w.val();
             if self.a_less.val() {
                 self.res.next = self.b_w.val();
             }
-        } else if self.op.val() == self.op_inc.val() {
+        } else if self.s0_op.q.val() == self.op_inc.val() {
             // inc: (M >= b) ? 0 : M + 1
             self.res.next = self.a_w.val() + self.one64.val();
             if !self.a_less.val() {
@@ -153,11 +169,9 @@ impl Logic for IntAlu {
                 self.res.next = self.b_w.val();
             }
         }
-        self.s1_y.d.next = self.res.val() & self.low32.val();
+        self.y.next = self.res.val() & self.low32.val();
         if self.is64.val() {
-            self.s1_y.d.next = self.res.val();
+            self.y.next = self.res.val();
         }
-
-        self.y.next = self.s1_y.q.val();
     }
 }
