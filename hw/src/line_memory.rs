@@ -83,20 +83,20 @@ impl Logic for LineMemory {
         };
         Verilog::Custom(format!(
             "\
-reg [127:0] mem [0:{last}];
+reg [127:0] ram [0:{last}];
 wire [{am}:0] ra = read_addr[{am}:0];
 wire [{am}:0] wa = write_addr[{am}:0];
 {unused}
-integer i;
+integer line_i;
 initial begin
-    for (i = 0; i < {lines}; i = i + 1) mem[i] = 128'h0;
+    for (line_i = 0; line_i < {lines}; line_i = line_i + 1) ram[line_i] = 128'h0;
 end
 
 always @(posedge clock) begin
     if (write_enable) begin
-        mem[wa] <= write_data;
+        ram[wa] <= write_data;
     end
-    read_data <= mem[ra];
+    read_data <= ram[ra];
 end
 ",
             last = self._lines - 1,
