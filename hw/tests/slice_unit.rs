@@ -146,7 +146,7 @@ impl Harness {
             let valid = k < reqs.len() && (rng.below(100) as u32) < p_valid;
             if stall > 0 {
                 stall -= 1;
-            } else if rng.below(200) == 0 {
+            } else if p_ready < 100 && rng.below(200) == 0 {
                 stall = 5 + rng.below(30);
             }
             let ready = stall == 0 && (rng.below(100) as u32) < p_ready;
