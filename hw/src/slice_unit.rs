@@ -43,11 +43,13 @@
 //!
 //! # Why two integer ALUs
 //! [`ReductionAlu`] contains an [`IntAlu`] too, but delays its result to the common latency
-//! of 3. The unit instantiates a second [`IntAlu`] for the integer and bitwise forms so that
-//! their result exists one cycle after issue and a dependent integer op can use it in the next
-//! cycle; the copy inside [`ReductionAlu`] sees the same inputs but its result is unused
-//! (synthesis removes it: `in_valid` is low and the output select never picks it for the
-//! forms routed here... it is kept only because the ALU's ports are shared by all forms).
+//! of 3 and exposes only the delayed result. A dependent integer op one cycle behind needs
+//! the result after one cycle, so the unit instantiates its own [`IntAlu`] for the integer
+//! and bitwise forms (result in s2, forwarded to s1) and uses [`ReductionAlu`]'s output only
+//! for the FP forms (in s4). The copy inside [`ReductionAlu`] stays in the netlist (the
+//! ALU's output select cannot know that the unit ignores integer results there): the cost
+//! is one 64-bit integer ALU and its two delay registers. Removing it would need a port on
+//! [`ReductionAlu`] for its stage-1 integer result.
 //!
 //! # Latency (cycles from the request handshake to `rsp_valid`, no stalls, no hazard)
 //! Every kind, errors included: [`UNIT_MIN_LATENCY`] = 6 (accept 1, issue→s1..s4 4, FIFO 1).
