@@ -80,7 +80,7 @@ use crate::alu::{ALU_LATENCY, ReductionAlu};
 use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
 use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::ordering_queue::{OrderingQueue, QUEUE_PAYLOAD_BITS};
-use crate::response_fifo::{RSP_ENTRY_BITS, RSP_FIFO_DEPTH, ResponseFifo};
+use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use rust_hdl::prelude::*;
 use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
 use sim::memory::req_encoding::{
@@ -97,6 +97,31 @@ pub const COV_WIDTH: usize = 16;
 pub const UNIT_MIN_LATENCY: usize = 6;
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
+/// Responses the unit buffers (and requests it has in flight at most, from issue to response).
+pub use crate::response_fifo::RSP_FIFO_DEPTH;
+
+/// Cycles from the request handshake of `access` to its response on `rsp_valid` when no
+/// older request to its line waits and `rsp_ready` is high: the same for every kind
+/// ([`UNIT_MIN_LATENCY`]), error responses included.
+pub fn latency(_access: sim::Access) -> usize {
+    UNIT_MIN_LATENCY
+}
+
+/// Cycles between dependent requests to one line: 1 for integer/bitwise forms, `ld` and `st`;
+/// [`ALU_LATENCY`] for the FP forms (f32, f64, f16, bf16 and their vector forms).
+pub fn dependent_issue_interval(access: sim::Access) -> usize {
+    match access {
+        sim::Access::Red(f) | sim::Access::Atom(f)
+            if !matches!(
+                f.ty(),
+                sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64
+            ) =>
+        {
+            ALU_LATENCY
+        }
+        _ => 1,
+    }
+}
 
 // Coverage bits.
 pub const COV_FWD_S2: usize = 0;
