@@ -24,8 +24,11 @@
 use crate::line_memory::LINE_BITS;
 use rust_hdl::prelude::*;
 
-/// Entries in the ordering queue.
+/// Entries in the ordering queue: the queue's one size parameter (all its logic follows this
+/// constant; the unit and the tests pass with other depths, e.g. 5).
 pub const QUEUE_DEPTH: usize = 8;
+/// Index of the youngest place (`QUEUE_DEPTH - 1`; hdl loops need a plain name as a bound).
+const QUEUE_TOP: usize = QUEUE_DEPTH - 1;
 /// Width of an entry's opaque payload.
 pub const QUEUE_PAYLOAD_BITS: usize = 166;
 
@@ -73,6 +76,7 @@ pub struct OrderingQueue {
     found: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     push_fire: Signal<Local, Bit>,
+    top_valid: Signal<Local, Bit>,
     sel_below: Signal<Local, Bit>,
     moving: Signal<Local, Bit>,
     kept: Signal<Local, Bit>,
@@ -119,6 +123,7 @@ impl Default for OrderingQueue {
             found: Default::default(),
             fire: Default::default(),
             push_fire: Default::default(),
+            top_valid: Default::default(),
             sel_below: Default::default(),
             moving: Default::default(),
             kept: Default::default(),
@@ -135,16 +140,20 @@ impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last_ordered, last_line);
-        for i in 0..8 {
+        for i in 0..QUEUE_DEPTH {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_line[i].clock.next = self.clock.val();
             self.e_ordered[i].clock.next = self.clock.val();
             self.e_payload[i].clock.next = self.clock.val();
         }
-        self.push_ready.next = !self.e_valid[7].q.val() && !self.reset.val();
+        self.top_valid.next = false;
+        for i in QUEUE_TOP..QUEUE_DEPTH {
+            self.top_valid.next = self.e_valid[i].q.val();
+        }
+        self.push_ready.next = !self.top_valid.val() && !self.reset.val();
         // (Not from `push_ready`: Verilator orders this block's statements in separate groups
         // only when they share no variable, and top reads `push_ready`.)
-        self.push_fire.next = self.push_valid.val() && !self.e_valid[7].q.val() && !self.reset.val();
+        self.push_fire.next = self.push_valid.val() && !self.top_valid.val() && !self.reset.val();
         self.cov_back_to_back.next = self.push_fire.val()
             && self.push_ordered.val()
             && self.last_ordered.q.val()
@@ -165,9 +174,9 @@ impl Logic for OrderingQueue {
         // entries from it up move down one place when it issues; the push lands on the
         // first place that stays free.
         // ==========================================================================
-        for i in 0..8 {
+        for i in 0..QUEUE_DEPTH {
             self.older_same.next = false;
-            for j in 0..8 {
+            for j in 0..QUEUE_DEPTH {
                 if (j < i)
                     && self.e_valid[j].q.val()
                     && self.e_ordered[j].q.val()
@@ -198,9 +207,9 @@ impl Logic for OrderingQueue {
 
         // Next state. `sel_below` is recomputed per entry: the issuing entry is at or below i.
         self.sel_below.next = false;
-        for i in 0..7 {
+        for i in 0..QUEUE_TOP {
             self.older_same.next = false;
-            for j in 0..8 {
+            for j in 0..QUEUE_DEPTH {
                 if (j < i)
                     && self.e_valid[j].q.val()
                     && self.e_ordered[j].q.val()
@@ -237,18 +246,20 @@ impl Logic for OrderingQueue {
         }
         // The top entry: moves out when it or an entry below issues; takes the push if
         // every place below stays full.
-        self.e_valid[7].d.next = self.e_valid[7].q.val() && !self.fire.val();
-        self.e_line[7].d.next = self.e_line[7].q.val();
-        self.e_ordered[7].d.next = self.e_ordered[7].q.val();
-        self.e_payload[7].d.next = self.e_payload[7].q.val();
-        if self.push_fire.val() && !self.placed.val() {
-            self.e_valid[7].d.next = true;
-            self.e_line[7].d.next = self.push_line.val();
-            self.e_ordered[7].d.next = self.push_ordered.val();
-            self.e_payload[7].d.next = self.push_payload.val();
+        for i in QUEUE_TOP..QUEUE_DEPTH {
+            self.e_valid[i].d.next = self.e_valid[i].q.val() && !self.fire.val();
+            self.e_line[i].d.next = self.e_line[i].q.val();
+            self.e_ordered[i].d.next = self.e_ordered[i].q.val();
+            self.e_payload[i].d.next = self.e_payload[i].q.val();
+            if self.push_fire.val() && !self.placed.val() {
+                self.e_valid[i].d.next = true;
+                self.e_line[i].d.next = self.push_line.val();
+                self.e_ordered[i].d.next = self.push_ordered.val();
+                self.e_payload[i].d.next = self.push_payload.val();
+            }
         }
         if self.reset.val() {
-            for i in 0..8 {
+            for i in 0..QUEUE_DEPTH {
                 self.e_valid[i].d.next = false;
             }
         }
@@ -256,7 +267,7 @@ impl Logic for OrderingQueue {
         // ==========================================================================
         // Coverage. Entry 0 has no older entry: it is eligible unless a hazard line holds it.
         // ==========================================================================
-        self.cov_full.next = self.e_valid[7].q.val();
+        self.cov_full.next = self.top_valid.val();
         self.cov_overtake.next = self.fire.val()
             && self.e_valid[0].q.val()
             && self.e_ordered[0].q.val()
