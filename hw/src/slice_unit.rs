@@ -72,6 +72,18 @@
 //! is not written. While `reset` is high, `req_ready` and `rsp_valid` are low. Register
 //! power-up values need a reset before the first request (the RAM starts at zero).
 //!
+//! # Synthesis
+//! The RAM is [`LineMemory`] (custom Verilog, sized by the constructor): Yosys infers one
+//! `$mem_v2` of `mem_bytes/16` x 128 bits with a synchronous read port and one write port
+//! (`tests/slice_unit_synth.rs`). Yosys' generic `synth` has no block RAM and would turn it
+//! into flip-flops, so the full-synthesis check runs `synth` up to `fine` and the rest of its
+//! script without `memory_map`.
+//!
+//! Verilator sees no combinational loop between this module and the queue only because the
+//! statements that drive the queue's inputs read registers, not values computed from the
+//! queue's outputs (it orders an `always` block's statements in separate groups only when
+//! they share no variable): keep the `hz_*` inputs on the stage registers.
+//!
 //! # Illegal operation codes
 //! Codes that [`sim::Access::from_code`] rejects are not checked (the port contract is that
 //! only legal codes are sent); such a request is answered, and may write memory.
@@ -173,6 +185,26 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     ("reset_in_flight", COV_RESET_IN_FLIGHT),
 ];
 
+// `update` assembles `cov` with these bit numbers written out (hdl code cannot name a
+// const); this pins them.
+const _: () = assert!(
+    COV_FWD_S2 == 0
+        && COV_FWD_S3 == 1
+        && COV_FWD_S4 == 2
+        && COV_FWD_S5 == 3
+        && COV_QUEUE_FULL == 4
+        && COV_OVERTAKE == 5
+        && COV_BACK_TO_BACK_LINE == 6
+        && COV_LINE_WAIT == 7
+        && COV_FP_HAZARD_WAIT == 8
+        && COV_FP_CHAIN == 9
+        && COV_RSP_MISALIGNED == 10
+        && COV_RSP_OUT_OF_RANGE == 11
+        && COV_RSP_STALL == 12
+        && COV_CREDIT_STALL == 13
+        && COV_RESET_IN_FLIGHT == 14
+        && COV_RESET_IN_FLIGHT < COV_WIDTH
+);
 const _: () = assert!(ALU_LATENCY == 3, "the pipeline merges the ReductionAlu result in s4");
 const _: () = assert!(INT_ALU_LATENCY == 1, "the pipeline merges the IntAlu result in s2");
 const _: () = assert!(OP_LSB + OP_WIDTH <= CODE_WIDTH && KIND_LSB + KIND_WIDTH == REQ_OP_WIDTH);
