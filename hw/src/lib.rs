@@ -16,9 +16,12 @@ pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
 pub mod int_alu;
+pub mod line_memory;
+pub mod ordering_queue;
+pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;
 
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
-pub use slice_unit::{SliceUnit, unit_verilog};
+pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
 pub use sim::form::encoding;

@@ -51,3 +51,27 @@ fn lint_reduction_alu() {
 fn lint_reduction_alu_full_synth() {
     lint("reduction_alu_full", &hw::alu_verilog(), true);
 }
+
+#[test]
+fn lint_ordering_queue() {
+    lint("ordering_queue", &verilog::<hw::ordering_queue::OrderingQueue>(), true);
+}
+
+#[test]
+fn lint_response_fifo() {
+    lint("response_fifo", &verilog::<hw::response_fifo::ResponseFifo>(), true);
+}
+
+#[test]
+fn lint_line_memory() {
+    // A size that is not a power of two: the address bits above those it uses are unused.
+    // (Generic `synth` would map the RAM to flip-flops; `tests/slice_unit_synth.rs` checks
+    // that Yosys infers it as a memory.)
+    lint("line_memory", &hw::verilog::verilog(&mut hw::line_memory::LineMemory::new(3072)), false);
+}
+
+/// The whole unit (64 KiB) through Yosys `proc; check -assert` and Verilator `-Wall`.
+#[test]
+fn lint_slice_unit() {
+    lint("slice_unit", &hw::unit_verilog(65536), false);
+}

@@ -1,0 +1,107 @@
+//! The unit's backing memory: `lines` lines of 16 bytes, one synchronous read port and one
+//! write port on one clock, written so that synthesis infers a block RAM.
+//!
+//! A read presents `read_addr` in cycle t and sees the line in `read_data` in cycle t+1 (the
+//! output register is the RAM's own). A read and a write of the same line in one cycle read
+//! the old content (read-first); the unit forwards around this (see `slice_unit`). The
+//! contents start at zero (an `initial` loop, which synthesis turns into the RAM's
+//! initialisation) and are not touched by the unit's reset.
+//!
+//! The number of lines is a constructor parameter, so the block has custom Verilog (as
+//! rust-hdl's own `RAM` widget does) and a Rust model for the rust-hdl simulation. The line
+//! address ports are [`LINE_BITS`] wide; the bits above those the memory needs are ignored
+//! (the unit never sends an address beyond the memory: it checks the range first).
+
+use rust_hdl::prelude::*;
+
+/// Width of a line address (a 32-bit byte address without its 4 offset bits).
+pub const LINE_BITS: usize = 28;
+
+#[derive(LogicBlock)]
+pub struct LineMemory {
+    pub clock: Signal<In, Clock>,
+    pub read_addr: Signal<In, Bits<LINE_BITS>>,
+    /// The line addressed by `read_addr` in the previous cycle.
+    pub read_data: Signal<Out, Bits<128>>,
+    pub write_enable: Signal<In, Bit>,
+    pub write_addr: Signal<In, Bits<LINE_BITS>>,
+    pub write_data: Signal<In, Bits<128>>,
+    _lines: usize,
+    _mem: Vec<Bits<128>>,
+}
+
+impl LineMemory {
+    /// A memory of `lines` lines (at least 2, at most 2^LINE_BITS).
+    pub fn new(lines: usize) -> Self {
+        assert!((2..=1usize << LINE_BITS).contains(&lines), "line count out of range");
+        Self {
+            clock: Default::default(),
+            read_addr: Default::default(),
+            read_data: Default::default(),
+            write_enable: Default::default(),
+            write_addr: Default::default(),
+            write_data: Default::default(),
+            _lines: lines,
+            _mem: vec![Bits::default(); lines],
+        }
+    }
+
+    /// Address bits the memory uses.
+    fn abits(&self) -> usize {
+        (usize::BITS - (self._lines - 1).leading_zeros()) as usize
+    }
+}
+
+impl Logic for LineMemory {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let ra = self.read_addr.val().index();
+            self.read_data.next = self._mem.get(ra).copied().unwrap_or_default();
+            if self.write_enable.val() {
+                let wa = self.write_addr.val().index();
+                if wa < self._lines {
+                    self._mem[wa] = self.write_data.val();
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let a = self.abits();
+        let unused = if a < LINE_BITS {
+            format!(
+                "// Address bits above those the memory needs (never set by the unit).\n\
+                 wire unused_addr_hi = ^{{read_addr[{hi}:{a}], write_addr[{hi}:{a}]}};\n",
+                hi = LINE_BITS - 1
+            )
+        } else {
+            String::new()
+        };
+        Verilog::Custom(format!(
+            "\
+reg [127:0] ram [0:{last}];
+wire [{am}:0] ra = read_addr[{am}:0];
+wire [{am}:0] wa = write_addr[{am}:0];
+{unused}
+integer line_i;
+initial begin
+    for (line_i = 0; line_i < {lines}; line_i = line_i + 1) ram[line_i] = 128'h0;
+end
+
+always @(posedge clock) begin
+    if (write_enable) begin
+        ram[wa] <= write_data;
+    end
+    read_data <= ram[ra];
+end
+",
+            last = self._lines - 1,
+            lines = self._lines,
+            am = a - 1,
+        ))
+    }
+}
