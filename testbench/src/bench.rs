@@ -70,8 +70,7 @@ impl BenchReport {
             if v.is_finite() {
                 let s = format!("{v:.4}");
                 let s = s.trim_end_matches('0');
-                let s = s.strip_suffix('.').map_or(s.to_string(), |t| format!("{t}.0"));
-                s
+                s.strip_suffix('.').map_or(s.to_string(), |t| format!("{t}.0"))
             } else {
                 "null".into()
             }
@@ -86,7 +85,15 @@ impl BenchReport {
         ] {
             let _ = writeln!(s, "  \"{key}\": {},", num(self.ops_per_cycle(pat)));
         }
-        let lat: Vec<String> = self.latency.iter().map(|l| format!("\"{}\": {}", l.family, num(l.mean))).collect();
+        // Whole cycles print as integers (a pipeline of fixed latency), else the mean.
+        let lat: Vec<String> = self
+            .latency
+            .iter()
+            .map(|l| {
+                let v = if l.mean.fract() == 0.0 { format!("{}", l.mean as u64) } else { num(l.mean) };
+                format!("\"{}\": {v}", l.family)
+            })
+            .collect();
         let _ = writeln!(s, "  \"latency_cycles\": {{{}}},", lat.join(", "));
         let _ = writeln!(s, "  \"cosim_ops_per_second\": {}", self.cosim_ops_per_second().round());
         s.push('}');
@@ -97,7 +104,7 @@ impl BenchReport {
     pub fn text(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "unit: hw::SliceUnit, {} bytes of memory, {}", self.mem_bytes, crate::rtl::VERILATOR_VERSION);
-        let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12}  {}", "pattern", "requests", "cycles", "ops/cycle", "mismatches vs golden");
+        let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12}  mismatches vs golden", "pattern", "requests", "cycles", "ops/cycle");
         for p in &self.patterns {
             let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12.4}  {}", p.name, p.requests, p.cycles, p.ops_per_cycle(), p.mismatches);
         }
@@ -120,6 +127,9 @@ impl BenchReport {
 
 /// Runs the benchmark with `n` requests per pattern on a unit of `mem_bytes`.
 pub fn bench(n: usize, mem_bytes: usize, latency_n: usize) -> anyhow::Result<BenchReport> {
+    if mem_bytes < 4096 {
+        anyhow::bail!("--mem-bytes {mem_bytes}: the benchmark patterns need at least 4096 bytes of memory");
+    }
     let t = Instant::now();
     let mut patterns = Vec::new();
     for (name, reqs) in traffic::bench_patterns(n, mem_bytes) {

@@ -190,7 +190,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn check_mem_bytes(mem_bytes: usize) -> anyhow::Result<()> {
-    if mem_bytes == 0 || mem_bytes % 16 != 0 || mem_bytes as u64 > 1 << 32 {
+    if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
         anyhow::bail!("--mem-bytes {mem_bytes}: the memory size must be a positive multiple of 16 bytes, at most 4 GiB");
     }
     Ok(())

@@ -154,6 +154,7 @@ fn dl_error() -> String {
     if e.is_null() { "unknown error".into() } else { unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned() }
 }
 
+#[allow(clippy::missing_transmute_annotations)] // each target type is the field's
 fn load_library(path: &Path) -> anyhow::Result<&'static Api> {
     let c = CString::new(path.as_os_str().as_encoded_bytes())?;
     let h = unsafe { dlopen(c.as_ptr(), RTLD_NOW) };
@@ -359,7 +360,7 @@ pub fn mask(bytes: usize) -> u128 {
 
 /// The outcome of a request that the 32-bit address port cannot carry (see the module doc).
 pub fn wide_address_outcome(req: &Request) -> Outcome {
-    if req.addr % req.access.bytes() as u64 != 0 { Err(MemError::Misaligned) } else { Err(MemError::OutOfRange) }
+    if !req.addr.is_multiple_of(req.access.bytes() as u64) { Err(MemError::Misaligned) } else { Err(MemError::OutOfRange) }
 }
 
 /// The results of a batch: one entry per request; `None` for a request that was dropped by a
@@ -405,7 +406,7 @@ impl RtlUnit {
     }
 
     fn open(mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
-        if mem_bytes == 0 || mem_bytes % 16 != 0 || mem_bytes as u64 > 1 << 32 {
+        if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
             bail!("memory size {mem_bytes}: the unit's memory is a positive multiple of 16 bytes, at most 4 GiB");
         }
         let api = api_for(mem_bytes)?;
