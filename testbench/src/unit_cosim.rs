@@ -448,3 +448,82 @@ pub fn write_window(plan: &Plan, path: &Path, cycle: u64) -> anyhow::Result<()> 
     unit.idle(2);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a correct unit would answer: every request executed in arrival order, except that
+    /// dropped requests (the last `drop` of a Reset segment) reach memory only when `apply`
+    /// says so.
+    fn ideal(plan: &Plan, drop: usize, apply: impl Fn(usize) -> bool) -> Observed {
+        let mut mem = Memory::new(plan.mem_bytes);
+        let mut obs = Observed::default();
+        let mut cycle = 10;
+        for seg in &plan.segments {
+            let n = seg.reqs.len();
+            let mut b = Batch { responses: Vec::new(), issued: n };
+            for (i, req) in seg.reqs.iter().enumerate() {
+                let dropped = seg.end == End::Reset && i + drop >= n;
+                if dropped && !apply(i) {
+                    b.responses.push(None);
+                    continue;
+                }
+                let o = mem.execute(req);
+                cycle += 1;
+                b.responses.push((!dropped).then(|| Response {
+                    status: sim::status_code(o.map(|_| ())),
+                    data: o.ok().flatten().unwrap_or(0),
+                    accept: cycle - 1,
+                    cycle,
+                }));
+                obs.dropped += dropped as u64;
+            }
+            obs.batches.push(b);
+        }
+        obs
+    }
+
+    fn plan() -> Plan {
+        let mut cfg = Config::new(4096, 20_000);
+        cfg.mix.hot = 3;
+        random_plan(5, &cfg)
+    }
+
+    #[test]
+    fn a_correct_run_passes_whatever_the_dropped_requests_did() {
+        let p = plan();
+        for apply in [|_| true, |_| false, |i: usize| i % 2 == 0] {
+            let obs = ideal(&p, 40, apply);
+            let mut r = Report::default();
+            check(&p, &obs, &mut r);
+            assert!(r.ok(), "{}", r.describe());
+            assert_eq!(r.requests as usize, p.segments.iter().map(|s| s.reqs.len()).sum::<usize>());
+        }
+    }
+
+    #[test]
+    fn wrong_values_missing_responses_and_lost_memory_are_caught() {
+        let p = plan();
+        // A wrong old value of some atom in the second traffic segment.
+        let mut obs = ideal(&p, 40, |_| true);
+        let (k, _) = p.segments[2].reqs.iter().enumerate().find(|(_, r)| matches!(r.access, Access::Atom(_)) && r.addr < 4096).unwrap();
+        obs.batches[2].responses[k].as_mut().unwrap().data ^= 1;
+        let mut r = Report::default();
+        check(&p, &obs, &mut r);
+        assert!(r.mismatches >= 1 && !r.failures.is_empty());
+        // A missing response outside a reset.
+        let mut obs = ideal(&p, 40, |_| true);
+        obs.batches[2].responses[7] = None;
+        let mut r = Report::default();
+        check(&p, &obs, &mut r);
+        assert!(r.failures.iter().any(|f| f.note == "no response"));
+        // A line that changed across the reset though no dropped request touched it.
+        let mut obs = ideal(&p, 0, |_| true);
+        let line = obs.batches[1].responses[100].as_mut().unwrap();
+        line.data ^= 1 << 77;
+        let mut r = Report::default();
+        check(&p, &obs, &mut r);
+        assert_eq!(r.mismatches, 1, "{}", r.describe());
+    }
+}
