@@ -10,6 +10,7 @@ pub const TRACED: &str = "Vunitt";
 
 /// Writes the unit's Verilog and verilates it twice with `model(prefix, trace, vfile)`.
 pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> (PathBuf, PathBuf) {
+    println!("cargo:rerun-if-changed={}", Path::new(env!("CARGO_MANIFEST_DIR")).join("build_unit.rs").display());
     let mem = sim::memory::DEFAULT_MEM_BYTES;
     let verilog = hw::unit_verilog(mem);
     let vfile = out.join("redunit_unit.v");

@@ -86,10 +86,8 @@ fn atomic_counter_ends_at_exactly_100000() {
             adds += 1;
         } else if r % 5 == 2 {
             // A near miss: the same line, other bytes.
-            let off = [0u64, 4, 8][(r >> 8) as usize % 3];
-            let line = COUNTER & !15;
-            let a = line + off + if line + off == COUNTER { 4 } else { 0 };
-            reqs.push(Request { access: "global.add.u32".parse().unwrap(), addr: a.min(line + 12), value: 3 });
+            let off = [0u64, 8, 12][(r >> 8) as usize % 3];
+            reqs.push(Request { access: add, addr: (COUNTER & !15) + off, value: 3 });
         } else {
             reqs.push(t.request());
         }
