@@ -233,6 +233,12 @@ fn run_tool(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
 /// Verilates the unit with `mem_bytes` of memory into a cached shared library (see the module
 /// doc) and returns its path.
 pub fn build_library(mem_bytes: usize) -> anyhow::Result<PathBuf> {
+    build_library_from_verilog(&hw::unit_verilog(mem_bytes), mem_bytes)
+}
+
+/// [`build_library`] for any Verilog with the unit's ports (module `top`), e.g. a variant of
+/// the design under study; load it with [`RtlUnit::from_library`].
+pub fn build_library_from_verilog(verilog: &str, mem_bytes: usize) -> anyhow::Result<PathBuf> {
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
     let version = match Command::new(&verilator).arg("--version").output() {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
@@ -241,8 +247,7 @@ pub fn build_library(mem_bytes: usize) -> anyhow::Result<PathBuf> {
              other sizes are verilated at run time, but Verilator (`{verilator}`) cannot be run: {VERILATOR_HINT}"
         ),
     };
-    let verilog = hw::unit_verilog(mem_bytes);
-    let mut key = verilog.clone().into_bytes();
+    let mut key = verilog.as_bytes().to_vec();
     key.extend_from_slice(SHIM_SRC.as_bytes());
     key.extend_from_slice(VERILATOR_FLAGS.join(" ").as_bytes());
     key.extend_from_slice(version.as_bytes());
@@ -261,7 +266,7 @@ pub fn build_library(mem_bytes: usize) -> anyhow::Result<PathBuf> {
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
     let vfile = tmp.join("unit.v");
-    std::fs::write(&vfile, &verilog)?;
+    std::fs::write(&vfile, verilog)?;
     let shim = tmp.join("unit_shim.cpp");
     std::fs::write(&shim, SHIM_SRC)?;
     let root_out = Command::new(&verilator).args(["--getenv", "VERILATOR_ROOT"]).output()?;
@@ -405,11 +410,20 @@ impl RtlUnit {
         Self::open(mem_bytes, Some(path), first_cycle)
     }
 
+    /// The plain model of a library from [`build_library_from_verilog`] (whose unit has
+    /// `mem_bytes` of memory), reset.
+    pub fn from_library(lib: &Path, mem_bytes: usize) -> anyhow::Result<Self> {
+        Self::open_api(load_library(lib)?, mem_bytes, None, 0)
+    }
+
     fn open(mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
         if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
             bail!("memory size {mem_bytes}: the unit's memory is a positive multiple of 16 bytes, at most 4 GiB");
         }
-        let api = api_for(mem_bytes)?;
+        Self::open_api(api_for(mem_bytes)?, mem_bytes, vcd, first_cycle)
+    }
+
+    fn open_api(api: &'static Api, mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
         let h = match vcd {
             None => unsafe { (api.new)(std::ptr::null(), first_cycle) },
             Some(path) => {
