@@ -10,10 +10,17 @@
 //!    shim, both models, the runtime and libstdc++ are linked (static libraries need the `lib`
 //!    prefix, so the Verilator archives are copied).
 //!
+//! 5. The same for the L2-slice unit (`build_unit.rs`): `hw::unit_verilog(65536)` becomes `Vunit`
+//!    and `Vunitt` (traced), with the shim `csrc/unit_shim.cpp`, on the same runtime library.
+//!
 //! The build reruns when the design (`../hw/src`, `../sim/src`) or the shim changes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+// The L2-slice unit's models and shim (kept apart from the ALU's for easy merges).
+#[path = "build_unit.rs"]
+mod unit;
 
 const INSTALL_HINT: &str = "install it with `sudo scripts/setup.sh` from the repository root \
 (or `apt-get install -y verilator` on Debian/Ubuntu; Verilator 5.006 or later), \
@@ -79,7 +86,7 @@ fn main() {
 
     // 2. Two Verilated models.
     let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
-    let model = |prefix: &str, trace: bool| -> PathBuf {
+    let model = |prefix: &str, trace: bool, vfile: &Path, what: &str| -> PathBuf {
         let dir = out.join(format!("obj_{prefix}"));
         let _ = std::fs::remove_dir_all(&dir);
         let mut cmd = Command::new(&verilator);
@@ -91,15 +98,16 @@ fn main() {
             .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
             .args(["-CFLAGS", "-fPIC -O2", "-Mdir"])
             .arg(&dir)
-            .arg(&vfile);
+            .arg(vfile);
         if trace {
             cmd.arg("--trace");
         }
-        run(&mut cmd, &format!("{version}: verilating the ALU ({prefix})"));
+        run(&mut cmd, &format!("{version}: verilating {what} ({prefix})"));
         dir
     };
-    let plain = model("Valu", false);
-    let traced = model("Valut", true);
+    let plain = model("Valu", false, &vfile, "the ALU");
+    let traced = model("Valut", true, &vfile, "the ALU");
+    let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
 
     // 3. The runtime, once.
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
@@ -121,6 +129,8 @@ fn main() {
     };
     copy_lib(&plain, "Valu");
     copy_lib(&traced, "Valut");
+    copy_lib(&unit_plain, unit::PLAIN);
+    copy_lib(&unit_traced, unit::TRACED);
 
     // 4. The shim, then the link line (shim first: static libraries resolve left to right).
     cc::Build::new()
@@ -135,9 +145,11 @@ fn main() {
         .flag_if_supported("-Wno-unused-parameter")
         .opt_level(2)
         .compile("redunit_alu_shim");
+    unit::shim(&manifest, &include, &unit_plain, &unit_traced);
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=Valu");
     println!("cargo:rustc-link-lib=static=Valut");
+    unit::link(&out);
     println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
     println!("cargo:rustc-link-lib=dylib=stdc++");
     println!("cargo:rustc-link-lib=dylib=pthread");

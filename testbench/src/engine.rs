@@ -53,7 +53,8 @@ pub fn result_mask(form: Form) -> u128 {
 pub enum EngineKind {
     /// The software golden model (`sim/`).
     Model,
-    /// The Verilated RTL of the reduction ALU (`hw::ReductionAlu`), one operation per cycle.
+    /// The Verilated RTL: the reduction ALU (`hw::ReductionAlu`) for `eval` and
+    /// `conformance`, the L2-slice unit (`hw::SliceUnit`) for `run`.
     Rtl,
 }
 

@@ -10,5 +10,9 @@ pub mod input_error;
 pub mod rtl;
 pub mod stimulus;
 pub mod trace;
+pub mod unit;
+pub mod unit_cosim;
+pub mod traffic;
+pub mod bench;
 
 pub use input_error::InputError;

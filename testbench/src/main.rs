@@ -13,6 +13,7 @@ use testbench::conformance::{self, EXHAUSTIVE16_FORMS};
 use testbench::cosim::{self, Failure, MAX_ERRORS, vcd_time};
 use testbench::engine::{AluEngine, AluOp, EngineKind, golden, result_mask};
 use testbench::rtl::RtlAlu;
+use testbench::unit::RtlUnit;
 use testbench::stimulus::{self, Stimulus};
 use testbench::{InputError, eval, trace};
 
@@ -37,13 +38,38 @@ enum Cmd {
     /// Execute a request trace (`op,addr,value`) against the memory; writes
     /// `index,op,addr,result` for each ld, atom and failed request.
     Run {
+        /// `model`: the golden memory; `rtl`: the Verilated L2-slice unit (hw::SliceUnit).
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
-        /// Memory size in bytes.
+        /// Memory size in bytes (also the unit's: sizes other than 65536 are verilated at run
+        /// time, once, into target/redunit-unit/).
         #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
         mem_bytes: usize,
+        /// Print coverage to stderr: the unit's coverage points (--engine rtl), the accesses
+        /// issued and the statuses returned.
+        #[arg(long)]
+        coverage: bool,
+        /// Write a waveform (VCD) of the whole run (needs --engine rtl).
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
         /// The trace (CSV); `-` reads stdin.
         trace: PathBuf,
+    },
+    /// Throughput (operations per cycle) and latency (cycles) of the Verilated L2-slice unit on
+    /// fixed patterns, and the cosimulation speed (release build; numbers for BENCHMARKS.md).
+    Bench {
+        /// Requests per pattern.
+        #[arg(long, default_value_t = 100_000)]
+        requests: usize,
+        /// Isolated requests per family for the latency.
+        #[arg(long, default_value_t = 2_000)]
+        latency_requests: usize,
+        /// Memory size of the unit.
+        #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
+        mem_bytes: usize,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Check every captured H100 vector (and, with --exhaustive16, the exhaustive 16-bit
     /// digests) against an engine.
@@ -129,29 +155,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             r?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Run { engine, mem_bytes, trace } => {
-            if mem_bytes == 0 || mem_bytes % 16 != 0 {
-                anyhow::bail!("--mem-bytes {mem_bytes}: the memory size must be a positive multiple of 16 bytes");
+        Cmd::Run { engine, mem_bytes, coverage, vcd, trace } => run_cmd(engine, mem_bytes, coverage, vcd, trace),
+        Cmd::Bench { requests, latency_requests, mem_bytes, json } => {
+            check_mem_bytes(mem_bytes)?;
+            if requests == 0 {
+                anyhow::bail!("--requests must be at least 1");
             }
-            let input: Box<dyn std::io::Read> = if trace.as_os_str() == "-" {
-                Box::new(std::io::stdin().lock())
+            let r = testbench::bench::bench(requests, mem_bytes, latency_requests.max(1))?;
+            let mut out = std::io::stdout().lock();
+            if json {
+                writeln!(out, "{}", r.json())?;
             } else {
-                Box::new(std::io::BufReader::new(
-                    std::fs::File::open(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?,
-                ))
-            };
-            let mut mem = match engine {
-                EngineKind::Model => Memory::new(mem_bytes),
-                EngineKind::Rtl => anyhow::bail!(
-                    "`run --engine rtl` is not available yet: the RTL of the L2-slice unit (memory and \
-                     request handling) is not written; use --engine model, or `eval --engine rtl` for the ALU"
-                ),
-            };
-            let stdout = BufWriter::new(std::io::stdout().lock());
-            trace::run(input, stdout, &mut mem).map_err(|e| match e.downcast::<InputError>() {
-                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-                Err(e) => e,
-            })?;
+                write!(out, "{}", r.text())?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Conformance { engine, exhaustive16, threads, data } => {
@@ -171,6 +187,68 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
     }
+}
+
+fn check_mem_bytes(mem_bytes: usize) -> anyhow::Result<()> {
+    if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
+        anyhow::bail!("--mem-bytes {mem_bytes}: the memory size must be a positive multiple of 16 bytes, at most 4 GiB");
+    }
+    Ok(())
+}
+
+fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<PathBuf>, trace: PathBuf) -> anyhow::Result<ExitCode> {
+    check_mem_bytes(mem_bytes)?;
+    if vcd.is_some() && engine != EngineKind::Rtl {
+        anyhow::bail!("--vcd needs --engine rtl: the golden model has no waveform");
+    }
+    let input: Box<dyn std::io::Read> = if trace.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?,
+        ))
+    };
+    let reqs = trace::parse(input).map_err(|e| match e.downcast::<InputError>() {
+        Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+        Err(e) => e,
+    })?;
+    let (outcomes, cov) = match engine {
+        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), &reqs)?, None),
+        EngineKind::Rtl => {
+            let mut unit = match &vcd {
+                Some(path) => RtlUnit::with_vcd(mem_bytes, path, 0)?,
+                None => RtlUnit::new(mem_bytes)?,
+            };
+            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, &reqs)?;
+            unit.idle(2);
+            let cycles = unit.cycle();
+            let cov = unit.cov_counts();
+            drop(unit); // closes the waveform
+            if let Some(path) = &vcd {
+                eprintln!("redunit: waveform written to {} ({cycles} cycles)", path.display());
+            }
+            (outcomes, Some((cov, cycles)))
+        }
+    };
+    let stdout = BufWriter::new(std::io::stdout().lock());
+    trace::write_results(&reqs, &outcomes, stdout)?;
+    if coverage {
+        let mut c = testbench::unit_cosim::Coverage::default();
+        for (q, o) in reqs.iter().zip(&outcomes) {
+            c.add_request(q.access);
+            c.add_status(sim::status_code(o.map(|_| ())));
+        }
+        let mut err = std::io::stderr().lock();
+        match cov {
+            Some((bits, cycles)) => {
+                c.cov = bits;
+                writeln!(err, "coverage of {} requests over {cycles} cycles (engine rtl, {mem_bytes} bytes):", reqs.len())?;
+            }
+            None => writeln!(err, "coverage of {} requests (engine model: no coverage points):", reqs.len())?,
+        }
+        c.report(&mut err)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes `hw::alu_verilog()` to `path`, creating its folder; returns the line count.

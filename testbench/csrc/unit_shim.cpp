@@ -1,0 +1,275 @@
+// extern "C" shim around the Verilated L2-slice unit (module `top` of hw::unit_verilog()).
+//
+// Two models: Vunit (no tracing) and Vunitt (--trace). A handle owns one model and its own
+// VerilatedContext. The same source is compiled by build.rs (64 KiB unit, linked statically)
+// and by `testbench/src/unit.rs` at run time into a shared library for other memory sizes
+// (only the functions marked API are exported from there).
+//
+// Clocking, as in alu_shim.cpp: in the low half of cycle c the inputs are set and the model
+// settles; the outputs read then are what the rising edge of cycle c samples (a request is
+// accepted in cycle c when req_valid and req_ready are both high then; a response is taken in
+// cycle c when rsp_valid and rsp_ready are); then the clock rises. With a VCD open, the low half
+// is dumped at 10c ns and the high half at 10c+5 ns, for cycles inside the dump window.
+//
+// redunit_unit_run drives a batch of requests in order, one per cycle while req_ready is high,
+// with id = (id_base + index) mod 2^16; a request waits while its id is still in flight (so at
+// most 2^16 are). rsp_ready and req_valid follow a seeded random policy (100% = always).
+// Responses are matched to requests by id.
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+#include "Vunit.h"
+#include "Vunitt.h"
+
+#define API extern "C" __attribute__((visibility("default")))
+
+// Everything about one batch, shared with Rust (`UnitRun` in unit.rs): only 64-bit fields.
+struct UnitRun {
+    uint64_t n;
+    const uint16_t* ops;
+    const uint32_t* addrs;
+    const uint32_t* data;  // 4 words per request, least significant first
+    const uint16_t* ids;  // the id of each request; null: (id_base + index) mod 2^16
+    uint64_t id_base;
+    uint64_t drain;  // 1: clock until every response is in; 0: return once all are issued
+    uint64_t timeout;  // cycles without any handshake while requests are outstanding
+    // Outputs, n entries each (rsp_data: 4n words). rsp_cycle is UINT64_MAX where no
+    // response came.
+    uint32_t* rsp_data;
+    uint8_t* rsp_status;
+    uint64_t* accept_cycle;
+    uint64_t* rsp_cycle;
+    // Results.
+    uint64_t issued;
+    uint64_t responses;
+    uint64_t err_code;  // 0 none, 1 timeout, 2 response with an id not in flight
+    uint64_t err_cycle;
+    uint64_t err_id;
+};
+
+namespace {
+
+constexpr int COV_BITS = 16;
+constexpr uint64_t NONE = UINT64_MAX;
+
+struct Base {
+    virtual ~Base() = default;
+    virtual void run(UnitRun* r) = 0;
+    virtual uint64_t reset(uint64_t cycles) = 0;
+    virtual void idle(uint64_t cycles) = 0;
+    uint64_t cycle = 0;
+    uint64_t dump_from = 0, dump_to = NONE;
+    uint64_t rng = 1;
+    uint32_t rsp_ready_pct = 100, req_valid_pct = 100;
+    uint64_t cov[COV_BITS] = {};
+    std::vector<int64_t> slot = std::vector<int64_t>(1 << 16, -1);
+    uint64_t inflight = 0;
+
+    inline bool coin(uint32_t pct) {
+        if (pct >= 100) return true;
+        // splitmix64
+        uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return (z % 100) < pct;
+    }
+};
+
+template <class M, bool TRACE>
+struct Unit final : Base {
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<M> m;
+    std::unique_ptr<VerilatedVcdC> tfp;
+
+    Unit(const char* vcd, uint64_t first_cycle, bool* ok) {
+        cycle = first_cycle;
+        ctx.reset(new VerilatedContext);
+        if (TRACE) ctx->traceEverOn(true);
+        m.reset(new M(ctx.get(), "top"));
+        *ok = true;
+        if constexpr (TRACE) {
+            tfp.reset(new VerilatedVcdC);
+            m->trace(tfp.get(), 99);
+            tfp->open(vcd);
+            *ok = tfp->isOpen();
+        }
+        m->clock = 0;
+        m->reset = 0;
+        m->req_valid = 0;
+        m->req_op = 0;
+        m->req_addr = 0;
+        m->req_id = 0;
+        for (int i = 0; i < 4; i++) m->req_data[i] = 0;
+        m->rsp_ready = 0;
+        m->eval();
+    }
+
+    ~Unit() override {
+        m->final();
+        if constexpr (TRACE) {
+            if (tfp) tfp->close();
+        }
+    }
+
+    inline void low() {
+        m->clock = 0;
+        m->eval();
+        if constexpr (TRACE) {
+            if (cycle >= dump_from && cycle <= dump_to) tfp->dump(cycle * 10);
+        }
+    }
+    inline void high() {
+        m->clock = 1;
+        m->eval();
+        if constexpr (TRACE) {
+            if (cycle >= dump_from && cycle <= dump_to) tfp->dump(cycle * 10 + 5);
+        }
+        cycle++;
+    }
+    inline void count_cov() {
+        uint32_t c = (uint32_t)m->cov;
+        while (c) {
+            int b = __builtin_ctz(c);
+            if (b < COV_BITS) cov[b]++;
+            c &= c - 1;
+        }
+    }
+
+    void idle(uint64_t cycles) override {
+        m->req_valid = 0;
+        m->rsp_ready = 0;
+        for (uint64_t i = 0; i < cycles; i++) {
+            low();
+            count_cov();
+            high();
+        }
+    }
+
+    uint64_t reset(uint64_t cycles) override {
+        m->req_valid = 0;
+        m->rsp_ready = 0;
+        m->reset = 1;
+        for (uint64_t i = 0; i < cycles; i++) {
+            low();
+            high();
+        }
+        m->reset = 0;
+        uint64_t dropped = inflight;
+        std::fill(slot.begin(), slot.end(), -1);
+        inflight = 0;
+        return dropped;
+    }
+
+    void run(UnitRun* r) override {
+        const uint64_t n = r->n;
+        uint64_t i = 0, idle_cycles = 0;
+        r->issued = r->responses = r->err_code = r->err_cycle = r->err_id = 0;
+        for (uint64_t k = 0; k < n; k++) r->rsp_cycle[k] = NONE;
+        for (;;) {
+            if (i >= n && (inflight == 0 || !r->drain)) break;
+            const uint32_t id = r->ids ? (i < n ? r->ids[i] : 0) : (uint32_t)((r->id_base + i) & 0xffff);
+            const bool want = i < n && slot[id] < 0 && coin(req_valid_pct);
+            if (want) {
+                m->req_valid = 1;
+                m->req_op = r->ops[i];
+                m->req_addr = r->addrs[i];
+                const uint32_t* d = r->data + 4 * i;
+                m->req_data[0] = d[0]; m->req_data[1] = d[1]; m->req_data[2] = d[2]; m->req_data[3] = d[3];
+                m->req_id = id;
+            } else {
+                m->req_valid = 0;
+            }
+            m->rsp_ready = coin(rsp_ready_pct) ? 1 : 0;
+            low();
+            bool progress = false;
+            if (want && m->req_ready) {
+                slot[id] = (int64_t)i;
+                r->accept_cycle[i] = cycle;
+                inflight++;
+                i++;
+                progress = true;
+            }
+            if (m->rsp_valid && m->rsp_ready) {
+                const uint32_t rid = (uint32_t)m->rsp_id & 0xffff;
+                const int64_t k = slot[rid];
+                if (k < 0) {
+                    r->err_code = 2;
+                    r->err_cycle = cycle;
+                    r->err_id = rid;
+                    high();
+                    break;
+                }
+                for (int w = 0; w < 4; w++) r->rsp_data[4 * k + w] = m->rsp_data[w];
+                r->rsp_status[k] = (uint8_t)m->rsp_status;
+                r->rsp_cycle[k] = cycle;
+                slot[rid] = -1;
+                inflight--;
+                r->responses++;
+                progress = true;
+            }
+            count_cov();
+            high();
+            if (progress) {
+                idle_cycles = 0;
+            } else if (++idle_cycles > r->timeout) {
+                r->err_code = 1;
+                r->err_cycle = cycle;
+                break;
+            }
+        }
+        m->req_valid = 0;
+        r->issued = i;
+    }
+};
+
+}  // namespace
+
+API void* redunit_unit_new(const char* vcd_path, uint64_t first_cycle) {
+    bool ok = true;
+    Base* p;
+    if (vcd_path) {
+        p = new Unit<Vunitt, true>(vcd_path, first_cycle, &ok);
+    } else {
+        p = new Unit<Vunit, false>(nullptr, first_cycle, &ok);
+    }
+    if (!ok) {
+        delete p;
+        return nullptr;
+    }
+    return p;
+}
+
+API void redunit_unit_free(void* h) { delete static_cast<Base*>(h); }
+
+API uint64_t redunit_unit_cycle(void* h) { return static_cast<Base*>(h)->cycle; }
+
+API void redunit_unit_idle(void* h, uint64_t cycles) { static_cast<Base*>(h)->idle(cycles); }
+
+API uint64_t redunit_unit_reset(void* h, uint64_t cycles) { return static_cast<Base*>(h)->reset(cycles); }
+
+API void redunit_unit_set_policy(void* h, uint64_t seed, uint32_t rsp_ready_pct, uint32_t req_valid_pct) {
+    Base* b = static_cast<Base*>(h);
+    b->rng = seed;
+    b->rsp_ready_pct = rsp_ready_pct;
+    b->req_valid_pct = req_valid_pct;
+}
+
+API void redunit_unit_set_dump_window(void* h, uint64_t from, uint64_t to) {
+    Base* b = static_cast<Base*>(h);
+    b->dump_from = from;
+    b->dump_to = to;
+}
+
+API void redunit_unit_cov(void* h, uint64_t* out16) {
+    Base* b = static_cast<Base*>(h);
+    for (int i = 0; i < COV_BITS; i++) out16[i] = b->cov[i];
+}
+
+API void redunit_unit_run(void* h, UnitRun* r) { static_cast<Base*>(h)->run(r); }

@@ -1,0 +1,170 @@
+//! `redunit bench`: throughput and latency of the Verilated L2-slice unit in clock cycles, and
+//! the speed of its cosimulation.
+//!
+//! - Throughput: each pattern of [`traffic::bench_patterns`] is driven at full speed (a request
+//!   offered every cycle, `rsp_ready` always high); operations per cycle = requests / cycles
+//!   from the first acceptance to the last response, both included.
+//! - Latency per family: isolated requests (one in flight), each at its own line; latency =
+//!   response cycle − acceptance cycle (`rsp_ready` high, so the response is taken in the first
+//!   cycle it is valid).
+//! - Cosimulation speed: the random regression (stalls, reset, sweeps, golden-model check),
+//!   requests per second of wall time.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use sim::Memory;
+
+use crate::traffic;
+use crate::unit::RtlUnit;
+use crate::unit_cosim::{self, Config};
+
+/// One throughput pattern.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub name: &'static str,
+    pub requests: usize,
+    pub cycles: u64,
+    /// Responses that differ from the golden model (the throughput is not valid if not 0).
+    pub mismatches: u64,
+}
+
+impl Pattern {
+    pub fn ops_per_cycle(&self) -> f64 {
+        self.requests as f64 / self.cycles.max(1) as f64
+    }
+}
+
+/// Latency of one family, in cycles.
+#[derive(Clone, Debug)]
+pub struct Latency {
+    pub family: &'static str,
+    pub min: u64,
+    pub mean: f64,
+    pub max: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub mem_bytes: usize,
+    pub patterns: Vec<Pattern>,
+    pub latency: Vec<Latency>,
+    pub cosim_requests: u64,
+    pub cosim_seconds: f64,
+    pub cosim_mismatches: u64,
+    pub seconds: f64,
+}
+
+impl BenchReport {
+    pub fn ops_per_cycle(&self, name: &str) -> f64 {
+        self.patterns.iter().find(|p| p.name == name).map_or(f64::NAN, Pattern::ops_per_cycle)
+    }
+
+    pub fn cosim_ops_per_second(&self) -> f64 {
+        self.cosim_requests as f64 / self.cosim_seconds.max(1e-9)
+    }
+
+    /// The JSON object of `redunit bench --json` (keys fixed by the issue).
+    pub fn json(&self) -> String {
+        let num = |v: f64| {
+            if v.is_finite() {
+                let s = format!("{v:.4}");
+                let s = s.trim_end_matches('0');
+                s.strip_suffix('.').map_or(s.to_string(), |t| format!("{t}.0"))
+            } else {
+                "null".into()
+            }
+        };
+        let mut s = String::from("{\n");
+        for (key, pat) in [
+            ("distinct_ops_per_cycle", "distinct"),
+            ("same_addr_int_ops_per_cycle", "same_addr_int"),
+            ("same_addr_f32_ops_per_cycle", "same_addr_f32"),
+            ("same_addr_f64_ops_per_cycle", "same_addr_f64"),
+            ("mixed_ops_per_cycle", "mixed"),
+        ] {
+            let _ = writeln!(s, "  \"{key}\": {},", num(self.ops_per_cycle(pat)));
+        }
+        // Whole cycles print as integers (a pipeline of fixed latency), else the mean.
+        let lat: Vec<String> = self
+            .latency
+            .iter()
+            .map(|l| {
+                let v = if l.mean.fract() == 0.0 { format!("{}", l.mean as u64) } else { num(l.mean) };
+                format!("\"{}\": {v}", l.family)
+            })
+            .collect();
+        let _ = writeln!(s, "  \"latency_cycles\": {{{}}},", lat.join(", "));
+        let _ = writeln!(s, "  \"cosim_ops_per_second\": {}", self.cosim_ops_per_second().round());
+        s.push('}');
+        s
+    }
+
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "unit: hw::SliceUnit, {} bytes of memory, {}", self.mem_bytes, crate::rtl::VERILATOR_VERSION);
+        let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12}  mismatches vs golden", "pattern", "requests", "cycles", "ops/cycle");
+        for p in &self.patterns {
+            let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12.4}  {}", p.name, p.requests, p.cycles, p.ops_per_cycle(), p.mismatches);
+        }
+        let _ = writeln!(s, "latency (cycles, request accepted -> response valid, one in flight):");
+        for l in &self.latency {
+            let _ = writeln!(s, "  {:<4} min {:>3} mean {:>7.2} max {:>3}", l.family, l.min, l.mean, l.max);
+        }
+        let _ = writeln!(
+            s,
+            "cosimulation: {} requests in {:.2} s = {:.0} requests/s (random regression: stalls, reset, sweeps, golden check; {} mismatches)",
+            self.cosim_requests,
+            self.cosim_seconds,
+            self.cosim_ops_per_second(),
+            self.cosim_mismatches
+        );
+        let _ = writeln!(s, "time: {:.1} s", self.seconds);
+        s
+    }
+}
+
+/// Runs the benchmark with `n` requests per pattern on a unit of `mem_bytes`.
+pub fn bench(n: usize, mem_bytes: usize, latency_n: usize) -> anyhow::Result<BenchReport> {
+    if mem_bytes < 4096 {
+        anyhow::bail!("--mem-bytes {mem_bytes}: the benchmark patterns need at least 4096 bytes of memory");
+    }
+    let t = Instant::now();
+    let mut patterns = Vec::new();
+    for (name, reqs) in traffic::bench_patterns(n, mem_bytes) {
+        let mut unit = RtlUnit::new(mem_bytes)?;
+        let (outcomes, rsps) = crate::unit::execute_trace(&mut unit, &reqs)?;
+        let first = rsps.iter().flatten().map(|r| r.accept).min().unwrap_or(0);
+        let last = rsps.iter().flatten().map(|r| r.cycle).max().unwrap_or(0);
+        let mut golden = Memory::new(mem_bytes);
+        let mismatches = reqs.iter().zip(&outcomes).filter(|(q, o)| golden.execute(q) != **o).count() as u64;
+        patterns.push(Pattern { name, requests: reqs.len(), cycles: last + 1 - first, mismatches });
+    }
+    let mut latency = Vec::new();
+    let mut unit = RtlUnit::new(mem_bytes)?;
+    for fam in traffic::FAMILIES {
+        let reqs = traffic::latency_requests(fam, latency_n, mem_bytes);
+        let (mut min, mut max, mut sum) = (u64::MAX, 0u64, 0u64);
+        for r in &reqs {
+            let b = unit.run(std::slice::from_ref(r), 0, None, true)?;
+            let rsp = b.responses[0].expect("a drained run answers every request");
+            let l = rsp.cycle - rsp.accept;
+            min = min.min(l);
+            max = max.max(l);
+            sum += l;
+        }
+        latency.push(Latency { family: fam, min, mean: sum as f64 / reqs.len().max(1) as f64, max });
+    }
+    let cfg = Config::new(mem_bytes, n);
+    let r = unit_cosim::random_regression(0xbe7c, &cfg, None)?;
+    Ok(BenchReport {
+        mem_bytes,
+        patterns,
+        latency,
+        cosim_requests: r.requests,
+        cosim_seconds: r.seconds,
+        cosim_mismatches: r.mismatches,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,258 @@
+//! Request traffic for the L2-slice unit: the seeded random mix of the cosimulation and the
+//! fixed patterns of `redunit bench`.
+
+use sim::memory::Width;
+use sim::{Access, Form, Request, Type};
+
+use crate::stimulus::Stimulus;
+
+/// Every access the unit accepts: red and atom of each form, three loads, three stores.
+pub fn all_accesses() -> Vec<Access> {
+    let mut v: Vec<Access> = Vec::new();
+    for f in Form::all() {
+        v.push(Access::Red(f));
+        v.push(Access::Atom(f));
+    }
+    for w in [Width::B32, Width::B64, Width::B128] {
+        v.push(Access::Ld(w));
+        v.push(Access::St(w));
+    }
+    v
+}
+
+/// The latency family of an access: `int`, `f16` (all 16-bit float forms, packed ones too),
+/// `f32`, `f64`, `ld`, `st`.
+pub fn family(a: Access) -> &'static str {
+    match a {
+        Access::Ld(_) => "ld",
+        Access::St(_) => "st",
+        Access::Red(f) | Access::Atom(f) => match f.ty() {
+            Type::F32 => "f32",
+            Type::F64 => "f64",
+            Type::F16 | Type::Bf16 | Type::F16x2 | Type::Bf16x2 => "f16",
+            _ => "int",
+        },
+    }
+}
+
+/// The families, in report order.
+pub const FAMILIES: [&str; 6] = ["int", "f16", "f32", "f64", "ld", "st"];
+
+/// The shape of the random mix (percentages of requests).
+#[derive(Clone, Copy, Debug)]
+pub struct Mix {
+    /// Requests to one of the hot addresses.
+    pub hot_pct: u32,
+    /// Requests to a hot line at another offset (near misses: same line, other bytes).
+    pub near_pct: u32,
+    /// Misaligned requests.
+    pub misaligned_pct: u32,
+    /// Out-of-range requests (aligned, past the end of memory).
+    pub out_of_range_pct: u32,
+    /// Loads and stores (the rest are red and atom, half each).
+    pub ld_pct: u32,
+    pub st_pct: u32,
+    /// Number of hot addresses.
+    pub hot: usize,
+}
+
+impl Default for Mix {
+    fn default() -> Self {
+        Mix { hot_pct: 35, near_pct: 15, misaligned_pct: 4, out_of_range_pct: 4, ld_pct: 10, st_pct: 8, hot: 4 }
+    }
+}
+
+/// Seeded random requests over all accesses: hot addresses, near misses, random lines,
+/// misaligned and out-of-range requests; operands biased to special values (from
+/// [`Stimulus`]).
+pub struct Traffic {
+    state: u64,
+    stim: Stimulus,
+    accesses: Vec<Access>,
+    mem_bytes: u64,
+    mix: Mix,
+    /// 16-byte-aligned hot lines; a hot address is a line and a byte offset.
+    hot_lines: Vec<u64>,
+    /// Bytes no request may touch: `[lo, hi)` (the atomic-counter test's counter).
+    exclude: Option<(u64, u64)>,
+}
+
+impl Traffic {
+    pub fn new(seed: u64, mem_bytes: usize, mix: Mix) -> Self {
+        let mut t = Traffic {
+            state: seed ^ 0x7261_6666_6963,
+            stim: Stimulus::new(seed.wrapping_add(1)),
+            accesses: all_accesses(),
+            mem_bytes: mem_bytes as u64,
+            mix,
+            hot_lines: Vec::new(),
+            exclude: None,
+        };
+        let lines = (mem_bytes / 16) as u64;
+        // The first and last lines are always hot (edges of memory).
+        t.hot_lines.push(0);
+        t.hot_lines.push((lines - 1) * 16);
+        while t.hot_lines.len() < mix.hot.max(2) {
+            let l = t.below(lines) * 16;
+            t.hot_lines.push(l);
+        }
+        t
+    }
+
+    /// No request will touch bytes `lo..hi`.
+    pub fn exclude(&mut self, lo: u64, hi: u64) {
+        self.exclude = Some((lo, hi));
+    }
+
+    #[inline]
+    fn next(&mut self) -> u64 {
+        sim::splitmix64_next(&mut self.state)
+    }
+
+    #[inline]
+    fn below(&mut self, n: u64) -> u64 {
+        ((self.next() as u128 * n as u128) >> 64) as u64
+    }
+
+    fn pct(&mut self) -> u32 {
+        self.below(100) as u32
+    }
+
+    /// A random request.
+    pub fn request(&mut self) -> Request {
+        loop {
+            let r = self.draw();
+            match self.exclude {
+                Some((lo, hi)) if r.addr < hi && r.addr + r.access.bytes() as u64 > lo => continue,
+                _ => return r,
+            }
+        }
+    }
+
+    fn draw(&mut self) -> Request {
+        let p = self.pct();
+        let access = if p < self.mix.ld_pct {
+            Access::Ld([Width::B32, Width::B64, Width::B128][self.below(3) as usize])
+        } else if p < self.mix.ld_pct + self.mix.st_pct {
+            Access::St([Width::B32, Width::B64, Width::B128][self.below(3) as usize])
+        } else {
+            // Red and atom of a uniformly drawn form.
+            let n = self.accesses.len() as u64 - 6;
+            let i = self.below(n) as usize;
+            self.accesses[i]
+        };
+        let size = access.bytes() as u64;
+        let value = match access {
+            Access::Red(f) | Access::Atom(f) => self.stim.op(f).b,
+            Access::St(_) => {
+                let v = (self.next() as u128) << 64 | self.next() as u128;
+                v & crate::unit::mask(size as usize)
+            }
+            Access::Ld(_) => 0,
+        };
+        let slots = 16 / size; // aligned positions in a line
+        let q = self.pct();
+        let m = self.mix;
+        let addr = if q < m.hot_pct {
+            // A hot address: a hot line at offset 0 (or, for small accesses, a fixed second
+            // offset chosen by the line's index).
+            let i = self.below(self.hot_lines.len() as u64) as usize;
+            self.hot_lines[i] + if i % 2 == 1 && size <= 8 { 8 } else { 0 }
+        } else if q < m.hot_pct + m.near_pct {
+            let i = self.below(self.hot_lines.len() as u64) as usize;
+            self.hot_lines[i] + self.below(slots) * size
+        } else if q < m.hot_pct + m.near_pct + m.misaligned_pct {
+            let line = if self.next() & 1 == 0 {
+                let i = self.below(self.hot_lines.len() as u64) as usize;
+                self.hot_lines[i]
+            } else {
+                self.below(self.mem_bytes / 16) * 16
+            };
+            // Misaligned by 1..size-1 bytes (every access is at least 2 bytes); may also be
+            // out of range at the end of memory.
+            line + self.below(slots) * size + 1 + self.below(size - 1)
+        } else if q < m.hot_pct + m.near_pct + m.misaligned_pct + m.out_of_range_pct {
+            match self.below(4) {
+                // Just past the end.
+                0 => self.mem_bytes,
+                1 => self.mem_bytes + self.below(64) * size,
+                // Anywhere above, to the top of the 32-bit port.
+                _ => {
+                    let room = ((1u64 << 32) - self.mem_bytes) / size;
+                    self.mem_bytes + self.below(room) * size
+                }
+            }
+        } else {
+            self.below(self.mem_bytes / size) * size
+        };
+        Request { access, addr, value }
+    }
+
+    /// `n` random requests.
+    pub fn requests(&mut self, n: usize) -> Vec<Request> {
+        (0..n).map(|_| self.request()).collect()
+    }
+}
+
+/// `ld.b128` of every line of a memory of `mem_bytes` bytes, in address order.
+pub fn sweep(mem_bytes: usize) -> Vec<Request> {
+    (0..mem_bytes as u64 / 16).map(|l| Request { access: Access::Ld(Width::B128), addr: l * 16, value: 0 }).collect()
+}
+
+fn form(s: &str) -> Form {
+    s.parse().expect("catalogue form")
+}
+
+/// The benchmark patterns of `redunit bench`, `n` requests each, on a memory of `mem_bytes`.
+pub fn bench_patterns(n: usize, mem_bytes: usize) -> Vec<(&'static str, Vec<Request>)> {
+    let lines = mem_bytes as u64 / 16;
+    let mut stim = Stimulus::new(0xbe7c);
+    let mut rng = 0x5eed_u64;
+    let add_u32 = form("global.add.u32");
+    let add_f32 = form("global.add.f32");
+    let add_f64 = form("global.add.f64");
+    let forms = Form::all();
+    // A form drawn from all of them, half red and half atom, at the base of a line.
+    let any = |line: u64, stim: &mut Stimulus, rng: &mut u64| {
+        let r = sim::splitmix64_next(rng);
+        let f = forms[(r % forms.len() as u64) as usize];
+        let access = if r >> 63 == 0 { Access::Red(f) } else { Access::Atom(f) };
+        Request { access, addr: line * 16, value: stim.op(f).b }
+    };
+    let one = |f: Form, v: u128| Request { access: Access::Red(f), addr: 0x100, value: v };
+    let distinct: Vec<Request> = (0..n as u64).map(|i| any(i % lines, &mut stim, &mut rng)).collect();
+    let int: Vec<Request> = (0..n).map(|_| one(add_u32, 1)).collect();
+    let f32: Vec<Request> = (0..n).map(|_| one(add_f32, 0x3f80_0000)).collect();
+    let f64: Vec<Request> = (0..n).map(|_| one(add_f64, 0x3ff0_0000_0000_0000)).collect();
+    // Half one hot address (integer and f32 adds alternating), half distinct lines (any
+    // form); the hot address's line is skipped by the distinct half.
+    let mixed: Vec<Request> = (0..n as u64)
+        .map(|i| {
+            if i % 2 == 0 {
+                if i % 4 == 0 { one(add_u32, 1) } else { Request { access: Access::Red(add_f32), addr: 0x104, value: 0x3f80_0000 } }
+            } else {
+                let line = 0x20 + (i / 2) % (lines - 0x20);
+                any(line, &mut stim, &mut rng)
+            }
+        })
+        .collect();
+    vec![("distinct", distinct), ("same_addr_int", int), ("same_addr_f32", f32), ("same_addr_f64", f64), ("mixed", mixed)]
+}
+
+/// `n` isolated requests of a family for the latency measurement, each at its own line.
+pub fn latency_requests(fam: &str, n: usize, mem_bytes: usize) -> Vec<Request> {
+    let lines = mem_bytes as u64 / 16;
+    let mut stim = Stimulus::new(0x1a7);
+    let accesses: Vec<Access> = all_accesses().into_iter().filter(|a| family(*a) == fam).collect();
+    (0..n as u64)
+        .map(|i| {
+            let access = accesses[(i % accesses.len() as u64) as usize];
+            let value = match access {
+                Access::Red(f) | Access::Atom(f) => stim.op(f).b,
+                Access::St(w) => 0x1234_5678_9abc_def0_u128 & crate::unit::mask(w.bytes()),
+                Access::Ld(_) => 0,
+            };
+            Request { access, addr: (i % lines) * 16, value }
+        })
+        .collect()
+}

@@ -1,0 +1,645 @@
+//! The Verilated L2-slice unit (`hw::SliceUnit`) as a [`MemEngine`], and the driver that the
+//! cosimulation, the atomic-counter test and `redunit bench` use.
+//!
+//! # Models and memory sizes
+//!
+//! The memory size is a constant inside the RTL (its range check), so one Verilated model
+//! serves one size. `build.rs` verilates `hw::unit_verilog(65536)` ([`BUILT_MEM_BYTES`]) into
+//! the binary. Any other size is verilated on first use at run time: the Verilog, the shim
+//! (`csrc/unit_shim.cpp`, embedded in the binary) and the Verilator runtime become a shared
+//! library cached under `target/redunit-unit/mem<N>-<hash>/` (the hash covers the Verilog, the
+//! shim, the flags and the Verilator version; `REDUNIT_UNIT_CACHE` moves the cache). That
+//! needs Verilator and g++ at run time, takes tens of seconds once, and is then loaded with
+//! `dlopen`.
+//!
+//! # Ports the testbench covers itself
+//!
+//! `req_addr` has 32 bits. A trace address at or above 2^32 never reaches the RTL: the engine
+//! answers it as the memory contract does (misaligned if it is not a multiple of the access
+//! size, else out-of-range; every supported memory is at most 4 GiB).
+
+use std::collections::HashMap;
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::ptr::NonNull;
+use std::sync::{Mutex, OnceLock};
+
+use anyhow::{Context, bail};
+use sim::{Access, MemError, Request};
+
+use crate::trace::{MemEngine, Outcome};
+
+/// The memory size of the model linked into the binary.
+pub const BUILT_MEM_BYTES: usize = parse_usize(env!("REDUNIT_UNIT_MEM_BYTES"));
+/// Cycles of reset given to a new model.
+pub const RESET_CYCLES: u64 = 4;
+/// Cycles without any handshake, while requests are outstanding, after which the RTL is
+/// declared stuck.
+pub const TIMEOUT_CYCLES: u64 = 100_000;
+/// A request's unloaded latency is measured from the cycle it is accepted to the cycle its
+/// response is valid (taken at once: rsp_ready high).
+pub const NO_CYCLE: u64 = u64::MAX;
+
+/// The shim's source, for run-time builds of other memory sizes.
+const SHIM_SRC: &str = include_str!("../csrc/unit_shim.cpp");
+/// Verilator flags of the run-time builds (the same as `build.rs`'s).
+const VERILATOR_FLAGS: &[&str] = &[
+    "--cc",
+    "--build",
+    "--top-module",
+    "top",
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+    "--timescale",
+    "1ns/1ns",
+    "-Wno-fatal",
+    "-Wno-WIDTH",
+    "-Wno-UNUSED",
+    "-Wno-DECLFILENAME",
+    "-CFLAGS",
+    "-fPIC -O2",
+];
+
+const fn parse_usize(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut v = 0usize;
+    while i < b.len() {
+        v = v * 10 + (b[i] - b'0') as usize;
+        i += 1;
+    }
+    v
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ x as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Mirrors `UnitRun` in `csrc/unit_shim.cpp`.
+#[repr(C)]
+struct UnitRun {
+    n: u64,
+    ops: *const u16,
+    addrs: *const u32,
+    data: *const u32,
+    ids: *const u16,
+    id_base: u64,
+    drain: u64,
+    timeout: u64,
+    rsp_data: *mut u32,
+    rsp_status: *mut u8,
+    accept_cycle: *mut u64,
+    rsp_cycle: *mut u64,
+    issued: u64,
+    responses: u64,
+    err_code: u64,
+    err_cycle: u64,
+    err_id: u64,
+}
+
+/// The shim's functions, from the linked model or from a run-time built library.
+struct Api {
+    new: unsafe extern "C" fn(*const c_char, u64) -> *mut c_void,
+    free: unsafe extern "C" fn(*mut c_void),
+    cycle: unsafe extern "C" fn(*mut c_void) -> u64,
+    idle: unsafe extern "C" fn(*mut c_void, u64),
+    reset: unsafe extern "C" fn(*mut c_void, u64) -> u64,
+    set_policy: unsafe extern "C" fn(*mut c_void, u64, u32, u32),
+    set_dump_window: unsafe extern "C" fn(*mut c_void, u64, u64),
+    cov: unsafe extern "C" fn(*mut c_void, *mut u64),
+    run: unsafe extern "C" fn(*mut c_void, *mut UnitRun),
+}
+
+mod linked {
+    use super::*;
+    unsafe extern "C" {
+        pub fn redunit_unit_new(vcd: *const c_char, first_cycle: u64) -> *mut c_void;
+        pub fn redunit_unit_free(h: *mut c_void);
+        pub fn redunit_unit_cycle(h: *mut c_void) -> u64;
+        pub fn redunit_unit_idle(h: *mut c_void, cycles: u64);
+        pub fn redunit_unit_reset(h: *mut c_void, cycles: u64) -> u64;
+        pub fn redunit_unit_set_policy(h: *mut c_void, seed: u64, rsp_ready_pct: u32, req_valid_pct: u32);
+        pub fn redunit_unit_set_dump_window(h: *mut c_void, from: u64, to: u64);
+        pub fn redunit_unit_cov(h: *mut c_void, out: *mut u64);
+        pub fn redunit_unit_run(h: *mut c_void, r: *mut UnitRun);
+    }
+}
+
+static LINKED: Api = Api {
+    new: linked::redunit_unit_new,
+    free: linked::redunit_unit_free,
+    cycle: linked::redunit_unit_cycle,
+    idle: linked::redunit_unit_idle,
+    reset: linked::redunit_unit_reset,
+    set_policy: linked::redunit_unit_set_policy,
+    set_dump_window: linked::redunit_unit_set_dump_window,
+    cov: linked::redunit_unit_cov,
+    run: linked::redunit_unit_run,
+};
+
+unsafe extern "C" {
+    fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
+    fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void;
+    fn dlerror() -> *mut c_char;
+}
+const RTLD_NOW: c_int = 2;
+
+fn dl_error() -> String {
+    let e = unsafe { dlerror() };
+    if e.is_null() { "unknown error".into() } else { unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned() }
+}
+
+#[allow(clippy::missing_transmute_annotations)] // each target type is the field's
+fn load_library(path: &Path) -> anyhow::Result<&'static Api> {
+    let c = CString::new(path.as_os_str().as_encoded_bytes())?;
+    let h = unsafe { dlopen(c.as_ptr(), RTLD_NOW) };
+    if h.is_null() {
+        bail!("cannot load the unit model {}: {}", path.display(), dl_error());
+    }
+    let sym = |name: &str| -> anyhow::Result<*mut c_void> {
+        let n = CString::new(name).unwrap();
+        let p = unsafe { dlsym(h, n.as_ptr()) };
+        if p.is_null() {
+            bail!("{} has no symbol {name}: {}", path.display(), dl_error());
+        }
+        Ok(p)
+    };
+    // SAFETY: the library is built from the same shim source as the linked model.
+    let api = unsafe {
+        Api {
+            new: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_new")?),
+            free: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_free")?),
+            cycle: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_cycle")?),
+            idle: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_idle")?),
+            reset: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_reset")?),
+            set_policy: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_set_policy")?),
+            set_dump_window: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_set_dump_window")?),
+            cov: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_cov")?),
+            run: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_run")?),
+        }
+    };
+    // The library stays loaded for the life of the process.
+    Ok(Box::leak(Box::new(api)))
+}
+
+/// Where run-time builds are cached.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("REDUNIT_UNIT_CACHE") {
+        return PathBuf::from(d);
+    }
+    match option_env!("REDUNIT_TARGET_DIR") {
+        Some(t) if Path::new(t).is_dir() => Path::new(t).join("redunit-unit"),
+        _ => std::env::temp_dir().join("redunit-unit"),
+    }
+}
+
+fn api_for(mem_bytes: usize) -> anyhow::Result<&'static Api> {
+    if mem_bytes == BUILT_MEM_BYTES {
+        return Ok(&LINKED);
+    }
+    static LOADED: OnceLock<Mutex<HashMap<usize, &'static Api>>> = OnceLock::new();
+    let mut map = LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(a) = map.get(&mem_bytes) {
+        return Ok(a);
+    }
+    let lib = build_library(mem_bytes)?;
+    let api = load_library(&lib)?;
+    map.insert(mem_bytes, api);
+    Ok(api)
+}
+
+const VERILATOR_HINT: &str = "install Verilator 5.006 or later (`sudo scripts/setup.sh`, or \
+`apt-get install -y verilator`) or set VERILATOR to the verilator binary";
+
+fn run_tool(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
+    let out = cmd.output().with_context(|| format!("{what}: cannot start {:?}", cmd.get_program()))?;
+    if !out.status.success() {
+        bail!(
+            "{what} failed ({}): {:?}\n{}{}",
+            out.status,
+            cmd,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// Verilates the unit with `mem_bytes` of memory into a cached shared library (see the module
+/// doc) and returns its path.
+pub fn build_library(mem_bytes: usize) -> anyhow::Result<PathBuf> {
+    build_library_from_verilog(&hw::unit_verilog(mem_bytes), mem_bytes)
+}
+
+/// [`build_library`] for any Verilog with the unit's ports (module `top`), e.g. a variant of
+/// the design under study; load it with [`RtlUnit::from_library`].
+pub fn build_library_from_verilog(verilog: &str, mem_bytes: usize) -> anyhow::Result<PathBuf> {
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+    let version = match Command::new(&verilator).arg("--version").output() {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        Ok(_) | Err(_) => bail!(
+            "--mem-bytes {mem_bytes}: the RTL engine's built-in model has {BUILT_MEM_BYTES} bytes of memory, and \
+             other sizes are verilated at run time, but Verilator (`{verilator}`) cannot be run: {VERILATOR_HINT}"
+        ),
+    };
+    let mut key = verilog.as_bytes().to_vec();
+    key.extend_from_slice(SHIM_SRC.as_bytes());
+    key.extend_from_slice(VERILATOR_FLAGS.join(" ").as_bytes());
+    key.extend_from_slice(version.as_bytes());
+    let root = cache_dir();
+    let dir = root.join(format!("mem{mem_bytes}-{:016x}", fnv1a(&key)));
+    let lib = dir.join("libredunit_unit.so");
+    if lib.exists() {
+        return Ok(lib);
+    }
+    let t = std::time::Instant::now();
+    eprintln!(
+        "redunit: verilating the unit with {mem_bytes} bytes of memory into {} (once; {version})",
+        dir.display()
+    );
+    let tmp = root.join(format!(".tmp-mem{mem_bytes}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    let vfile = tmp.join("unit.v");
+    std::fs::write(&vfile, verilog)?;
+    let shim = tmp.join("unit_shim.cpp");
+    std::fs::write(&shim, SHIM_SRC)?;
+    let root_out = Command::new(&verilator).args(["--getenv", "VERILATOR_ROOT"]).output()?;
+    let include = PathBuf::from(String::from_utf8_lossy(&root_out.stdout).trim()).join("include");
+    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get()).to_string();
+    let mut dirs = Vec::new();
+    for (prefix, trace) in [("Vunit", false), ("Vunitt", true)] {
+        let d = tmp.join(format!("obj_{prefix}"));
+        let mut cmd = Command::new(&verilator);
+        cmd.args(VERILATOR_FLAGS).args(["-j", &jobs, "--prefix", prefix, "-Mdir"]).arg(&d).arg(&vfile);
+        if trace {
+            cmd.arg("--trace");
+        }
+        run_tool(&mut cmd, &format!("verilating the unit ({prefix}, {mem_bytes} bytes)"))?;
+        dirs.push(d);
+    }
+    let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
+    run_tool(
+        Command::new("make").current_dir(&dirs[1]).args(["-j", &jobs, "-f", "Vunitt.mk"]).args(rt_objs),
+        "building the Verilator runtime",
+    )?;
+    let rt = tmp.join("libvrt.a");
+    run_tool(Command::new("ar").arg("rcs").arg(&rt).args(rt_objs.iter().map(|o| dirs[1].join(o))), "ar")?;
+    run_tool(
+        Command::new("g++")
+            .args(["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wno-unused-parameter"])
+            .arg("-I")
+            .arg(&include)
+            .arg("-I")
+            .arg(include.join("vltstd"))
+            .arg("-I")
+            .arg(&dirs[0])
+            .arg("-I")
+            .arg(&dirs[1])
+            .arg(&shim)
+            .arg(dirs[0].join("Vunit__ALL.a"))
+            .arg(dirs[1].join("Vunitt__ALL.a"))
+            .arg(&rt)
+            .args(["-Wl,--exclude-libs,ALL", "-Wl,-Bsymbolic", "-lpthread", "-o"])
+            .arg(tmp.join("libredunit_unit.so")),
+        "linking the unit's shared library (g++)",
+    )?;
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // Another process finished the same build first.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    if !lib.exists() {
+        bail!("the run-time build left no {}", lib.display());
+    }
+    eprintln!("redunit: unit model built in {:.1} s", t.elapsed().as_secs_f64());
+    Ok(lib)
+}
+
+/// The RTL broke the request/response contract (as opposed to answering a wrong value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitProtocolError {
+    pub cycle: u64,
+    pub msg: String,
+}
+
+impl fmt::Display for UnitProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the unit broke the request/response contract in cycle {}: {}", self.cycle, self.msg)
+    }
+}
+impl std::error::Error for UnitProtocolError {}
+
+/// One response, as taken from the port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Response {
+    pub status: u8,
+    /// All 128 bits of `rsp_data`.
+    pub data: u128,
+    /// The cycle the request was accepted in.
+    pub accept: u64,
+    /// The cycle the response was taken in.
+    pub cycle: u64,
+}
+
+impl Response {
+    /// What the response means for `req`: the outcome, or why it is not one.
+    pub fn outcome(&self, access: Access) -> Result<Outcome, String> {
+        match self.status {
+            0 => Ok(Ok(access.returns().then(|| self.data & mask(access.bytes())))),
+            1 => Ok(Err(MemError::Misaligned)),
+            2 => Ok(Err(MemError::OutOfRange)),
+            s => Err(format!("rsp_status {s} is not a status")),
+        }
+    }
+}
+
+/// The low `bytes` bytes.
+pub fn mask(bytes: usize) -> u128 {
+    if bytes >= 16 { u128::MAX } else { (1u128 << (8 * bytes)) - 1 }
+}
+
+/// The outcome of a request that the 32-bit address port cannot carry (see the module doc).
+pub fn wide_address_outcome(req: &Request) -> Outcome {
+    if !req.addr.is_multiple_of(req.access.bytes() as u64) { Err(MemError::Misaligned) } else { Err(MemError::OutOfRange) }
+}
+
+/// The results of a batch: one entry per request; `None` for a request that was dropped by a
+/// reset (or never issued).
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    pub responses: Vec<Option<Response>>,
+    /// Requests issued (all, unless the RTL broke the contract).
+    pub issued: usize,
+}
+
+/// One Verilated unit with its own simulation context.
+pub struct RtlUnit {
+    api: &'static Api,
+    h: NonNull<c_void>,
+    mem_bytes: usize,
+    vcd: Option<PathBuf>,
+    ops: Vec<u16>,
+    addrs: Vec<u32>,
+    data: Vec<u32>,
+    ids: Vec<u16>,
+    rsp_data: Vec<u32>,
+    rsp_status: Vec<u8>,
+    accept: Vec<u64>,
+    rsp_cycle: Vec<u64>,
+    /// Requests handed to the RTL so far (the default id base).
+    sent: u64,
+}
+
+// The handle is only touched through `&mut self`; the model has its own VerilatedContext.
+unsafe impl Send for RtlUnit {}
+
+impl RtlUnit {
+    /// The plain (untraced) model with `mem_bytes` of memory, reset.
+    pub fn new(mem_bytes: usize) -> anyhow::Result<Self> {
+        Self::open(mem_bytes, None, 0)
+    }
+
+    /// The traced model writing a VCD to `path` (parent folders are created), reset; its
+    /// first cycle is `first_cycle`.
+    pub fn with_vcd(mem_bytes: usize, path: &Path, first_cycle: u64) -> anyhow::Result<Self> {
+        Self::open(mem_bytes, Some(path), first_cycle)
+    }
+
+    /// The plain model of a library from [`build_library_from_verilog`] (whose unit has
+    /// `mem_bytes` of memory), reset.
+    pub fn from_library(lib: &Path, mem_bytes: usize) -> anyhow::Result<Self> {
+        Self::open_api(load_library(lib)?, mem_bytes, None, 0)
+    }
+
+    fn open(mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
+        if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
+            bail!("memory size {mem_bytes}: the unit's memory is a positive multiple of 16 bytes, at most 4 GiB");
+        }
+        Self::open_api(api_for(mem_bytes)?, mem_bytes, vcd, first_cycle)
+    }
+
+    fn open_api(api: &'static Api, mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
+        let h = match vcd {
+            None => unsafe { (api.new)(std::ptr::null(), first_cycle) },
+            Some(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+                }
+                let c = CString::new(path.as_os_str().as_encoded_bytes())
+                    .with_context(|| format!("the VCD path {} contains a NUL byte", path.display()))?;
+                unsafe { (api.new)(c.as_ptr(), first_cycle) }
+            }
+        };
+        let h = match (NonNull::new(h), vcd) {
+            (Some(h), _) => h,
+            (None, Some(p)) => bail!("cannot open the VCD file {} for writing", p.display()),
+            (None, None) => bail!("cannot create the Verilated unit"),
+        };
+        let mut u = Self {
+            api,
+            h,
+            mem_bytes,
+            vcd: vcd.map(Path::to_path_buf),
+            ops: Vec::new(),
+            addrs: Vec::new(),
+            data: Vec::new(),
+            ids: Vec::new(),
+            rsp_data: Vec::new(),
+            rsp_status: Vec::new(),
+            accept: Vec::new(),
+            rsp_cycle: Vec::new(),
+            sent: 0,
+        };
+        u.reset(RESET_CYCLES);
+        Ok(u)
+    }
+
+    pub fn mem_bytes(&self) -> usize {
+        self.mem_bytes
+    }
+
+    pub fn vcd_path(&self) -> Option<&Path> {
+        self.vcd.as_deref()
+    }
+
+    /// The current cycle.
+    pub fn cycle(&self) -> u64 {
+        unsafe { (self.api.cycle)(self.h.as_ptr()) }
+    }
+
+    /// Clocks `cycles` cycles with no request and rsp_ready low.
+    pub fn idle(&mut self, cycles: u64) {
+        unsafe { (self.api.idle)(self.h.as_ptr(), cycles) }
+    }
+
+    /// Holds reset for `cycles` cycles (req_valid and rsp_ready low); returns the number of
+    /// requests that were in flight and are dropped.
+    pub fn reset(&mut self, cycles: u64) -> u64 {
+        unsafe { (self.api.reset)(self.h.as_ptr(), cycles) }
+    }
+
+    /// From now on rsp_ready is high in `rsp_ready_pct`% of the cycles and a pending request
+    /// is offered (req_valid) in `req_valid_pct`%, drawn from `seed`; 100 and 100 (the
+    /// default) is full speed.
+    pub fn set_policy(&mut self, seed: u64, rsp_ready_pct: u32, req_valid_pct: u32) {
+        unsafe { (self.api.set_policy)(self.h.as_ptr(), seed, rsp_ready_pct.min(100), req_valid_pct.min(100)) }
+    }
+
+    /// Dumps only cycles `from..=to` to the VCD (traced model).
+    pub fn set_dump_window(&mut self, from: u64, to: u64) {
+        unsafe { (self.api.set_dump_window)(self.h.as_ptr(), from, to) }
+    }
+
+    /// How many cycles each `cov` bit was high, since the model was made.
+    pub fn cov_counts(&self) -> [u64; 16] {
+        let mut c = [0u64; 16];
+        unsafe { (self.api.cov)(self.h.as_ptr(), c.as_mut_ptr()) };
+        c
+    }
+
+    /// Drives `reqs` in order (each must have an address below 2^32) with ids
+    /// `(id_base + i) mod 2^16`, or `ids` when given. With `drain`, clocks until every
+    /// response is in; without, returns once all are issued (then [`reset`](Self::reset)
+    /// drops what is in flight). A broken contract is an error that downcasts to
+    /// [`UnitProtocolError`].
+    pub fn run(&mut self, reqs: &[Request], id_base: u64, ids: Option<&[u16]>, drain: bool) -> anyhow::Result<Batch> {
+        let n = reqs.len();
+        self.ops.clear();
+        self.addrs.clear();
+        self.data.clear();
+        for r in reqs {
+            let addr = u32::try_from(r.addr).map_err(|_| anyhow::anyhow!("address {:#x} does not fit req_addr", r.addr))?;
+            self.ops.push(r.access.code());
+            self.addrs.push(addr);
+            let v = r.value;
+            self.data.extend_from_slice(&[v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]);
+        }
+        self.ids.clear();
+        if let Some(ids) = ids {
+            assert_eq!(ids.len(), n);
+            self.ids.extend_from_slice(ids);
+        }
+        self.rsp_data.clear();
+        self.rsp_data.resize(4 * n, 0);
+        self.rsp_status.clear();
+        self.rsp_status.resize(n, 0);
+        self.accept.clear();
+        self.accept.resize(n, NO_CYCLE);
+        self.rsp_cycle.clear();
+        self.rsp_cycle.resize(n, NO_CYCLE);
+        let mut r = UnitRun {
+            n: n as u64,
+            ops: self.ops.as_ptr(),
+            addrs: self.addrs.as_ptr(),
+            data: self.data.as_ptr(),
+            ids: if ids.is_some() { self.ids.as_ptr() } else { std::ptr::null() },
+            id_base,
+            drain: drain as u64,
+            timeout: TIMEOUT_CYCLES,
+            rsp_data: self.rsp_data.as_mut_ptr(),
+            rsp_status: self.rsp_status.as_mut_ptr(),
+            accept_cycle: self.accept.as_mut_ptr(),
+            rsp_cycle: self.rsp_cycle.as_mut_ptr(),
+            issued: 0,
+            responses: 0,
+            err_code: 0,
+            err_cycle: 0,
+            err_id: 0,
+        };
+        unsafe { (self.api.run)(self.h.as_ptr(), &mut r) };
+        self.sent += r.issued;
+        match r.err_code {
+            0 => {}
+            1 => {
+                return Err(UnitProtocolError {
+                    cycle: r.err_cycle,
+                    msg: format!(
+                        "no request accepted and no response for {TIMEOUT_CYCLES} cycles with {} of {n} requests \
+                         issued and {} answered",
+                        r.issued, r.responses
+                    ),
+                }
+                .into());
+            }
+            _ => {
+                return Err(UnitProtocolError {
+                    cycle: r.err_cycle,
+                    msg: format!("a response with rsp_id {:#06x}, which is not in flight", r.err_id),
+                }
+                .into());
+            }
+        }
+        let responses = (0..n)
+            .map(|i| {
+                (self.rsp_cycle[i] != NO_CYCLE).then(|| {
+                    let w = &self.rsp_data[4 * i..4 * i + 4];
+                    Response {
+                        status: self.rsp_status[i],
+                        data: w[0] as u128 | (w[1] as u128) << 32 | (w[2] as u128) << 64 | (w[3] as u128) << 96,
+                        accept: self.accept[i],
+                        cycle: self.rsp_cycle[i],
+                    }
+                })
+            })
+            .collect();
+        Ok(Batch { responses, issued: r.issued as usize })
+    }
+
+    /// Requests handed to the RTL so far.
+    pub fn sent(&self) -> u64 {
+        self.sent
+    }
+}
+
+impl Drop for RtlUnit {
+    fn drop(&mut self) {
+        unsafe { (self.api.free)(self.h.as_ptr()) }
+    }
+}
+
+/// Executes a whole trace through `unit` (full speed unless a policy was set): requests with
+/// an address beyond the port are answered by the testbench (module doc), the others are
+/// driven in trace order with id = trace index mod 2^16, and the responses are mapped back to
+/// trace order.
+pub fn execute_trace(unit: &mut RtlUnit, reqs: &[Request]) -> anyhow::Result<(Vec<Outcome>, Vec<Option<Response>>)> {
+    let mut outcomes: Vec<Outcome> = vec![Ok(None); reqs.len()];
+    let mut rsps = vec![None; reqs.len()];
+    let mut sent = Vec::with_capacity(reqs.len());
+    let mut ids = Vec::with_capacity(reqs.len());
+    let mut index = Vec::with_capacity(reqs.len());
+    for (i, r) in reqs.iter().enumerate() {
+        if r.addr > u32::MAX as u64 {
+            outcomes[i] = wide_address_outcome(r);
+        } else {
+            sent.push(*r);
+            ids.push(i as u16);
+            index.push(i);
+        }
+    }
+    let batch = unit.run(&sent, 0, Some(&ids), true)?;
+    for (k, rsp) in batch.responses.into_iter().enumerate() {
+        let i = index[k];
+        let rsp = rsp.ok_or_else(|| UnitProtocolError {
+            cycle: unit.cycle(),
+            msg: format!("request {i} ({} at {:#x}) got no response", reqs[i].access, reqs[i].addr),
+        })?;
+        outcomes[i] = rsp.outcome(reqs[i].access).map_err(|m| UnitProtocolError {
+            cycle: rsp.cycle,
+            msg: format!("request {i} ({}): {m}", reqs[i].access),
+        })?;
+        rsps[i] = Some(rsp);
+    }
+    Ok((outcomes, rsps))
+}
+
+impl MemEngine for RtlUnit {
+    fn execute(&mut self, reqs: &[Request]) -> anyhow::Result<Vec<Outcome>> {
+        Ok(execute_trace(self, reqs)?.0)
+    }
+}

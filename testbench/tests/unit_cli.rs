@@ -1,0 +1,127 @@
+//! `redunit run --engine rtl` and `redunit bench` through the built binary: the same contract
+//! as `--engine model`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use testbench::traffic::{Mix, Traffic};
+
+fn redunit(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redunit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("redunit runs");
+    // redunit may exit before reading its input (a bad argument).
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A random trace as CSV (every form, hot addresses, errors, and addresses beyond the 32-bit
+/// port).
+fn random_trace(seed: u64, n: usize, mem: usize) -> String {
+    let mut t = Traffic::new(seed, mem, Mix::default());
+    let mut s = String::from("op,addr,value\n");
+    for (i, r) in t.requests(n).into_iter().enumerate() {
+        let addr = if i % 997 == 5 { r.addr | 1 << 40 } else { r.addr };
+        let value = if r.access.has_operand() { format!("{:x}", r.value) } else { String::new() };
+        s += &format!("{},{:x},{value}\n", r.access, addr);
+    }
+    s
+}
+
+#[test]
+fn run_engine_rtl_writes_what_the_model_writes() {
+    let trace = random_trace(0x7ace, 20_000, 65536);
+    let model = redunit(&["run", "-"], &trace);
+    assert!(model.status.success(), "{}", text(&model.stderr));
+    let rtl = redunit(&["run", "--engine", "rtl", "-"], &trace);
+    assert!(rtl.status.success(), "{}", text(&rtl.stderr));
+    same(&text(&model.stdout), &text(&rtl.stdout));
+}
+
+/// Fails with the first differing rows.
+fn same(model: &str, rtl: &str) {
+    if model != rtl {
+        let diff: Vec<String> = model
+            .lines()
+            .zip(rtl.lines())
+            .filter(|(a, b)| a != b)
+            .take(10)
+            .map(|(a, b)| format!("  model {a}\n  rtl   {b}"))
+            .collect();
+        panic!(
+            "run --engine rtl differs from --engine model ({} vs {} lines); first differences:\n{}",
+            model.lines().count(),
+            rtl.lines().count(),
+            diff.join("\n")
+        );
+    }
+}
+
+/// `--mem-bytes` sizes the unit too: a size other than the built-in one is verilated at run
+/// time (once, cached under target/redunit-unit/).
+#[test]
+fn run_engine_rtl_honours_mem_bytes() {
+    let trace = random_trace(0x5123, 3_000, 4096);
+    let model = redunit(&["run", "--mem-bytes", "4096", "-"], &trace);
+    let rtl = redunit(&["run", "--engine", "rtl", "--mem-bytes", "4096", "-"], &trace);
+    assert!(rtl.status.success(), "{}", text(&rtl.stderr));
+    same(&text(&model.stdout), &text(&rtl.stdout));
+    let edge = "op,addr,value\nst.b32,ffc,1\nld.b32,ffc,\nld.b32,1000,\n";
+    let rtl = redunit(&["run", "--engine", "rtl", "--mem-bytes", "4096", "-"], edge);
+    same("index,op,addr,result\n1,ld.b32,ffc,00000001\n2,ld.b32,1000,error:out-of-range\n", &text(&rtl.stdout));
+}
+
+#[test]
+fn run_engine_rtl_reports_errors_for_people() {
+    for (args, input, msg) in [
+        (&["run", "--engine", "rtl", "-"][..], "op,addr,value\nld.b32,0,\nfoo.b32,0,1\n", "line 3: unknown op `foo.b32`"),
+        (&["run", "--engine", "rtl", "-"][..], "op,addr,value\nst.b32,0\n", "line 2: expected 3 columns"),
+        (&["run", "--engine", "rtl", "-"][..], "op,addr\n", "line 1:"),
+        (&["run", "--vcd", "x.vcd", "-"][..], "op,addr,value\n", "--vcd needs --engine rtl"),
+        (&["run", "--engine", "rtl", "--mem-bytes", "24", "-"][..], "op,addr,value\n", "positive multiple of 16"),
+        (&["run", "--engine", "rtl", "/nonexistent/t.csv"][..], "", "cannot open the trace /nonexistent/t.csv"),
+    ] {
+        let out = redunit(args, input);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(msg), "{args:?}: stderr {:?} lacks {msg:?}", text(&out.stderr));
+        assert!(out.stdout.is_empty() || text(&out.stdout) == "index,op,addr,result\n" || msg.contains("line 1"));
+    }
+}
+
+#[test]
+fn run_coverage_goes_to_stderr() {
+    let out = redunit(&["run", "--engine", "rtl", "--coverage", "-"], "op,addr,value\nld.b32,0,\nst.b32,1,0\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("coverage of 2 requests over"), "{err}");
+    assert!(err.contains("coverage points (hw::slice_unit::COVERAGE_POINTS)"), "{err}");
+    assert!(err.contains("requests: 2/170 accesses issued"), "{err}");
+    assert!(text(&out.stdout).starts_with("index,op,addr,result\n"));
+}
+
+#[test]
+fn bench_json_has_the_documented_keys() {
+    let out = redunit(&["bench", "--json", "--requests", "2000", "--latency-requests", "20"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let j = text(&out.stdout);
+    for key in [
+        "\"distinct_ops_per_cycle\": ",
+        "\"same_addr_int_ops_per_cycle\": ",
+        "\"same_addr_f32_ops_per_cycle\": ",
+        "\"same_addr_f64_ops_per_cycle\": ",
+        "\"mixed_ops_per_cycle\": ",
+        "\"latency_cycles\": {\"int\": ",
+        "\"cosim_ops_per_second\": ",
+    ] {
+        assert!(j.contains(key), "{key} missing from {j}");
+    }
+    assert!(j.trim_start().starts_with('{') && j.trim_end().ends_with('}'));
+}
