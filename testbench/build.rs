@@ -21,6 +21,8 @@ use std::process::Command;
 // The L2-slice unit's models and shim (kept apart from the ALU's for easy merges).
 #[path = "build_unit.rs"]
 mod unit;
+#[path = "src/verilator_flags.rs"]
+mod verilator_flags;
 
 const INSTALL_HINT: &str = "install it with `sudo scripts/setup.sh` from the repository root \
 (or `apt-get install -y verilator` on Debian/Ubuntu; Verilator 5.006 or later), \
@@ -50,7 +52,7 @@ fn run(cmd: &mut Command, what: &str) {
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    for p in ["../hw/src", "../sim/src", "../hw/Cargo.toml", "../sim/Cargo.toml", "csrc", "build.rs"] {
+    for p in ["../hw/src", "../sim/src", "../hw/Cargo.toml", "../sim/Cargo.toml", "csrc", "build.rs", "src/verilator_flags.rs"] {
         println!("cargo:rerun-if-changed={}", manifest.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=VERILATOR");
@@ -90,13 +92,8 @@ fn main() {
         let dir = out.join(format!("obj_{prefix}"));
         let _ = std::fs::remove_dir_all(&dir);
         let mut cmd = Command::new(&verilator);
-        cmd.args(["--cc", "--build", "-j", &jobs, "--top-module", "top", "--prefix", prefix])
-            .args(["--x-assign", "fast", "--x-initial", "fast", "--timescale", "1ns/1ns"])
-            .args(["-Wno-fatal", "-Wno-WIDTH", "-Wno-UNUSED", "-Wno-DECLFILENAME"])
-            // Verilator's makefile compiles the model with OPT_FAST (-Os by default), placed
-            // after -CFLAGS on the command line, so it wins: -O2 there is about 1.3x faster.
-            .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
-            .args(["-CFLAGS", "-fPIC -O2", "-Mdir"])
+        cmd.args(verilator_flags::VERILATOR_FLAGS)
+            .args(["-j", &jobs, "--prefix", prefix, "-Mdir"])
             .arg(&dir)
             .arg(vfile);
         if trace {

@@ -16,7 +16,7 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> (Pa
     let vfile = out.join("redunit_unit.v");
     std::fs::write(&vfile, &verilog).unwrap_or_else(|e| super::fail(format!("cannot write {}: {e}", vfile.display())));
     println!("cargo:rustc-env=REDUNIT_UNIT_MEM_BYTES={mem}");
-    println!("cargo:rustc-env=REDUNIT_UNIT_VERILOG_HASH={:016x}", fnv1a(verilog.as_bytes()));
+    println!("cargo:rustc-env=REDUNIT_UNIT_VERILOG_HASH={:016x}", super::verilator_flags::fnv1a(verilog.as_bytes()));
     // `OUT_DIR` is `<target>/<profile>/build/testbench-<hash>/out`: run-time builds of other
     // memory sizes are cached under `<target>/redunit-unit/`.
     if let Some(target) = out.ancestors().nth(4) {
@@ -45,9 +45,4 @@ pub fn shim(manifest: &Path, include: &Path, plain: &Path, traced: &Path) {
 pub fn link(_out: &Path) {
     println!("cargo:rustc-link-lib=static={PLAIN}");
     println!("cargo:rustc-link-lib=static={TRACED}");
-}
-
-/// FNV-1a, 64 bits (the same function as `testbench::unit::fnv1a`).
-pub fn fnv1a(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ x as u64).wrapping_mul(0x100_0000_01b3))
 }

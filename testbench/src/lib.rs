@@ -11,6 +11,7 @@ pub mod rtl;
 pub mod stimulus;
 pub mod trace;
 pub mod unit;
+pub mod verilator_flags;
 pub mod unit_cosim;
 pub mod traffic;
 pub mod bench;

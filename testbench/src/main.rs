@@ -91,13 +91,23 @@ enum Cmd {
         /// Output file.
         #[arg(short, long, default_value = DEFAULT_VERILOG)]
         output: PathBuf,
+        /// The block to write as module `top`.
+        #[arg(long, value_enum, default_value = "unit")]
+        top: Top,
+        /// Memory size of the unit in bytes (with --top unit).
+        #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
+        mem_bytes: usize,
     },
-    /// Regression of the RTL against the golden model: writes the Verilog, runs every H100
-    /// vector and a seeded random stream (biased to special values) through the Verilated ALU.
+    /// Regression of the RTL against the golden model: writes the Verilog of the unit, runs
+    /// every H100 vector and a seeded random stream (biased to special values) through the
+    /// Verilated ALU, and a random request stream through the Verilated L2-slice unit.
     Regress {
-        /// Random operations.
+        /// Random operations through the ALU.
         #[arg(long, default_value_t = 1_000_000)]
         ops: u64,
+        /// Random requests through the L2-slice unit (stalls, a reset, hot lines, errors).
+        #[arg(long, default_value_t = 400_000)]
+        unit_requests: usize,
         /// Seed of the random stream, decimal or 0x hex (default: REDUNIT_SEED, else the clock).
         #[arg(long, value_parser = stimulus::parse_seed)]
         seed: Option<u64>,
@@ -173,17 +183,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Conformance { engine, exhaustive16, threads, data } => {
             conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))
         }
-        Cmd::Verilog { output } => {
-            let lines = write_verilog(&output)?;
-            println!("wrote the Verilog of the reduction ALU (module top, {lines} lines) to {}", output.display());
+        Cmd::Verilog { output, top, mem_bytes } => {
+            check_mem_bytes(mem_bytes)?;
+            let lines = write_verilog(&output, top, mem_bytes)?;
+            println!("wrote the Verilog of {} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Regress { ops, seed, data } => {
+        Cmd::Regress { ops, unit_requests, seed, data } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
             };
-            regress_cmd(ops, seed, data.unwrap_or_else(conformance::default_data_dir))
+            regress_cmd(ops, unit_requests, seed, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
     }
@@ -251,12 +262,33 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `hw::alu_verilog()` to `path`, creating its folder; returns the line count.
-fn write_verilog(path: &std::path::Path) -> anyhow::Result<usize> {
+/// The blocks `redunit verilog` can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Top {
+    /// The L2-slice unit (`hw::SliceUnit`): queue, memory, ALUs.
+    Unit,
+    /// The reduction ALU alone (`hw::ReductionAlu`).
+    Alu,
+}
+
+impl Top {
+    fn describe(self, mem_bytes: usize) -> String {
+        match self {
+            Top::Unit => format!("the L2-slice unit with {mem_bytes} bytes of memory"),
+            Top::Alu => "the reduction ALU".into(),
+        }
+    }
+}
+
+/// Writes the Verilog of `top` to `path`, creating its folder; returns the line count.
+fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::Result<usize> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
     }
-    let v = hw::alu_verilog();
+    let v = match top {
+        Top::Unit => hw::unit_verilog(mem_bytes),
+        Top::Alu => hw::alu_verilog(),
+    };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())
 }
@@ -330,11 +362,11 @@ fn rtl_vectors(
     Ok((covered, rows, bad, vcd))
 }
 
-fn regress_cmd(n: u64, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
+fn regress_cmd(n: u64, unit_requests: usize, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let t = Instant::now();
     let verilog = PathBuf::from(DEFAULT_VERILOG);
-    write_verilog(&verilog)?;
+    write_verilog(&verilog, Top::Unit, sim::memory::DEFAULT_MEM_BYTES)?;
     writeln!(out, "redunit regress: seed {seed:#x} (rerun with --seed {seed:#x} or REDUNIT_SEED={seed:#x})")?;
     writeln!(
         out,
@@ -370,12 +402,36 @@ fn regress_cmd(n: u64, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
         r.ops_per_sec() / 1e6
     )?;
     print_failures(&mut out, &r.failures)?;
+    out.flush()?;
+
+    // The L2-slice unit: the random request stream with stalls and a reset, scoreboard.
+    let unit_vcd = fail_vcd_path(&format!("unit-{seed:#x}"));
+    let cfg = testbench::unit_cosim::Config::new(sim::memory::DEFAULT_MEM_BYTES, unit_requests);
+    let u = testbench::unit_cosim::random_regression(seed, &cfg, Some(&unit_vcd))?;
+    writeln!(
+        out,
+        "unit: {} requests ({} cycles, {} dropped by a reset), {} mismatches ({:.2} s, {:.2} M requests/s)",
+        u.requests,
+        u.cycles,
+        u.coverage.dropped,
+        u.mismatches,
+        u.seconds,
+        u.requests as f64 / u.seconds / 1e6
+    )?;
+    if !u.ok() {
+        writeln!(out, "{}", u.describe())?;
+    }
+    let holes = u.coverage.holes();
+    if !holes.is_empty() {
+        writeln!(out, "unit coverage holes: {}", holes.join(", "))?;
+    }
     let mut covered: std::collections::BTreeSet<Form> = r.forms.clone();
     covered.extend(vforms.iter().copied());
-    let mismatches = vbad as u64 + r.mismatches;
+    let mismatches = vbad as u64 + r.mismatches + u.mismatches + u.protocol.is_some() as u64;
     writeln!(out, "---")?;
     writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
     writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
+    writeln!(out, "unit requests: {} (coverage points hit: {})", u.requests, if holes.is_empty() { "all" } else { "not all" })?;
     writeln!(out, "mismatches:    {mismatches}")?;
     writeln!(out, "speed:         {:.2} M ops/s (random stream, RTL + golden model, one thread)", r.ops_per_sec() / 1e6)?;
     writeln!(out, "verilog:       {}", verilog.display())?;
@@ -385,8 +441,11 @@ fn regress_cmd(n: u64, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
     if let Some(v) = &r.vcd {
         writeln!(out, "vcd (random):  {} ({})", v.path.display(), vcd_time(v.cycle))?;
     }
+    if let Some((p, c)) = &u.vcd {
+        writeln!(out, "vcd (unit):    {} (cycle {c})", p.display())?;
+    }
     writeln!(out, "time:          {:.1} s", t.elapsed().as_secs_f64())?;
-    let ok = mismatches == 0;
+    let ok = mismatches == 0 && holes.is_empty();
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -42,27 +42,10 @@ pub const TIMEOUT_CYCLES: u64 = 100_000;
 /// response is valid (taken at once: rsp_ready high).
 pub const NO_CYCLE: u64 = u64::MAX;
 
+pub use crate::verilator_flags::{VERILATOR_FLAGS, fnv1a};
+
 /// The shim's source, for run-time builds of other memory sizes.
 const SHIM_SRC: &str = include_str!("../csrc/unit_shim.cpp");
-/// Verilator flags of the run-time builds (the same as `build.rs`'s).
-const VERILATOR_FLAGS: &[&str] = &[
-    "--cc",
-    "--build",
-    "--top-module",
-    "top",
-    "--x-assign",
-    "fast",
-    "--x-initial",
-    "fast",
-    "--timescale",
-    "1ns/1ns",
-    "-Wno-fatal",
-    "-Wno-WIDTH",
-    "-Wno-UNUSED",
-    "-Wno-DECLFILENAME",
-    "-CFLAGS",
-    "-fPIC -O2",
-];
 
 const fn parse_usize(s: &str) -> usize {
     let b = s.as_bytes();
@@ -75,10 +58,6 @@ const fn parse_usize(s: &str) -> usize {
     v
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| (h ^ x as u64).wrapping_mul(0x100_0000_01b3))
-}
 
 /// Mirrors `UnitRun` in `csrc/unit_shim.cpp`.
 #[repr(C)]
