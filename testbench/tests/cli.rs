@@ -1,23 +1,7 @@
 //! The `redunit` command-line contracts, run through the built binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn redunit(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redunit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("redunit runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{redunit, text};
 
 #[test]
 fn eval_is_a_filter_with_the_documented_columns() {

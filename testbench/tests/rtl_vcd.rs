@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+mod common;
 use testbench::engine::{AluOp, golden, result_mask};
 use testbench::rtl::{CLOCK_PERIOD_NS, FLUSH_CYCLES, RtlAlu};
 
@@ -13,45 +14,9 @@ struct Wave {
     at: BTreeMap<u64, (u128, u128, u128, u128)>,
 }
 
-fn bits(v: &vcd::Vector) -> u128 {
-    v.iter().fold(0u128, |acc, b| acc << 1 | (b == vcd::Value::V1) as u128)
-}
-
 fn read(path: &std::path::Path) -> Wave {
-    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-    let mut p = vcd::Parser::new(f);
-    let h = p.parse_header().unwrap();
-    let code = |name: &str| h.find_var(&["top", name]).unwrap_or_else(|| panic!("no top.{name} in the VCD")).code;
-    let codes = [code("clock"), code("in_valid"), code("out_valid"), code("out_data")];
-    let mut cur = [0u128; 4];
-    let mut at = BTreeMap::new();
-    let mut t = None;
-    for cmd in p {
-        let cmd = cmd.unwrap();
-        match cmd {
-            vcd::Command::Timestamp(n) => {
-                if let Some(t) = t {
-                    at.insert(t, (cur[0], cur[1], cur[2], cur[3]));
-                }
-                t = Some(n);
-            }
-            vcd::Command::ChangeScalar(c, v) => {
-                if let Some(i) = codes.iter().position(|x| *x == c) {
-                    cur[i] = (v == vcd::Value::V1) as u128;
-                }
-            }
-            vcd::Command::ChangeVector(c, v) => {
-                if let Some(i) = codes.iter().position(|x| *x == c) {
-                    cur[i] = bits(&v);
-                }
-            }
-            _ => {}
-        }
-    }
-    if let Some(t) = t {
-        at.insert(t, (cur[0], cur[1], cur[2], cur[3]));
-    }
-    Wave { timescale: h.timescale.expect("a $timescale"), at }
+    let (timescale, at) = common::read_vcd(path, &["clock", "in_valid", "out_valid", "out_data"]);
+    Wave { timescale, at: at.into_iter().map(|(t, v)| (t, (v[0], v[1], v[2], v[3]))).collect() }
 }
 
 #[test]

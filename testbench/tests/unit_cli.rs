@@ -1,27 +1,9 @@
 //! `redunit run --engine rtl` and `redunit bench` through the built binary: the same contract
 //! as `--engine model`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
+mod common;
+use common::{redunit, text};
 use testbench::traffic::{Mix, Traffic};
-
-fn redunit(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redunit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("redunit runs");
-    // redunit may exit before reading its input (a bad argument).
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// A random trace as CSV (every form, hot addresses, errors, and addresses beyond the 32-bit
 /// port).

@@ -4,48 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+mod common;
 use sim::Request;
 use testbench::unit::RtlUnit;
 
-fn bits(v: &vcd::Vector) -> u128 {
-    v.iter().fold(0u128, |acc, b| acc << 1 | (b == vcd::Value::V1) as u128)
-}
-
 /// time -> values of `names` after the changes at that time.
 fn read(path: &std::path::Path, names: &[&str]) -> BTreeMap<u64, Vec<u128>> {
-    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-    let mut p = vcd::Parser::new(f);
-    let h = p.parse_header().unwrap();
-    let codes: Vec<_> =
-        names.iter().map(|n| h.find_var(&["top", n]).unwrap_or_else(|| panic!("no top.{n} in the VCD")).code).collect();
-    let mut cur = vec![0u128; names.len()];
-    let mut at = BTreeMap::new();
-    let mut t = None;
-    for cmd in p {
-        match cmd.unwrap() {
-            vcd::Command::Timestamp(n) => {
-                if let Some(t) = t {
-                    at.insert(t, cur.clone());
-                }
-                t = Some(n);
-            }
-            vcd::Command::ChangeScalar(c, v) => {
-                if let Some(i) = codes.iter().position(|x| *x == c) {
-                    cur[i] = (v == vcd::Value::V1) as u128;
-                }
-            }
-            vcd::Command::ChangeVector(c, v) => {
-                if let Some(i) = codes.iter().position(|x| *x == c) {
-                    cur[i] = bits(&v);
-                }
-            }
-            _ => {}
-        }
-    }
-    if let Some(t) = t {
-        at.insert(t, cur);
-    }
-    at
+    common::read_vcd(path, names).1
 }
 
 #[test]
