@@ -28,6 +28,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Evaluate `form,init,b` CSV rows from stdin; writes `form,init,b,result` to stdout.
+    /// `redux.sync` rows: header `form,mask,src0,...,src31`, writes the same columns plus
+    /// `result` (see README).
     Eval {
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
@@ -115,6 +117,16 @@ enum Cmd {
         #[arg(long)]
         data: Option<PathBuf>,
     },
+    /// Latency, throughput and cosimulation speed of the Verilated redux.sync block (release
+    /// build; numbers for BENCHMARKS.md).
+    BenchRedux {
+        /// Random warp instructions (all 17 forms interleaved).
+        #[arg(long, default_value_t = 2_000_000)]
+        insts: usize,
+        /// Seed of the random instructions.
+        #[arg(long, value_parser = stimulus::parse_seed, default_value = "0x5eed")]
+        seed: u64,
+    },
     /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
     /// simulator on the same block (release build; numbers for BENCHMARKS.md).
     BenchAlu {
@@ -148,6 +160,20 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
         Cmd::Eval { engine, vcd } => {
+            // The header line picks the format: `form,init,b` (red) or `form,mask,src0,...` (redux).
+            let mut stdin = std::io::stdin().lock();
+            let mut header = String::new();
+            std::io::BufRead::read_line(&mut stdin, &mut header).context("reading the header from stdin")?;
+            let input = std::io::Read::chain(std::io::Cursor::new(header.clone().into_bytes()), stdin);
+            if eval::Format::of_header(&header) == eval::Format::Redux {
+                if vcd.is_some() {
+                    anyhow::bail!("--vcd is not available for redux.sync rows (the redux block is built without tracing)");
+                }
+                let mut engine = engine.redux();
+                let stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+                eval::eval_redux(input, stdout, &mut *engine)?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let mut alu: Box<dyn AluEngine> = match (engine, &vcd) {
                 (EngineKind::Rtl, Some(path)) => Box::new(RtlAlu::with_vcd(path, 0)?),
                 (EngineKind::Model, Some(_)) => {
@@ -155,9 +181,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 (e, None) => e.alu(),
             };
-            let stdin = std::io::stdin().lock();
             let stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            let r = eval::eval(stdin, stdout, &mut *alu);
+            let r = eval::eval(input, stdout, &mut *alu);
             drop(alu); // closes the waveform
             if let Some(path) = &vcd {
                 eprintln!("redunit: waveform written to {}", path.display());
@@ -197,6 +222,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             regress_cmd(ops, unit_requests, seed, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
+        Cmd::BenchRedux { insts, seed } => {
+            if insts == 0 {
+                anyhow::bail!("--insts must be at least 1");
+            }
+            print!("{}", testbench::redux::bench(insts, seed)?);
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
