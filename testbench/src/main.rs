@@ -74,7 +74,7 @@ enum Cmd {
         json: bool,
     },
     /// Check every captured H100 vector (and, with --exhaustive16, the exhaustive 16-bit
-    /// digests) against an engine.
+    /// digests) against an engine; also every captured redux.sync instruction (`h100/redux/`).
     Conformance {
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
@@ -655,6 +655,7 @@ fn conformance_cmd(engine: EngineKind, exhaustive16: bool, threads: Option<usize
         let evals = total as f64 * 65536.0;
         writeln!(out, "exhaustive16: {evals:.3e} evaluations in {secs:.1} s ({:.0} M/s)", evals / secs / 1e6)?;
     }
+    ok &= testbench::redux::conformance_report(&mut out, engine, &data)?;
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -720,6 +721,7 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
             evals / secs / 1e6
         )?;
     }
+    ok &= testbench::redux::conformance_report(&mut out, EngineKind::Rtl, &data)?;
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

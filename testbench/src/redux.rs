@@ -147,6 +147,27 @@ pub fn check_captures(form: ReduxForm, rows: &[ReduxRow], engine: &mut dyn Redux
     Ok(report)
 }
 
+/// Checks every captured `redux.sync` instruction in `data/redux/` against `engine` (the
+/// model, or a fresh Verilated block) and prints one line per form, the first mismatch of a
+/// failing form, and a summary line `redux: N forms, R instructions, M mismatches`. True when
+/// all match.
+pub fn conformance_report(out: &mut dyn std::io::Write, engine: EngineKind, data: &Path) -> anyhow::Result<bool> {
+    let mut e = engine.redux();
+    let files = capture_files(data)?;
+    let (mut rows, mut bad) = (0usize, 0usize);
+    for (form, path) in &files {
+        let r = check_captures(*form, &load_captures(path)?, &mut *e)?;
+        writeln!(out, "{:<28} {:>8} {:>10}", form.to_string(), r.rows, r.mismatches)?;
+        if let Some((i, row, got)) = r.first {
+            writeln!(out, "  row {i}: mask {:08x} src {:08x?} expected {:08x} got {got:08x}", row.mask, row.src, row.result)?;
+        }
+        rows += r.rows;
+        bad += r.mismatches;
+    }
+    writeln!(out, "redux: {} forms, {rows} instructions, {bad} mismatches (engine {engine:?})", files.len())?;
+    Ok(bad == 0)
+}
+
 // ---------------------------------------------------------------------------------------
 // Random stimulus.
 // ---------------------------------------------------------------------------------------

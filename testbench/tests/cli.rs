@@ -67,6 +67,8 @@ fn conformance_reports_every_form() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(s.contains("vectors: 82 forms, 950912 rows, 0 mismatches"), "{s}");
+    assert!(s.contains("redux: 9 forms, 36864 instructions, 0 mismatches"), "{s}");
+    assert!(s.contains("redux.sync.max.s32"), "{s}");
     assert!(s.contains("global.v8.bf16.min.noftz"));
     assert!(s.trim_end().ends_with("PASS"));
 }
