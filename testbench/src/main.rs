@@ -102,7 +102,8 @@ enum Cmd {
     },
     /// Regression of the RTL against the golden model: writes the Verilog of the unit, runs
     /// every H100 vector and a seeded random stream (biased to special values) through the
-    /// Verilated ALU, and a random request stream through the Verilated L2-slice unit.
+    /// Verilated ALU, a random request stream through the Verilated L2-slice unit, and the H100
+    /// redux.sync captures and a random stream through the Verilated redux block.
     Regress {
         /// Random operations through the ALU.
         #[arg(long, default_value_t = 1_000_000)]
@@ -110,6 +111,9 @@ enum Cmd {
         /// Random requests through the L2-slice unit (stalls, a reset, hot lines, errors).
         #[arg(long, default_value_t = 400_000)]
         unit_requests: usize,
+        /// Random warp instructions through the redux.sync block (after its H100 captures).
+        #[arg(long, default_value_t = 1_000_000)]
+        redux_insts: usize,
         /// Seed of the random stream, decimal or 0x hex (default: REDUNIT_SEED, else the clock).
         #[arg(long, value_parser = stimulus::parse_seed)]
         seed: Option<u64>,
@@ -214,12 +218,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("wrote the Verilog of {} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Regress { ops, unit_requests, seed, data } => {
+        Cmd::Regress { ops, unit_requests, redux_insts, seed, data } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
             };
-            regress_cmd(ops, unit_requests, seed, data.unwrap_or_else(conformance::default_data_dir))
+            regress_cmd(ops, unit_requests, redux_insts, seed, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
         Cmd::BenchRedux { insts, seed } => {
@@ -394,7 +398,7 @@ fn rtl_vectors(
     Ok((covered, rows, bad, vcd))
 }
 
-fn regress_cmd(n: u64, unit_requests: usize, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
+fn regress_cmd(n: u64, unit_requests: usize, redux_insts: usize, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let t = Instant::now();
     let verilog = PathBuf::from(DEFAULT_VERILOG);
@@ -457,9 +461,30 @@ fn regress_cmd(n: u64, unit_requests: usize, seed: u64, data: PathBuf) -> anyhow
     if !holes.is_empty() {
         writeln!(out, "unit coverage holes: {}", holes.join(", "))?;
     }
+    // The redux.sync block: the H100 captures, then a random stream.
+    let mut sink = Vec::new();
+    let redux_h100_ok = testbench::redux::conformance_report(&mut sink, EngineKind::Rtl, &data)?;
+    let rx = testbench::redux::random_regression(seed, redux_insts)?;
+    writeln!(
+        out,
+        "redux: H100 captures {}; {} random instructions over 17 forms, {} mismatches ({:.2} s, {:.2} M instructions/s)",
+        if redux_h100_ok { "all match".to_string() } else { String::from_utf8_lossy(&sink).into_owned() },
+        rx.insts,
+        rx.mismatches,
+        rx.seconds,
+        rx.insts as f64 / rx.seconds / 1e6
+    )?;
+    for f in &rx.failures {
+        writeln!(out, "  {f}")?;
+    }
     let mut covered: std::collections::BTreeSet<Form> = r.forms.clone();
     covered.extend(vforms.iter().copied());
-    let mismatches = vbad as u64 + r.mismatches + u.mismatches + u.protocol.is_some() as u64;
+    let mismatches = vbad as u64
+        + r.mismatches
+        + u.mismatches
+        + u.protocol.is_some() as u64
+        + rx.mismatches as u64
+        + !redux_h100_ok as u64;
     writeln!(out, "---")?;
     writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
     writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
