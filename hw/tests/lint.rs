@@ -57,8 +57,8 @@ fn lint_redux_sync() {
     lint("redux_sync", &hw::redux_verilog(), false);
 }
 
-/// The redux block through the full generic Yosys `synth` (about 35 s on the 2-core build
-/// machine; `lint_redux_sync` already finds latches and undriven signals after `proc`).
+/// The redux block through the full generic Yosys `synth` (about 20 s on the 2-core build
+/// machine, 35 s loaded; `lint_redux_sync` already finds latches and undriven signals after `proc`).
 #[test]
 #[ignore]
 fn lint_redux_sync_full_synth() {
