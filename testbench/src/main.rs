@@ -305,6 +305,8 @@ enum Top {
     Unit,
     /// The reduction ALU alone (`hw::ReductionAlu`).
     Alu,
+    /// The redux.sync warp reduction block (`hw::ReduxSync`).
+    Redux,
 }
 
 impl Top {
@@ -312,6 +314,7 @@ impl Top {
         match self {
             Top::Unit => format!("the L2-slice unit with {mem_bytes} bytes of memory"),
             Top::Alu => "the reduction ALU".into(),
+            Top::Redux => "the redux.sync block".into(),
         }
     }
 }
@@ -324,6 +327,7 @@ fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::
     let v = match top {
         Top::Unit => hw::unit_verilog(mem_bytes),
         Top::Alu => hw::alu_verilog(),
+        Top::Redux => hw::redux_verilog(),
     };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())
