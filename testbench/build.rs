@@ -13,6 +13,9 @@
 //! 5. The same for the L2-slice unit (`build_unit.rs`): `hw::unit_verilog(65536)` becomes `Vunit`
 //!    and `Vunitt` (traced), with the shim `csrc/unit_shim.cpp`, on the same runtime library.
 //!
+//! 6. The `redux.sync` block: `hw::redux_verilog()` becomes `Vredux` (untraced only), with the
+//!    shim `csrc/redux_shim.cpp`, on the same runtime library.
+//!
 //! The build reruns when the design (`../hw/src`, `../sim/src`) or the shim changes.
 
 use std::path::{Path, PathBuf};
@@ -104,6 +107,11 @@ fn main() {
     };
     let plain = model("Valu", false, &vfile, "the ALU");
     let traced = model("Valut", true, &vfile, "the ALU");
+    // The redux.sync block: one untraced model.
+    let redux_vfile = out.join("redunit_redux.v");
+    std::fs::write(&redux_vfile, hw::redux_verilog())
+        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", redux_vfile.display())));
+    let redux = model("Vredux", false, &redux_vfile, "the redux.sync block");
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
 
     // 3. The runtime, once.
@@ -126,6 +134,7 @@ fn main() {
     };
     copy_lib(&plain, "Valu");
     copy_lib(&traced, "Valut");
+    copy_lib(&redux, "Vredux");
     copy_lib(&unit_plain, unit::PLAIN);
     copy_lib(&unit_traced, unit::TRACED);
 
@@ -142,10 +151,22 @@ fn main() {
         .flag_if_supported("-Wno-unused-parameter")
         .opt_level(2)
         .compile("redunit_alu_shim");
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .cpp_link_stdlib(None)
+        .file(manifest.join("csrc/redux_shim.cpp"))
+        .include(&include)
+        .include(include.join("vltstd"))
+        .include(&redux)
+        .flag_if_supported("-Wno-unused-parameter")
+        .opt_level(2)
+        .compile("redunit_redux_shim");
     unit::shim(&manifest, &include, &unit_plain, &unit_traced);
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=Valu");
     println!("cargo:rustc-link-lib=static=Valut");
+    println!("cargo:rustc-link-lib=static=Vredux");
     unit::link(&out);
     println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
     println!("cargo:rustc-link-lib=dylib=stdc++");

@@ -8,6 +8,7 @@
 //! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
+//! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
@@ -18,10 +19,12 @@ pub mod fp_minmax16;
 pub mod int_alu;
 pub mod line_memory;
 pub mod ordering_queue;
+pub mod redux_sync;
 pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;
 
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
+pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
 pub use sim::form::encoding;

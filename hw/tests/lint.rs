@@ -53,6 +53,19 @@ fn lint_reduction_alu_full_synth() {
 }
 
 #[test]
+fn lint_redux_sync() {
+    lint("redux_sync", &hw::redux_verilog(), false);
+}
+
+/// The redux block through the full generic Yosys `synth` (about 20 s on the 2-core build
+/// machine, 35 s loaded; `lint_redux_sync` already finds latches and undriven signals after `proc`).
+#[test]
+#[ignore]
+fn lint_redux_sync_full_synth() {
+    lint("redux_sync_full", &hw::redux_verilog(), true);
+}
+
+#[test]
 fn lint_ordering_queue() {
     lint("ordering_queue", &verilog::<hw::ordering_queue::OrderingQueue>(), true);
 }

@@ -1,14 +1,16 @@
 //! The redunit golden model: every legal PTX `red` form bit-exact to NVIDIA H100 silicon
 //! (`form`, `apply`, `fp`), and a transaction-level memory that executes request traces
-//! (`memory`).
+//! (`memory`), and the warp-wide `redux.sync` reduction (`redux`).
 
 pub mod apply;
 pub mod form;
 pub mod fp;
 pub mod memory;
+pub mod redux;
 
 pub use apply::{apply, apply_elem, elem_mask};
 pub use form::{Form, FormError, Op, Space, Type};
+pub use redux::{ReduxForm, ReduxFormError, ReduxOp, ReduxType};
 pub use memory::{Access, MemError, Memory, Request, Width, status_code};
 
 /// One step of splitmix64: advances `state` and returns the next output. Used for the

@@ -1,12 +1,16 @@
-//! `redunit eval`: a filter from `form,init,b` rows to `form,init,b,result` rows.
+//! `redunit eval`: a filter from `form,init,b` rows to `form,init,b,result` rows ([`eval`]),
+//! or from `redux.sync` rows `form,mask,src0,...,src31` to the same columns plus `result`
+//! ([`eval_redux`]). The header line says which ([`Format::of_header`]).
 
 use std::io::{Read, Write};
 
 use sim::Form;
+use sim::redux::{LANES, ReduxForm};
 
 use crate::engine::{AluEngine, AluOp};
 use crate::hex;
 use crate::input_error::{InputError, check_header, csv_reader, next_record};
+use crate::redux::{ReduxEngine, ReduxInst};
 
 /// Instructions handed to the engine at a time.
 const BATCH: usize = 8192;
@@ -151,10 +155,177 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
     result.map(|()| n)
 }
 
+/// The two input formats of `eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `form,init,b`: `red` forms through the reduction ALU.
+    Red,
+    /// `form,mask,src0,...,src31`: `redux.sync` forms through the redux block.
+    Redux,
+}
+
+impl Format {
+    /// The format a header line announces: a header that starts `form,mask` is a redux
+    /// header (checked in full by [`eval_redux`]); anything else goes to [`eval`], which
+    /// checks for `form,init,b`.
+    pub fn of_header(line: &str) -> Format {
+        let l = line.trim_end_matches(['\r', '\n']);
+        if l == "form,mask" || l.starts_with("form,mask,") { Format::Redux } else { Format::Red }
+    }
+}
+
+/// The header of `redux.sync` eval input: `form,mask,src0,...,src31`.
+pub fn redux_header() -> String {
+    let mut h = String::from("form,mask");
+    for i in 0..LANES {
+        h.push_str(&format!(",src{i}"));
+    }
+    h
+}
+
+/// Evaluates every `redux.sync` row of `input` (`form,mask,src0,...,src31`, hex, one warp
+/// instruction per row) with `engine` and writes each row followed by `,result` (8 lowercase
+/// hex digits) to `output`. Returns the number of rows. On a bad row, every row before it has
+/// been written and the error is an [`InputError`].
+pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn ReduxEngine) -> anyhow::Result<u64> {
+    let header = redux_header();
+    let mut rdr = csv_reader(input);
+    let mut rec = csv::ByteRecord::new();
+    check_header(&mut rdr, &mut rec, &header)?;
+    output.write_all(header.as_bytes())?;
+    output.write_all(b",result\n")?;
+    let mut text: Vec<u8> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
+    let mut insts: Vec<ReduxInst> = Vec::with_capacity(BATCH);
+    let mut results: Vec<u32> = Vec::with_capacity(BATCH);
+    let mut out: Vec<u8> = Vec::new();
+    let mut flush = |text: &mut Vec<u8>, ends: &mut Vec<usize>, insts: &mut Vec<ReduxInst>, output: &mut dyn Write| -> anyhow::Result<()> {
+        results.clear();
+        engine.execute(insts, &mut results)?;
+        out.clear();
+        let mut start = 0;
+        for (&end, &r) in ends.iter().zip(&results) {
+            out.extend_from_slice(&text[start..end]);
+            out.push(b',');
+            hex::push(&mut out, r as u128, 32);
+            out.push(b'\n');
+            start = end;
+        }
+        output.write_all(&out)?;
+        text.clear();
+        ends.clear();
+        insts.clear();
+        Ok(())
+    };
+    let mut cached: Option<(Vec<u8>, ReduxForm)> = None;
+    let mut n = 0u64;
+    let mut last_line = 1;
+    let result = (|| -> anyhow::Result<()> {
+        while next_record(&mut rdr, &mut rec)? {
+            let line = rec.position().map_or(last_line + 1, |p| p.line());
+            last_line = line;
+            if rec.len() != LANES + 2 {
+                return Err(InputError::new(
+                    line,
+                    format!("expected {} columns (form,mask,src0,...,src31), found {}", LANES + 2, rec.len()),
+                )
+                .into());
+            }
+            let name = &rec[0];
+            let form = match &cached {
+                Some((bytes, f)) if bytes.as_slice() == name => *f,
+                _ => {
+                    let s = std::str::from_utf8(name).unwrap_or("");
+                    let f: ReduxForm = s
+                        .parse()
+                        .map_err(|e| InputError::new(line, format!("unknown redux form `{s}`: {e}")))?;
+                    cached = Some((name.to_vec(), f));
+                    f
+                }
+            };
+            let field = |i: usize, what: &str| {
+                hex::parse(&rec[i], 32).map(|v| v as u32).map_err(|e| InputError::new(line, format!("{what}: {e}")))
+            };
+            let mask = field(1, "mask")?;
+            let mut src = [0u32; LANES];
+            for (i, s) in src.iter_mut().enumerate() {
+                *s = field(2 + i, &format!("src{i}"))?;
+            }
+            for (i, f) in rec.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
+                }
+                text.extend_from_slice(f);
+            }
+            ends.push(text.len());
+            insts.push(ReduxInst { form, mask, src });
+            n += 1;
+            if insts.len() >= BATCH {
+                flush(&mut text, &mut ends, &mut insts, &mut output)?;
+            }
+        }
+        Ok(())
+    })();
+    // Whatever happened, the rows read so far are written.
+    flush(&mut text, &mut ends, &mut insts, &mut output)?;
+    output.flush()?;
+    result.map(|()| n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::ModelAlu;
+    use crate::redux::ModelRedux;
+
+    fn redux_row(form: &str, mask: &str, src: &[&str]) -> String {
+        let mut r = format!("{form},{mask}");
+        for i in 0..LANES {
+            r.push(',');
+            r.push_str(src.get(i).copied().unwrap_or("0"));
+        }
+        r
+    }
+
+    fn run_redux(input: &str) -> (String, Result<u64, String>) {
+        let mut out = Vec::new();
+        let r = eval_redux(input.as_bytes(), &mut out, &mut ModelRedux).map_err(|e| e.to_string());
+        (String::from_utf8(out).unwrap(), r)
+    }
+
+    #[test]
+    fn redux_rows_get_their_result() {
+        let h = redux_header();
+        let a = redux_row("redux.sync.add.u32", "3", &["ffffffff", "2", "7"]);
+        let b = redux_row("redux.sync.min.abs.NaN.f32", "FFFFFFFF", &["BF800000", "40000000"]);
+        let c = redux_row("redux.sync.min.s32", "6", &["0", "ffffffff", "80000000"]);
+        let (out, r) = run_redux(&format!("{h}\n{a}\n{b}\n{c}\n"));
+        assert_eq!(r, Ok(3));
+        assert_eq!(out, format!("{h},result\n{a},00000001\n{b},00000000\n{c},80000000\n"));
+        assert_eq!(Format::of_header(&format!("{h}\r\n")), Format::Redux);
+        assert_eq!(Format::of_header("form,init,b\n"), Format::Red);
+        assert_eq!(Format::of_header("init,b"), Format::Red);
+    }
+
+    #[test]
+    fn bad_redux_rows_name_their_line() {
+        let h = redux_header();
+        let good = redux_row("redux.sync.xor.b32", "1", &["5"]);
+        let (out, r) = run_redux(&format!("{h}\n{good}\n{}\n", redux_row("redux.sync.add.f32", "1", &[])));
+        assert_eq!(
+            r.unwrap_err(),
+            "line 3: unknown redux form `redux.sync.add.f32`: redux.sync.add takes u32 and s32 (f32 takes min and max only)"
+        );
+        assert_eq!(out, format!("{h},result\n{good},00000005\n"));
+        let (_, r) = run_redux(&format!("{h}\n{}\n", redux_row("redux.sync.or.b32", "100000000", &[])));
+        assert_eq!(r.unwrap_err(), "line 2: mask: `100000000` is wider than 32 bits");
+        let (_, r) = run_redux(&format!("{h}\n{}\n", redux_row("redux.sync.or.b32", "1", &["0", "0", "x"])));
+        assert_eq!(r.unwrap_err(), "line 2: src2: `x` is not hex (digits 0-9a-f, no 0x prefix)");
+        let (_, r) = run_redux(&format!("{h}\nredux.sync.or.b32,1,2\n"));
+        assert_eq!(r.unwrap_err(), "line 2: expected 34 columns (form,mask,src0,...,src31), found 3");
+        let (_, r) = run_redux("form,mask,src0\n");
+        assert!(r.unwrap_err().starts_with("line 1: expected the header `form,mask,src0,src1,"));
+    }
 
     fn run(input: &str) -> (String, Result<u64, String>) {
         let mut out = Vec::new();

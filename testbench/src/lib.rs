@@ -7,6 +7,7 @@ pub mod engine;
 pub mod eval;
 pub mod hex;
 pub mod input_error;
+pub mod redux;
 pub mod rtl;
 pub mod stimulus;
 pub mod trace;

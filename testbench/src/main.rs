@@ -28,6 +28,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Evaluate `form,init,b` CSV rows from stdin; writes `form,init,b,result` to stdout.
+    /// `redux.sync` rows: header `form,mask,src0,...,src31`, writes the same columns plus
+    /// `result` (see README).
     Eval {
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
@@ -72,7 +74,7 @@ enum Cmd {
         json: bool,
     },
     /// Check every captured H100 vector (and, with --exhaustive16, the exhaustive 16-bit
-    /// digests) against an engine.
+    /// digests) against an engine; also every captured redux.sync instruction (`h100/redux/`).
     Conformance {
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
@@ -100,7 +102,8 @@ enum Cmd {
     },
     /// Regression of the RTL against the golden model: writes the Verilog of the unit, runs
     /// every H100 vector and a seeded random stream (biased to special values) through the
-    /// Verilated ALU, and a random request stream through the Verilated L2-slice unit.
+    /// Verilated ALU, a random request stream through the Verilated L2-slice unit, and the H100
+    /// redux.sync captures and a random stream through the Verilated redux block.
     Regress {
         /// Random operations through the ALU.
         #[arg(long, default_value_t = 1_000_000)]
@@ -108,12 +111,25 @@ enum Cmd {
         /// Random requests through the L2-slice unit (stalls, a reset, hot lines, errors).
         #[arg(long, default_value_t = 400_000)]
         unit_requests: usize,
+        /// Random warp instructions through the redux.sync block (after its H100 captures).
+        #[arg(long, default_value_t = 1_000_000)]
+        redux_insts: usize,
         /// Seed of the random stream, decimal or 0x hex (default: REDUNIT_SEED, else the clock).
         #[arg(long, value_parser = stimulus::parse_seed)]
         seed: Option<u64>,
         /// The captured data (default: the copy in the source tree).
         #[arg(long)]
         data: Option<PathBuf>,
+    },
+    /// Latency, throughput and cosimulation speed of the Verilated redux.sync block (release
+    /// build; numbers for BENCHMARKS.md).
+    BenchRedux {
+        /// Random warp instructions (all 17 forms interleaved).
+        #[arg(long, default_value_t = 2_000_000)]
+        insts: usize,
+        /// Seed of the random instructions.
+        #[arg(long, value_parser = stimulus::parse_seed, default_value = "0x5eed")]
+        seed: u64,
     },
     /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
     /// simulator on the same block (release build; numbers for BENCHMARKS.md).
@@ -148,6 +164,20 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
         Cmd::Eval { engine, vcd } => {
+            // The header line picks the format: `form,init,b` (red) or `form,mask,src0,...` (redux).
+            let mut stdin = std::io::stdin().lock();
+            let mut header = String::new();
+            std::io::BufRead::read_line(&mut stdin, &mut header).context("reading the header from stdin")?;
+            let input = std::io::Read::chain(std::io::Cursor::new(header.clone().into_bytes()), stdin);
+            if eval::Format::of_header(&header) == eval::Format::Redux {
+                if vcd.is_some() {
+                    anyhow::bail!("--vcd is not available for redux.sync rows (the redux block is built without tracing)");
+                }
+                let mut engine = engine.redux();
+                let stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+                eval::eval_redux(input, stdout, &mut *engine)?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let mut alu: Box<dyn AluEngine> = match (engine, &vcd) {
                 (EngineKind::Rtl, Some(path)) => Box::new(RtlAlu::with_vcd(path, 0)?),
                 (EngineKind::Model, Some(_)) => {
@@ -155,9 +185,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 (e, None) => e.alu(),
             };
-            let stdin = std::io::stdin().lock();
             let stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            let r = eval::eval(stdin, stdout, &mut *alu);
+            let r = eval::eval(input, stdout, &mut *alu);
             drop(alu); // closes the waveform
             if let Some(path) = &vcd {
                 eprintln!("redunit: waveform written to {}", path.display());
@@ -189,14 +218,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("wrote the Verilog of {} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Regress { ops, unit_requests, seed, data } => {
+        Cmd::Regress { ops, unit_requests, redux_insts, seed, data } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
             };
-            regress_cmd(ops, unit_requests, seed, data.unwrap_or_else(conformance::default_data_dir))
+            regress_cmd(ops, unit_requests, redux_insts, seed, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
+        Cmd::BenchRedux { insts, seed } => {
+            if insts == 0 {
+                anyhow::bail!("--insts must be at least 1");
+            }
+            print!("{}", testbench::redux::bench(insts, seed)?);
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -269,6 +305,8 @@ enum Top {
     Unit,
     /// The reduction ALU alone (`hw::ReductionAlu`).
     Alu,
+    /// The redux.sync warp reduction block (`hw::ReduxSync`).
+    Redux,
 }
 
 impl Top {
@@ -276,6 +314,7 @@ impl Top {
         match self {
             Top::Unit => format!("the L2-slice unit with {mem_bytes} bytes of memory"),
             Top::Alu => "the reduction ALU".into(),
+            Top::Redux => "the redux.sync block".into(),
         }
     }
 }
@@ -288,6 +327,7 @@ fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::
     let v = match top {
         Top::Unit => hw::unit_verilog(mem_bytes),
         Top::Alu => hw::alu_verilog(),
+        Top::Redux => hw::redux_verilog(),
     };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())
@@ -362,7 +402,7 @@ fn rtl_vectors(
     Ok((covered, rows, bad, vcd))
 }
 
-fn regress_cmd(n: u64, unit_requests: usize, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
+fn regress_cmd(n: u64, unit_requests: usize, redux_insts: usize, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let t = Instant::now();
     let verilog = PathBuf::from(DEFAULT_VERILOG);
@@ -425,9 +465,30 @@ fn regress_cmd(n: u64, unit_requests: usize, seed: u64, data: PathBuf) -> anyhow
     if !holes.is_empty() {
         writeln!(out, "unit coverage holes: {}", holes.join(", "))?;
     }
+    // The redux.sync block: the H100 captures, then a random stream.
+    let mut sink = Vec::new();
+    let redux_h100_ok = testbench::redux::conformance_report(&mut sink, EngineKind::Rtl, &data)?;
+    let rx = testbench::redux::random_regression(seed, redux_insts)?;
+    writeln!(
+        out,
+        "redux: H100 captures {}; {} random instructions over 17 forms, {} mismatches ({:.2} s, {:.2} M instructions/s)",
+        if redux_h100_ok { "all match".to_string() } else { String::from_utf8_lossy(&sink).into_owned() },
+        rx.insts,
+        rx.mismatches,
+        rx.seconds,
+        rx.insts as f64 / rx.seconds / 1e6
+    )?;
+    for f in &rx.failures {
+        writeln!(out, "  {f}")?;
+    }
     let mut covered: std::collections::BTreeSet<Form> = r.forms.clone();
     covered.extend(vforms.iter().copied());
-    let mismatches = vbad as u64 + r.mismatches + u.mismatches + u.protocol.is_some() as u64;
+    let mismatches = vbad as u64
+        + r.mismatches
+        + u.mismatches
+        + u.protocol.is_some() as u64
+        + rx.mismatches as u64
+        + !redux_h100_ok as u64;
     writeln!(out, "---")?;
     writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
     writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
@@ -623,6 +684,7 @@ fn conformance_cmd(engine: EngineKind, exhaustive16: bool, threads: Option<usize
         let evals = total as f64 * 65536.0;
         writeln!(out, "exhaustive16: {evals:.3e} evaluations in {secs:.1} s ({:.0} M/s)", evals / secs / 1e6)?;
     }
+    ok &= testbench::redux::conformance_report(&mut out, engine, &data)?;
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -688,6 +750,7 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
             evals / secs / 1e6
         )?;
     }
+    ok &= testbench::redux::conformance_report(&mut out, EngineKind::Rtl, &data)?;
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

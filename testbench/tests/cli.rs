@@ -67,6 +67,60 @@ fn conformance_reports_every_form() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(s.contains("vectors: 82 forms, 950912 rows, 0 mismatches"), "{s}");
+    assert!(s.contains("redux: 9 forms, 36864 instructions, 0 mismatches"), "{s}");
+    assert!(s.contains("redux.sync.max.s32"), "{s}");
     assert!(s.contains("global.v8.bf16.min.noftz"));
     assert!(s.trim_end().ends_with("PASS"));
+}
+
+fn redux_input(rows: &[(&str, &str, &[&str])]) -> String {
+    let mut s = testbench::eval::redux_header();
+    s.push('\n');
+    for (form, mask, src) in rows {
+        s.push_str(&format!("{form},{mask}"));
+        for i in 0..32 {
+            s.push(',');
+            s.push_str(src.get(i).copied().unwrap_or("0"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn eval_takes_redux_rows_with_both_engines() {
+    let input = redux_input(&[
+        ("redux.sync.add.u32", "ffffffff", &["ffffffff", "2"]),
+        ("redux.sync.max.s32", "00000006", &["7fffffff", "80000000", "ffffffff"]),
+        ("redux.sync.min.abs.NaN.f32", "3", &["bf800000", "7fc00000"]),
+        ("redux.sync.max.f32", "3", &["80000000", "00000000"]),
+    ]);
+    let mut want_lines = input.lines().map(String::from).collect::<Vec<_>>();
+    want_lines[0].push_str(",result");
+    for (l, r) in want_lines[1..].iter_mut().zip(["00000001", "ffffffff", "7fffffff", "00000000"]) {
+        l.push(',');
+        l.push_str(r);
+    }
+    let want = want_lines.join("\n") + "\n";
+    for engine in ["model", "rtl"] {
+        let out = redunit(&["eval", "--engine", engine], &input);
+        assert!(out.status.success(), "{engine}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), want, "{engine}");
+    }
+}
+
+#[test]
+fn eval_stops_on_a_bad_redux_row_with_its_line_and_status_2() {
+    for (input, msg) in [
+        (redux_input(&[("redux.sync.add.u32", "1", &[]), ("redux.sync.and.u32", "1", &[])]), "line 3: unknown redux form `redux.sync.and.u32`: redux.sync.and takes b32 only"),
+        (redux_input(&[("redux.sync.or.b32", "1", &["123456789"])]), "line 2: src0: `123456789` is wider than 32 bits"),
+        (redux_input(&[]) + "redux.sync.or.b32,1\n", "line 2: expected 34 columns"),
+        ("form,mask,src0\n".to_string(), "line 1: expected the header `form,mask,src0,src1,"),
+    ] {
+        for engine in ["model", "rtl"] {
+            let out = redunit(&["eval", "--engine", engine], &input);
+            assert_eq!(out.status.code(), Some(2), "{input}");
+            assert!(text(&out.stderr).contains(msg), "{input}: stderr was {}", text(&out.stderr));
+        }
+    }
 }
