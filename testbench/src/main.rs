@@ -234,9 +234,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The project root: the folder of the workspace this binary was built from, else the
-/// current directory.
+/// The project root: `REDUNIT_ROOT`, else the folder of the workspace this binary was built
+/// from, else the current directory.
 fn project_root() -> PathBuf {
+    if let Some(r) = std::env::var_os("REDUNIT_ROOT") {
+        return PathBuf::from(r);
+    }
     let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     if built.join("synth").is_dir() { built.canonicalize().unwrap_or(built) } else { PathBuf::from(".") }
 }

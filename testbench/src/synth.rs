@@ -538,7 +538,8 @@ pub fn parse_pnr_report(v: &Value) -> (Option<f64>, Option<CriticalPath>, Vec<(S
     (fmax, cp, util)
 }
 
-/// The commit of the working tree (`abc1234`, `-dirty` when it has changes to tracked files).
+/// The commit of the working tree (`abc1234`; `-dirty` when the design, `hw/` or `sim/`, has
+/// uncommitted changes).
 pub fn commit(root: &Path) -> String {
     let git = |args: &[&str]| {
         Command::new("git")
@@ -550,7 +551,7 @@ pub fn commit(root: &Path) -> String {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let h = git(&["rev-parse", "--short=7", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no", "--", "hw", "sim"]).is_some_and(|s| !s.is_empty());
     if dirty { format!("{h}-dirty") } else { h }
 }
 
@@ -842,6 +843,23 @@ mod tests {
         let p = p.unwrap();
         assert_eq!((p.from.as_str(), p.to.as_str(), p.cells), ("a.CLK", "c.DI0", 1));
         assert_eq!(u, vec![("TRELLIS_SLICE".to_string(), 10, 41820)]);
+    }
+
+    #[test]
+    fn missing_venv_names_the_setup_script() {
+        let dir = std::env::temp_dir().join(format!("redunit-no-venv-{}", std::process::id()));
+        let e = Flow::new(dir).check_installed().unwrap_err().to_string();
+        assert!(e.contains("scripts/setup-synth.sh"), "{e}");
+    }
+
+    #[test]
+    fn wrapper_registers_every_port() {
+        let v = "\n\nmodule top(clock,a,y);\n    \n    // Module arguments\n    input wire  clock;\n    input wire  [7:0] a;\n    output reg  y;\n    \n    // Constant declarations\nendmodule\n";
+        let (w, bits) = register_ports(v).unwrap();
+        assert_eq!(bits, 9);
+        assert!(w.contains("module top_core(clock,a,y);"));
+        assert!(w.contains("top_core core(.clock(clock),.a(a_q),.y(y_d));"));
+        assert!(w.contains("(* keep *) reg [7:0] a_q;"));
     }
 
     #[test]
