@@ -332,6 +332,10 @@ fn breakdown_modules(verilog: &str, alu_top: bool) -> Vec<String> {
         .collect()
 }
 
+/// Port bits above which the timing wrapper serialises the ports (the CABGA381 package has
+/// 365 I/O pins; the unit's 355 port bits still fit).
+pub const MAX_PARALLEL_PORT_BITS: u64 = 360;
+
 /// Wraps module `top` of `verilog` in a new `top` that registers every input and output
 /// port (registers marked `keep`), so that the timing of the block's own port-to-register and
 /// register-to-port logic is measured as register-to-register paths, as inside a larger
@@ -367,38 +371,8 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
         bail!("module top has no clock input");
     }
     let mut w = String::new();
-    let names: Vec<&str> = ports.iter().map(|(_, n, _)| n.as_str()).collect();
-    let _ = writeln!(w, "module top({});", names.join(","));
     let range = |n: u64| if n == 1 { String::new() } else { format!("[{}:0] ", n - 1) };
-    let mut bits = 0;
-    for (input, n, width) in &ports {
-        if n == "clock" {
-            w.push_str("    input wire clock;\n");
-            continue;
-        }
-        bits += width;
-        if *input {
-            let _ = writeln!(w, "    input wire {}{n};", range(*width));
-            let _ = writeln!(w, "    (* keep *) reg {}{n}_q;", range(*width));
-        } else {
-            let _ = writeln!(w, "    output reg {}{n};", range(*width));
-            let _ = writeln!(w, "    wire {}{n}_d;", range(*width));
-            let _ = writeln!(w, "    (* keep *) reg {}{n}_q;", range(*width));
-            let _ = writeln!(w, "    always @(*) {n} = {n}_q;");
-        }
-    }
-    w.push_str("    always @(posedge clock) begin\n");
-    for (input, n, _) in &ports {
-        if n == "clock" {
-            continue;
-        }
-        if *input {
-            let _ = writeln!(w, "        {n}_q <= {n};");
-        } else {
-            let _ = writeln!(w, "        {n}_q <= {n}_d;");
-        }
-    }
-    w.push_str("    end\n");
+    let bits: u64 = ports.iter().filter(|(_, n, _)| n != "clock").map(|(_, _, b)| b).sum();
     let conns: Vec<String> = ports
         .iter()
         .map(|(input, n, _)| match (n.as_str(), input) {
@@ -407,8 +381,80 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
             (_, false) => format!(".{n}({n}_d)"),
         })
         .collect();
-    let _ = writeln!(w, "    top_core core({});", conns.join(","));
-    w.push_str("endmodule\n\n");
+    if bits > MAX_PARALLEL_PORT_BITS {
+        // Too many pins for the package: inputs from a shift chain fed by one pin, outputs
+        // captured into a shift register (parallel load) read out on one pin. Every port bit
+        // still has its own register next to the block.
+        let in_bits: u64 = ports.iter().filter(|(i, n, _)| *i && n != "clock").map(|(_, _, b)| b).sum();
+        let out_bits: u64 = ports.iter().filter(|(i, _, _)| !*i).map(|(_, _, b)| b).sum();
+        w.push_str("module top(clock,scan_in,scan_load,scan_out);\n");
+        w.push_str("    input wire clock;\n    input wire scan_in;\n    input wire scan_load;\n    output wire scan_out;\n");
+        let _ = writeln!(w, "    (* keep *) reg {}in_chain;", range(in_bits));
+        let _ = writeln!(w, "    (* keep *) reg {}out_chain;", range(out_bits));
+        let (mut ib, mut ob) = (0u64, 0u64);
+        let mut outs = Vec::new();
+        for (input, n, width) in &ports {
+            if n == "clock" {
+                continue;
+            }
+            if *input {
+                let _ = writeln!(w, "    wire {}{n}_q = in_chain[{}:{}];", range(*width), ib + width - 1, ib);
+                ib += width;
+            } else {
+                let _ = writeln!(w, "    wire {}{n}_d;", range(*width));
+                outs.push(format!("{n}_d"));
+                ob += width;
+            }
+        }
+        let _ = ob;
+        w.push_str("    always @(posedge clock) begin\n");
+        if in_bits > 1 {
+            let _ = writeln!(w, "        in_chain <= {{in_chain[{}:0], scan_in}};", in_bits - 2);
+        } else {
+            w.push_str("        in_chain <= scan_in;\n");
+        }
+        outs.reverse();
+        let _ = writeln!(
+            w,
+            "        if (scan_load) out_chain <= {{{}}}; else out_chain <= out_chain >> 1;",
+            outs.join(", ")
+        );
+        w.push_str("    end\n    assign scan_out = out_chain[0];\n");
+        let _ = writeln!(w, "    top_core core({});", conns.join(","));
+        w.push_str("endmodule\n\n");
+    } else {
+        let names: Vec<&str> = ports.iter().map(|(_, n, _)| n.as_str()).collect();
+        let _ = writeln!(w, "module top({});", names.join(","));
+        for (input, n, width) in &ports {
+            if n == "clock" {
+                w.push_str("    input wire clock;\n");
+                continue;
+            }
+            if *input {
+                let _ = writeln!(w, "    input wire {}{n};", range(*width));
+                let _ = writeln!(w, "    (* keep *) reg {}{n}_q;", range(*width));
+            } else {
+                let _ = writeln!(w, "    output reg {}{n};", range(*width));
+                let _ = writeln!(w, "    wire {}{n}_d;", range(*width));
+                let _ = writeln!(w, "    (* keep *) reg {}{n}_q;", range(*width));
+                let _ = writeln!(w, "    always @(*) {n} = {n}_q;");
+            }
+        }
+        w.push_str("    always @(posedge clock) begin\n");
+        for (input, n, _) in &ports {
+            if n == "clock" {
+                continue;
+            }
+            if *input {
+                let _ = writeln!(w, "        {n}_q <= {n};");
+            } else {
+                let _ = writeln!(w, "        {n}_q <= {n}_d;");
+            }
+        }
+        w.push_str("    end\n");
+        let _ = writeln!(w, "    top_core core({});", conns.join(","));
+        w.push_str("endmodule\n\n");
+    }
     let renamed = format!("{}module top_core({}", &verilog[..start], &verilog[start + "module top(".len()..]);
     Ok((w + &renamed, bits))
 }
@@ -860,6 +906,14 @@ mod tests {
         assert!(w.contains("module top_core(clock,a,y);"));
         assert!(w.contains("top_core core(.clock(clock),.a(a_q),.y(y_d));"));
         assert!(w.contains("(* keep *) reg [7:0] a_q;"));
+        // A wide block: serial chains instead of pins.
+        let wide = v.replace("[7:0] a", "[399:0] a");
+        let (w, bits) = register_ports(&wide).unwrap();
+        assert_eq!(bits, 401);
+        assert!(w.contains("module top(clock,scan_in,scan_load,scan_out);"));
+        assert!(w.contains("wire [399:0] a_q = in_chain[399:0];"));
+        assert!(w.contains("in_chain <= {in_chain[398:0], scan_in};"));
+        assert!(w.contains("if (scan_load) out_chain <= {y_d}; else out_chain <= out_chain >> 1;"));
     }
 
     #[test]
