@@ -16,5 +16,6 @@ pub mod verilator_flags;
 pub mod unit_cosim;
 pub mod traffic;
 pub mod bench;
+pub mod synth;
 
 pub use input_error::InputError;

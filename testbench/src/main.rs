@@ -131,6 +131,36 @@ enum Cmd {
         #[arg(long, value_parser = stimulus::parse_seed, default_value = "0x5eed")]
         seed: u64,
     },
+    /// Synthesise for an ECP5 FPGA (Yosys synth_ecp5 + nextpnr-ecp5 --85k, from
+    /// scripts/setup-synth.sh): LUT4, flip-flops, carry cells, block RAMs, DSPs, fmax after
+    /// routing and the critical path, with a per-block breakdown; the report is saved in
+    /// synth/reports/.
+    Synth {
+        /// The block to synthesise as module `top`.
+        #[arg(long, value_enum, default_value = "unit")]
+        top: testbench::synth::SynthTop,
+        /// Memory size of the unit in bytes (with --top unit or line-memory).
+        #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
+        mem_bytes: usize,
+        /// Clock target of placement and routing, MHz.
+        #[arg(long, default_value_t = testbench::synth::TARGET_MHZ)]
+        freq: f64,
+        /// nextpnr's placement seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Area only: skip placement and routing.
+        #[arg(long)]
+        no_pnr: bool,
+        /// Skip the per-block breakdown (a second Yosys run beside nextpnr).
+        #[arg(long)]
+        no_breakdown: bool,
+        /// Do not write the report to synth/reports/.
+        #[arg(long)]
+        no_save: bool,
+        /// Print one JSON object instead of the text report.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
     /// simulator on the same block (release build; numbers for BENCHMARKS.md).
     BenchAlu {
@@ -233,7 +263,98 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", testbench::redux::bench(insts, seed)?);
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::Synth { top, mem_bytes, freq, seed, no_pnr, no_breakdown, no_save, json } => {
+            check_mem_bytes(mem_bytes)?;
+            synth_cmd(top, mem_bytes, freq, seed, no_pnr, no_breakdown, no_save, json)
+        }
     }
+}
+
+/// The project root: `REDUNIT_ROOT`, else the folder of the workspace this binary was built
+/// from, else the current directory.
+fn project_root() -> PathBuf {
+    if let Some(r) = std::env::var_os("REDUNIT_ROOT") {
+        return PathBuf::from(r);
+    }
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    if built.join("synth").is_dir() { built.canonicalize().unwrap_or(built) } else { PathBuf::from(".") }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn synth_cmd(
+    top: testbench::synth::SynthTop,
+    mem_bytes: usize,
+    freq: f64,
+    seed: u64,
+    no_pnr: bool,
+    no_breakdown: bool,
+    no_save: bool,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    use testbench::synth;
+    let flow = synth::Flow::new(project_root());
+    if let Err(e) = flow.check_installed() {
+        eprintln!("redunit: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    if !(freq > 0.0) {
+        anyhow::bail!("--freq {freq}: must be positive");
+    }
+    if flow.cache_cold() {
+        eprintln!(
+            "redunit synth: first run: Yosys and nextpnr compile their WebAssembly once (about a minute each), \
+             cached in {}",
+            flow.cache().display()
+        );
+    }
+    let command = std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>().join(" ");
+    let command = command.replacen(&std::env::args().next().unwrap_or_default(), "redunit", 1);
+    let opts = synth::SynthOptions {
+        top,
+        mem_bytes,
+        config: "default".into(),
+        verilog: top.verilog(mem_bytes),
+        breakdown: !no_breakdown,
+        no_pnr,
+        freq_mhz: freq,
+        seed,
+    };
+    let pb = if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::new_spinner();
+        pb.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] synth {msg}").unwrap());
+        pb.enable_steady_tick(std::time::Duration::from_millis(120));
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let last = std::cell::RefCell::new(String::new());
+    let t0 = Instant::now();
+    let progress = |m: &str| {
+        pb.set_message(m.to_string());
+        if pb.is_hidden() {
+            // Not a terminal: one line per stage.
+            let stage: String = m.split(" (").next().unwrap_or(m).to_string();
+            let mut l = last.borrow_mut();
+            if *l != stage {
+                eprintln!("redunit synth: [{:>4.0} s] {stage}", t0.elapsed().as_secs_f64());
+                *l = stage;
+            }
+        }
+    };
+    let r = synth::run(&flow, &opts, &progress);
+    pb.finish_and_clear();
+    let r = r?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", r.json())?;
+    } else {
+        write!(out, "{}", r.text())?;
+    }
+    if !no_save {
+        let p = synth::save(&flow, &r, &command)?;
+        eprintln!("redunit synth: report saved to {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_mem_bytes(mem_bytes: usize) -> anyhow::Result<()> {
