@@ -9,7 +9,7 @@ use sim::redux::{LANES, ReduxForm};
 
 use crate::engine::{AluEngine, AluOp};
 use crate::hex;
-use crate::input_error::{InputError, check_header, csv_reader, next_record};
+use crate::input_error::{Cached, InputError, check_header, csv_reader, next_record};
 use crate::redux::{ReduxEngine, ReduxInst};
 
 /// Instructions handed to the engine at a time.
@@ -70,7 +70,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
         results: Vec::with_capacity(BATCH),
         out: Vec::new(),
     };
-    let mut cached: Option<(Vec<u8>, Form)> = None;
+    let mut cached = Cached::<Form>::default();
     // The instruction being assembled: form, elements so far, first line.
     let mut group: Option<(AluOp, usize, u64)> = None;
     let mut n = 0u64;
@@ -83,17 +83,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
                 return Err(InputError::new(line, format!("expected 3 columns (form,init,b), found {}", rec.len())).into());
             }
             let name = &rec[0];
-            let form = match &cached {
-                Some((bytes, f)) if bytes.as_slice() == name => *f,
-                _ => {
-                    let s = std::str::from_utf8(name).unwrap_or("");
-                    let f: Form = s
-                        .parse()
-                        .map_err(|e| InputError::new(line, format!("unknown form `{s}`: {e}")))?;
-                    cached = Some((name.to_vec(), f));
-                    f
-                }
-            };
+            let form = cached.parse(name, line, "form")?;
             let w = form.elem_bits();
             let field = |i: usize, what: &str| {
                 hex::parse(&rec[i], w).map_err(|e| {
@@ -217,7 +207,7 @@ pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn Red
         insts.clear();
         Ok(())
     };
-    let mut cached: Option<(Vec<u8>, ReduxForm)> = None;
+    let mut cached = Cached::<ReduxForm>::default();
     let mut n = 0u64;
     let mut last_line = 1;
     let result = (|| -> anyhow::Result<()> {
@@ -232,17 +222,7 @@ pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn Red
                 .into());
             }
             let name = &rec[0];
-            let form = match &cached {
-                Some((bytes, f)) if bytes.as_slice() == name => *f,
-                _ => {
-                    let s = std::str::from_utf8(name).unwrap_or("");
-                    let f: ReduxForm = s
-                        .parse()
-                        .map_err(|e| InputError::new(line, format!("unknown redux form `{s}`: {e}")))?;
-                    cached = Some((name.to_vec(), f));
-                    f
-                }
-            };
+            let form = cached.parse(name, line, "redux form")?;
             let field = |i: usize, what: &str| {
                 hex::parse(&rec[i], 32).map(|v| v as u32).map_err(|e| InputError::new(line, format!("{what}: {e}")))
             };

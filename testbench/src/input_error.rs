@@ -73,3 +73,32 @@ pub fn csv_error(e: csv::Error) -> anyhow::Error {
         _ => e.into(),
     }
 }
+
+/// Parses a column that mostly repeats the row before (a form name): once per change of text.
+pub struct Cached<T> {
+    last: Option<(Vec<u8>, T)>,
+}
+
+impl<T> Default for Cached<T> {
+    fn default() -> Self {
+        Cached { last: None }
+    }
+}
+
+impl<T: std::str::FromStr + Copy> Cached<T>
+where
+    T::Err: fmt::Display,
+{
+    /// The value of `field` on `line`; a parse error reads "unknown `what` `text`: reason".
+    pub fn parse(&mut self, field: &[u8], line: u64, what: &str) -> Result<T, InputError> {
+        if let Some((text, v)) = &self.last {
+            if text.as_slice() == field {
+                return Ok(*v);
+            }
+        }
+        let s = String::from_utf8_lossy(field);
+        let v: T = s.parse().map_err(|e| InputError::new(line, format!("unknown {what} `{s}`: {e}")))?;
+        self.last = Some((field.to_vec(), v));
+        Ok(v)
+    }
+}

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{InputError, check_header, csv_reader, next_record};
+use crate::input_error::{Cached, InputError, check_header, csv_reader, next_record};
 
 /// The outcome of one request: `Ok(Some(old))` for `ld`/`atom`, `Ok(None)` for `st`/`red`.
 pub type Outcome = Result<Option<u128>, MemError>;
@@ -28,22 +28,14 @@ pub fn parse(input: impl Read) -> anyhow::Result<Vec<Request>> {
     let mut rec = csv::ByteRecord::new();
     check_header(&mut rdr, &mut rec, "op,addr,value")?;
     let mut reqs = Vec::new();
-    let mut cached: Option<(Vec<u8>, Access)> = None;
+    let mut cached = Cached::<Access>::default();
     while next_record(&mut rdr, &mut rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 3 {
             return Err(bad(format!("expected 3 columns (op,addr,value), found {}", rec.len())));
         }
-        let access = match &cached {
-            Some((bytes, a)) if bytes.as_slice() == &rec[0] => *a,
-            _ => {
-                let s = String::from_utf8_lossy(&rec[0]);
-                let a: Access = s.parse().map_err(|e| bad(format!("unknown op `{s}`: {e}")))?;
-                cached = Some((rec[0].to_vec(), a));
-                a
-            }
-        };
+        let access = cached.parse(&rec[0], line, "op")?;
         let addr = hex::parse(&rec[1], 64).map_err(|e| bad(format!("addr: {e}")))? as u64;
         let value = if access.has_operand() {
             let bits = access.bytes() as u32 * 8;
