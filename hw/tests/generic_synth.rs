@@ -3,52 +3,16 @@
 //! unit's RAM inferred as a memory. The whole ALU and the whole unit take minutes: they are
 //! the ignored tests of `tests/lint.rs` and `tests/slice_unit_synth.rs`, which `.ci/run` runs.
 
+mod common;
+use common::{NO_LATCHES, stat_count, yosys};
 use rust_hdl::prelude::*;
-use std::path::PathBuf;
-use std::process::Command;
-
-/// Runs `script` on `verilog` (file `top.v`) in a fresh folder; returns the log.
-fn yosys(name: &str, verilog: &str, script: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("generic_synth").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("top.v"), verilog).unwrap();
-    let out = Command::new("yosys").current_dir(&dir).args(["-q", "-l", "yosys.log", "-p", script]).output().unwrap();
-    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
-    assert!(
-        out.status.success(),
-        "yosys failed on {name} ({}):\n{}\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr),
-        &log[log.len().saturating_sub(4000)..]
-    );
-    log
-}
-
-/// The number after `name` in the last `stat` of a Yosys log (0 if absent).
-fn stat_count(log: &str, name: &str) -> usize {
-    let tail = &log[log.rfind("Number of cells").unwrap_or(0)..];
-    tail.lines()
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            (w.next() == Some(name)).then(|| w.next().and_then(|n| n.parse().ok())).flatten()
-        })
-        .next()
-        .unwrap_or(0)
-}
-
-const NO_LATCHES: &str = "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*";
 
 /// Full generic `synth` (flattened), `check -assert`, no latches, `stat`: returns the cells.
 fn generic(name: &str, verilog: &str) -> usize {
-    let log = yosys(name, verilog, &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"));
+    let log = yosys("generic_synth", name, verilog, &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"));
     assert!(!log.contains("Latch inferred"), "{name}: latch");
-    let cells = stat_count(&log, "Number of cells:");
-    let cells = if cells == 0 {
-        log[log.rfind("Number of cells:").unwrap()..].split_whitespace().nth(3).and_then(|n| n.parse().ok()).unwrap_or(0)
-    } else {
-        cells
-    };
+    let cells: usize =
+        log[log.rfind("Number of cells:").unwrap()..].split_whitespace().nth(3).and_then(|n| n.parse().ok()).unwrap_or(0);
     eprintln!("{name}: {cells} cells after generic synth");
     assert!(cells > 0, "{name}: empty netlist");
     cells
@@ -99,6 +63,7 @@ fn generic_synth_response_fifo() {
 #[test]
 fn generic_synth_line_memory_is_a_memory() {
     let log = yosys(
+        "generic_synth",
         "line_memory",
         &hw::verilog::verilog(&mut hw::line_memory::LineMemory::new(256)),
         &format!(

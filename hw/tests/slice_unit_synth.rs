@@ -2,35 +2,13 @@
 //! 128-bit words, with its read register merged into the read port), not as flip-flops; and
 //! (ignored by default, minutes) a full generic synthesis with the memory kept as a memory.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn yosys(name: &str, verilog: &str, script: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("top.v"), verilog).unwrap();
-    let out = Command::new("yosys").current_dir(&dir).args(["-q", "-l", "yosys.log", "-p", script]).output().unwrap();
-    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
-    assert!(out.status.success(), "yosys failed ({}):\n{}\n{log}", dir.display(), String::from_utf8_lossy(&out.stderr));
-    log
-}
-
-/// The number after `name` in the last `stat` of a Yosys log (0 if absent).
-fn stat_count(log: &str, name: &str) -> usize {
-    let tail = &log[log.rfind("Number of cells").unwrap_or(0)..];
-    tail.lines()
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            (w.next() == Some(name)).then(|| w.next().and_then(|n| n.parse().ok())).flatten()
-        })
-        .next()
-        .unwrap_or(0)
-}
+mod common;
+use common::{NO_LATCHES, stat_count, yosys};
 
 #[test]
 fn slice_unit_ram_inferred_as_memory() {
     let log = yosys(
+        "synth",
         "unit_memory",
         &hw::unit_verilog(65536),
         "read_verilog top.v; hierarchy -check -top top; proc; opt -fast; memory -nomap; opt_clean; \
@@ -49,11 +27,13 @@ fn slice_unit_ram_inferred_as_memory() {
 #[ignore]
 fn slice_unit_full_synth_keeps_memory() {
     let log = yosys(
+        "synth",
         "unit_full",
         &hw::unit_verilog(65536),
-        "read_verilog top.v; synth -top top -flatten -run :fine; opt -fast -full; techmap; opt -fast; \
-         abc -fast; opt -fast; check -assert; \
-         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*; stat",
+        &format!(
+            "read_verilog top.v; synth -top top -flatten -run :fine; opt -fast -full; techmap; opt -fast; \
+             abc -fast; opt -fast; check -assert; {NO_LATCHES}; stat"
+        ),
     );
     assert_eq!(stat_count(&log, "$mem_v2"), 1);
     eprintln!("{}", &log[log.rfind("Number of wires").unwrap_or(0)..]);

@@ -136,11 +136,38 @@ pub fn u128_of<const N: usize>(b: Bits<N>) -> u128 {
     }
 }
 
-fn lint_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lint").join(name);
+/// Yosys' check that a netlist holds no latch cells (word-level and gate-level).
+pub const NO_LATCHES: &str = "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*";
+
+/// Runs the Yosys `script` on `verilog` (as `top.v`) in a fresh folder `<tmp>/<group>/<name>`;
+/// returns the log, failing the test with the log's end if Yosys fails.
+pub fn yosys(group: &str, name: &str, verilog: &str, script: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(group).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    std::fs::write(dir.join("top.v"), verilog).unwrap();
+    let out = Command::new("yosys").current_dir(&dir).args(["-q", "-l", "yosys.log", "-p", script]).output().unwrap();
+    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "yosys failed on {name} ({}):\n{}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr),
+        &log[log.len().saturating_sub(4000)..]
+    );
+    log
+}
+
+/// The number after the cell type `name` in the last `stat` of a Yosys log (0 if absent).
+pub fn stat_count(log: &str, name: &str) -> usize {
+    let tail = &log[log.rfind("Number of cells").unwrap_or(0)..];
+    tail.lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some(name)).then(|| w.next().and_then(|n| n.parse().ok())).flatten()
+        })
+        .next()
+        .unwrap_or(0)
 }
 
 /// Checks generated Verilog (top module `top`): Yosys elaborates and synthesises it with no
@@ -149,25 +176,15 @@ fn lint_dir(name: &str) -> PathBuf {
 /// `full_synth`: run the whole generic `synth`; else `proc; opt_clean; check -assert`, which
 /// finds the same latches and undriven signals in a fraction of the time.
 pub fn lint(name: &str, verilog: &str, full_synth: bool) {
-    let dir = lint_dir(name);
-    let v = dir.join("top.v");
-    std::fs::write(&v, verilog).unwrap();
     let script = if full_synth {
-        "read_verilog top.v; synth -top top; check -assert; \
-         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*"
+        format!("read_verilog top.v; synth -top top; check -assert; {NO_LATCHES}")
     } else {
         "read_verilog top.v; hierarchy -check -top top; proc; opt_clean; check -assert; \
          select -assert-none t:$dlatch t:$adlatch t:$dlatchsr"
+            .to_string()
     };
-    let y = Command::new("yosys").current_dir(&dir).args(["-q", "-l", "yosys.log", "-p", script]).output().unwrap();
-    let ylog = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
-    assert!(
-        y.status.success(),
-        "yosys failed on {name} ({}):\n{}\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&y.stderr),
-        ylog
-    );
+    let ylog = yosys("lint", name, verilog, &script);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lint").join(name);
     assert!(!ylog.contains("Latch inferred"), "{name}: latch in {}", dir.display());
     let waivers = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lint/waivers.vlt");
     let vl = Command::new("verilator")
