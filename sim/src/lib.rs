@@ -1,11 +1,14 @@
 //! The redunit golden model: every legal PTX `red` form bit-exact to NVIDIA H100 silicon
 //! (`form`, `apply`, `fp`), and a transaction-level memory that executes request traces
-//! (`memory`), and the warp-wide `redux.sync` reduction (`redux`).
+//! (`memory`), the warp-wide `redux.sync` reduction (`redux`), and the `red.async` forms
+//! (`red_async`) with the mbarrier they complete on (`mbarrier`).
 
 pub mod apply;
 pub mod form;
 pub mod fp;
+pub mod mbarrier;
 pub mod memory;
+pub mod red_async;
 pub mod redux;
 
 pub use apply::{apply, apply_elem, elem_mask};
