@@ -10,20 +10,26 @@
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
+//! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
+//! | `async_unit.rs` | [`AsyncUnit`]: `SliceUnit` + `Mbarrier`, `red.async` completion by complete-tx |
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
+pub mod async_unit;
 pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
 pub mod int_alu;
 pub mod line_memory;
+pub mod mbarrier;
 pub mod ordering_queue;
 pub mod redux_sync;
 pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;
 
+pub use async_unit::{ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
+pub use mbarrier::mbarrier_verilog;
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};

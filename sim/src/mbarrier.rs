@@ -27,7 +27,9 @@
 //! - `Uninitialized`: the state after reset, until the first `init`;
 //! - `TxRange`: an `expect_tx`/`arrive.expect_tx`/`complete_tx` would take the tx-count out
 //!   of range; that operation is not applied (neither its arrival);
-//! - `BadInit`: `init` with a count of 0.
+//! - `Count`: `init` with a count of 0, or an arrival while no arrival is pending (pending
+//!   is 0 and the phase waits for bytes: more arrivals than the expected count); that
+//!   arrival (and its expect-tx) is not applied.
 //!
 //! An mbarrier with an error is frozen: every operation but `init` leaves it unchanged and
 //! `test_wait` returns false. `init` clears the error. The error is observable (the trace
@@ -37,7 +39,8 @@
 //! The hardware block takes one barrier operation and one complete-tx per cycle. When both
 //! name the same mbarrier, the effect is the barrier operation first, then the complete-tx
 //! ([`Mbarrier::apply`] twice, in that order); the phase can flip at most once in a cycle
-//! (after a flip pending is the expected count, at least 1).
+//! (after a flip pending is the expected count, at least 1, and a complete-tx alone cannot
+//! complete a phase with pending arrivals).
 
 /// Mbarrier slots of the hardware block (and of traces).
 pub const MBARRIER_SLOTS: usize = 8;
@@ -71,7 +74,7 @@ pub mod mbar_encoding {
     pub const ERR_NONE: u8 = 0;
     pub const ERR_UNINIT: u8 = 1;
     pub const ERR_TX_RANGE: u8 = 2;
-    pub const ERR_BAD_INIT: u8 = 3;
+    pub const ERR_COUNT: u8 = 3;
 }
 const _: () = assert!(1 << mbar_encoding::SLOT_WIDTH == MBARRIER_SLOTS);
 
@@ -107,7 +110,7 @@ impl MbarOp {
 pub enum MbarError {
     Uninitialized,
     TxRange,
-    BadInit,
+    Count,
 }
 
 impl MbarError {
@@ -116,7 +119,7 @@ impl MbarError {
         match self {
             MbarError::Uninitialized => ERR_UNINIT,
             MbarError::TxRange => ERR_TX_RANGE,
-            MbarError::BadInit => ERR_BAD_INIT,
+            MbarError::Count => ERR_COUNT,
         }
     }
     pub fn from_code(c: u8) -> Option<MbarError> {
@@ -124,7 +127,7 @@ impl MbarError {
         match c {
             ERR_UNINIT => Some(MbarError::Uninitialized),
             ERR_TX_RANGE => Some(MbarError::TxRange),
-            ERR_BAD_INIT => Some(MbarError::BadInit),
+            ERR_COUNT => Some(MbarError::Count),
             _ => None,
         }
     }
@@ -133,7 +136,7 @@ impl MbarError {
         match self {
             MbarError::Uninitialized => "mbarrier-uninitialized",
             MbarError::TxRange => "mbarrier-tx-range",
-            MbarError::BadInit => "mbarrier-init-count",
+            MbarError::Count => "mbarrier-count",
         }
     }
 }
@@ -176,7 +179,7 @@ impl Mbarrier {
                 expected: c,
                 pending: c,
                 tx: 0,
-                error: (c == 0).then_some(MbarError::BadInit),
+                error: (c == 0).then_some(MbarError::Count),
             };
             return e;
         }
@@ -194,6 +197,10 @@ impl Mbarrier {
                 return e;
             }
         };
+        if arrive && self.pending == 0 {
+            self.error = Some(MbarError::Count);
+            return e;
+        }
         let tx = self.tx as i64 + dtx;
         if tx.abs() > MBAR_MAX as i64 {
             self.error = Some(MbarError::TxRange);
@@ -201,8 +208,6 @@ impl Mbarrier {
         }
         self.tx = tx as i32;
         if arrive {
-            // pending >= 1 whenever there is no error: init needs count >= 1, and a completed
-            // phase reloads it.
             self.pending -= 1;
         }
         if self.pending == 0 && self.tx == 0 {
@@ -268,7 +273,13 @@ mod tests {
         m.apply(MbarOp::CompleteTx(1));
         assert_eq!(m.error, Some(MbarError::TxRange));
         m.apply(MbarOp::Init(0));
-        assert_eq!(m.error, Some(MbarError::BadInit));
+        assert_eq!(m.error, Some(MbarError::Count));
         assert!(!m.apply(MbarOp::Arrive).flipped);
+        // One arrival too many while the phase waits for its bytes.
+        m.apply(MbarOp::Init(1));
+        m.apply(MbarOp::ArriveExpectTx(4));
+        assert_eq!((m.pending, m.tx, m.error), (0, 4, None));
+        m.apply(MbarOp::Arrive);
+        assert_eq!((m.pending, m.tx, m.error), (0, 4, Some(MbarError::Count)));
     }
 }

@@ -1,0 +1,433 @@
+//! `AsyncUnit`: the L2-slice unit ([`SliceUnit`]) with `red.async` completion on mbarriers
+//! ([`Mbarrier`]). Verilog: [`async_verilog`] (`redunit verilog --top async`).
+//!
+//! ```text
+//!            req (+ mbar_en, mbar) ──► completion table (16, tag = unit req_id) ──► SliceUnit
+//!                                         │ done/status/data ◄── unit rsp (any order)
+//!   rsp (request order) ◄── retire head ──┤
+//!                                         └─ mbar_en && status ok ─► complete-tx ─► Mbarrier
+//!   bar (init/arrive/expect_tx/complete_tx/test_wait) ─────────────────────────────► Mbarrier
+//! ```
+//!
+//! # Requests
+//! `req_op`/`req_addr`/`req_data` are the unit's ([`sim::Access::code`]); any access may come
+//! in. A `red.async` of a `.relaxed` form is its `red` form ([`sim::red_async::RedAsync::red_form`])
+//! with `req_mbar_en` high and the mbarrier slot in `req_mbar`; `.release` forms and plain
+//! accesses have `req_mbar_en` low. The complete-tx count is the bytes of the op's type
+//! (8 for the 64-bit types, else 4: the `red.async` types). `req_mbar_en` with an op other
+//! than a scalar integer `red` is outside the contract.
+//!
+//! # Completion table and responses
+//! Each accepted request takes the next of [`ASYNC_TAGS`] table entries (its tag, which is
+//! the unit's `req_id`); `req_ready` is low when all are in use or the unit is not ready. The
+//! unit answers in any order; its response marks the entry done. The head entry retires in
+//! request order when done and `rsp_ready` is high: it is the response (`rsp_data`,
+//! `rsp_status`), and when it has `mbar_en` and status ok, the mbarrier performs
+//! complete-tx with its bytes in the same cycle (`tx_valid`, `tx_slot`, `tx_bytes` show it).
+//! A failed request stores nothing and performs no complete-tx. Retiring in request order
+//! makes the complete-tx sequence of an mbarrier the program order of its `red.async`s.
+//!
+//! # Barrier operations
+//! `bar_valid`/`bar_ready`, `bar_op`, `bar_slot`, `bar_arg` ([`sim::mbarrier::mbar_encoding`]).
+//! `bar_ready` is low while a `red.async` on the same slot accepted earlier has not retired:
+//! a barrier operation takes effect after every earlier `red.async` on its mbarrier has
+//! completed (program order per mbarrier), so `test_wait` sees their bytes. Operations on
+//! other slots go ahead. The outputs `bar_wait_complete`, `bar_parity`, `bar_pending`,
+//! `bar_tx`, `bar_err` show the addressed slot before the cycle's updates (the
+//! `test_wait.parity` result when `bar_op` is test_wait). A barrier operation and a
+//! complete-tx from a retiring request in one cycle both take effect (on one slot: the
+//! operation first, [`crate::mbarrier`]); a barrier operation in the cycle a request is
+//! accepted is earlier than that request.
+//!
+//! # Timing (no waits)
+//! Request accepted in cycle a → unit response in cycle a + [`UNIT_MIN_LATENCY`] → retire and
+//! complete-tx in the next cycle → the phase flip is visible on `phase` one cycle after that:
+//! [`ASYNC_FLIP_LATENCY`] = 8 cycles from acceptance, 2 from the unit's response
+//! (`u_rsp_valid`, `u_rsp_tag` show the unit's responses).
+//!
+//! # Reset
+//! Synchronous `reset` resets the unit (in-flight requests are dropped), the table and the
+//! mbarriers (all uninitialised).
+
+use crate::mbarrier::{MBARRIER_SLOTS, Mbarrier};
+use crate::slice_unit::{ID_WIDTH, SliceUnit, UNIT_MIN_LATENCY};
+use rust_hdl::prelude::*;
+use sim::form::encoding::{TYPE_LSB, TYPE_WIDTH};
+use sim::mbarrier::mbar_encoding::{ARG_WIDTH, ERR_WIDTH, OP_WIDTH, SLOT_WIDTH, TX_WIDTH};
+use sim::memory::req_encoding::{REQ_OP_WIDTH, STATUS_OK, STATUS_WIDTH};
+
+/// Completion-table entries (requests in flight at most).
+pub const ASYNC_TAGS: usize = 16;
+/// Cycles from a `red.async`'s acceptance to its phase flip being visible on `phase`, when
+/// it is the last byte and nothing waits.
+pub const ASYNC_FLIP_LATENCY: usize = UNIT_MIN_LATENCY + 2;
+/// Cycles from the unit's response (`u_rsp_valid`) to the flip being visible.
+pub const ASYNC_FLIP_AFTER_RESPONSE: usize = 2;
+
+const _: () = assert!(ASYNC_TAGS == 16 && MBARRIER_SLOTS == 8, "loops and pointer widths below");
+
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(crate::fp_add::bits_u128(v as u128))
+}
+
+#[derive(LogicBlock)]
+pub struct AsyncUnit {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // Requests.
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_op: Signal<In, Bits<REQ_OP_WIDTH>>,
+    pub req_addr: Signal<In, Bits<32>>,
+    pub req_data: Signal<In, Bits<128>>,
+    pub req_mbar_en: Signal<In, Bit>,
+    pub req_mbar: Signal<In, Bits<SLOT_WIDTH>>,
+    // Responses, in request order.
+    pub rsp_valid: Signal<Out, Bit>,
+    pub rsp_ready: Signal<In, Bit>,
+    pub rsp_data: Signal<Out, Bits<128>>,
+    pub rsp_status: Signal<Out, Bits<STATUS_WIDTH>>,
+    // Barrier operations.
+    pub bar_valid: Signal<In, Bit>,
+    pub bar_ready: Signal<Out, Bit>,
+    pub bar_op: Signal<In, Bits<OP_WIDTH>>,
+    pub bar_slot: Signal<In, Bits<SLOT_WIDTH>>,
+    pub bar_arg: Signal<In, Bits<ARG_WIDTH>>,
+    pub bar_wait_complete: Signal<Out, Bit>,
+    pub bar_parity: Signal<Out, Bit>,
+    pub bar_pending: Signal<Out, Bits<ARG_WIDTH>>,
+    pub bar_tx: Signal<Out, Bits<TX_WIDTH>>,
+    pub bar_err: Signal<Out, Bits<ERR_WIDTH>>,
+    // Observation.
+    pub phase: Signal<Out, Bits<MBARRIER_SLOTS>>,
+    pub mbar_errs: Signal<Out, Bits<MBARRIER_SLOTS>>,
+    pub flip: Signal<Out, Bits<MBARRIER_SLOTS>>,
+    pub tx_valid: Signal<Out, Bit>,
+    pub tx_slot: Signal<Out, Bits<SLOT_WIDTH>>,
+    pub tx_bytes: Signal<Out, Bits<4>>,
+    pub u_rsp_valid: Signal<Out, Bit>,
+    pub u_rsp_tag: Signal<Out, Bits<4>>,
+
+    unit: SliceUnit,
+    mbar: Mbarrier,
+
+    // Completion table.
+    e_mbar_en: [DFF<Bit>; ASYNC_TAGS],
+    e_slot: [DFF<Bits<SLOT_WIDTH>>; ASYNC_TAGS],
+    e_bytes8: [DFF<Bit>; ASYNC_TAGS],
+    e_done: [DFF<Bit>; ASYNC_TAGS],
+    e_status: [DFF<Bits<STATUS_WIDTH>>; ASYNC_TAGS],
+    e_data: [DFF<Bits<128>>; ASYNC_TAGS],
+    wr_ptr: DFF<Bits<4>>,
+    rd_ptr: DFF<Bits<4>>,
+    count: DFF<Bits<5>>,
+    outstanding: [DFF<Bits<5>>; MBARRIER_SLOTS],
+
+    ty_lsb: Constant<Bits<4>>,
+    bytes8_tbl: Constant<Bits<16>>,
+    status_ok: Constant<Bits<STATUS_WIDTH>>,
+    one16: Constant<Bits<ASYNC_TAGS>>,
+    one8: Constant<Bits<MBARRIER_SLOTS>>,
+    one4: Constant<Bits<4>>,
+    one5: Constant<Bits<5>>,
+    zero4: Constant<Bits<4>>,
+    zero5: Constant<Bits<5>>,
+    zero128: Constant<Bits<128>>,
+    zero_status: Constant<Bits<STATUS_WIDTH>>,
+    zero_slot: Constant<Bits<SLOT_WIDTH>>,
+    four_bytes: Constant<Bits<4>>,
+    eight_bytes: Constant<Bits<4>>,
+
+    acc: Signal<Local, Bit>,
+    ty: Signal<Local, Bits<TYPE_WIDTH>>,
+    acc_bytes8: Signal<Local, Bit>,
+    b8_shift: Signal<Local, Bits<16>>,
+    wr_oh: Signal<Local, Bits<ASYNC_TAGS>>,
+    rd_oh: Signal<Local, Bits<ASYNC_TAGS>>,
+    ursp_oh: Signal<Local, Bits<ASYNC_TAGS>>,
+    ursp_fire: Signal<Local, Bit>,
+    hd_done: Signal<Local, Bit>,
+    hd_mbar_en: Signal<Local, Bit>,
+    hd_slot: Signal<Local, Bits<SLOT_WIDTH>>,
+    hd_bytes8: Signal<Local, Bit>,
+    hd_status: Signal<Local, Bits<STATUS_WIDTH>>,
+    hd_data: Signal<Local, Bits<128>>,
+    retire: Signal<Local, Bit>,
+    cpl: Signal<Local, Bit>,
+    cpl_bytes: Signal<Local, Bits<4>>,
+    bar_oh: Signal<Local, Bits<MBARRIER_SLOTS>>,
+    acc_slot_oh: Signal<Local, Bits<MBARRIER_SLOTS>>,
+    ret_slot_oh: Signal<Local, Bits<MBARRIER_SLOTS>>,
+    bar_busy: Signal<Local, Bit>,
+    unused_unit: Signal<Local, Bit>,
+    unused_b8: Signal<Local, Bit>,
+}
+
+impl AsyncUnit {
+    /// The async unit with a [`SliceUnit`] of `mem_bytes` of memory.
+    pub fn new(mem_bytes: usize) -> Self {
+        let mut b8 = 0u64;
+        for t in sim::form::TYPES {
+            if t.bits() == 64 {
+                b8 |= 1 << t as u64;
+            }
+        }
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_op: Default::default(),
+            req_addr: Default::default(),
+            req_data: Default::default(),
+            req_mbar_en: Default::default(),
+            req_mbar: Default::default(),
+            rsp_valid: Default::default(),
+            rsp_ready: Default::default(),
+            rsp_data: Default::default(),
+            rsp_status: Default::default(),
+            bar_valid: Default::default(),
+            bar_ready: Default::default(),
+            bar_op: Default::default(),
+            bar_slot: Default::default(),
+            bar_arg: Default::default(),
+            bar_wait_complete: Default::default(),
+            bar_parity: Default::default(),
+            bar_pending: Default::default(),
+            bar_tx: Default::default(),
+            bar_err: Default::default(),
+            phase: Default::default(),
+            mbar_errs: Default::default(),
+            flip: Default::default(),
+            tx_valid: Default::default(),
+            tx_slot: Default::default(),
+            tx_bytes: Default::default(),
+            u_rsp_valid: Default::default(),
+            u_rsp_tag: Default::default(),
+            unit: SliceUnit::new(mem_bytes),
+            mbar: Default::default(),
+            e_mbar_en: Default::default(),
+            e_slot: Default::default(),
+            e_bytes8: Default::default(),
+            e_done: Default::default(),
+            e_status: Default::default(),
+            e_data: Default::default(),
+            wr_ptr: Default::default(),
+            rd_ptr: Default::default(),
+            count: Default::default(),
+            outstanding: Default::default(),
+            ty_lsb: k(TYPE_LSB as u64),
+            bytes8_tbl: k(b8),
+            status_ok: k(STATUS_OK as u64),
+            one16: k(1),
+            one8: k(1),
+            one4: k(1),
+            one5: k(1),
+            zero4: k(0),
+            zero5: k(0),
+            zero128: k(0),
+            zero_status: k(0),
+            zero_slot: k(0),
+            four_bytes: k(4),
+            eight_bytes: k(8),
+            acc: Default::default(),
+            ty: Default::default(),
+            acc_bytes8: Default::default(),
+            b8_shift: Default::default(),
+            wr_oh: Default::default(),
+            rd_oh: Default::default(),
+            ursp_oh: Default::default(),
+            ursp_fire: Default::default(),
+            hd_done: Default::default(),
+            hd_mbar_en: Default::default(),
+            hd_slot: Default::default(),
+            hd_bytes8: Default::default(),
+            hd_status: Default::default(),
+            hd_data: Default::default(),
+            retire: Default::default(),
+            cpl: Default::default(),
+            cpl_bytes: Default::default(),
+            bar_oh: Default::default(),
+            acc_slot_oh: Default::default(),
+            ret_slot_oh: Default::default(),
+            bar_busy: Default::default(),
+            unused_unit: Default::default(),
+            unused_b8: Default::default(),
+        }
+    }
+}
+
+impl Logic for AsyncUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wr_ptr, rd_ptr, count);
+        for i in 0..16 {
+            self.e_mbar_en[i].clock.next = self.clock.val();
+            self.e_slot[i].clock.next = self.clock.val();
+            self.e_bytes8[i].clock.next = self.clock.val();
+            self.e_done[i].clock.next = self.clock.val();
+            self.e_status[i].clock.next = self.clock.val();
+            self.e_data[i].clock.next = self.clock.val();
+            self.e_mbar_en[i].d.next = self.e_mbar_en[i].q.val();
+            self.e_slot[i].d.next = self.e_slot[i].q.val();
+            self.e_bytes8[i].d.next = self.e_bytes8[i].q.val();
+            self.e_done[i].d.next = self.e_done[i].q.val();
+            self.e_status[i].d.next = self.e_status[i].q.val();
+            self.e_data[i].d.next = self.e_data[i].q.val();
+        }
+        for i in 0..8 {
+            self.outstanding[i].clock.next = self.clock.val();
+            self.outstanding[i].d.next = self.outstanding[i].q.val();
+        }
+        self.unit.clock.next = self.clock.val();
+        self.mbar.clock.next = self.clock.val();
+        self.unit.reset.next = self.reset.val();
+        self.mbar.reset.next = self.reset.val();
+
+        // ---- accept: a free table entry and a ready unit ----
+        self.req_ready.next = self.unit.req_ready.val() && !self.count.q.val().get_bit(4) && !self.reset.val();
+        self.acc.next = self.req_valid.val() && self.req_ready.val();
+        self.unit.req_valid.next = self.req_valid.val() && !self.count.q.val().get_bit(4) && !self.reset.val();
+        self.unit.req_op.next = self.req_op.val();
+        self.unit.req_addr.next = self.req_addr.val();
+        self.unit.req_data.next = self.req_data.val();
+        self.unit.req_id.next = bit_cast::<ID_WIDTH, 4>(self.wr_ptr.q.val());
+        self.ty.next = self.req_op.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
+        self.b8_shift.next = self.bytes8_tbl.val() >> self.ty.val();
+        self.acc_bytes8.next = self.b8_shift.val().get_bit(0);
+        self.unused_b8.next = self.b8_shift.val().get_bits::<15>(1).any();
+        self.wr_oh.next = self.one16.val() << self.wr_ptr.q.val();
+        for i in 0..16 {
+            if self.acc.val() && self.wr_oh.val().get_bit(i) {
+                self.e_mbar_en[i].d.next = self.req_mbar_en.val();
+                self.e_slot[i].d.next = self.req_mbar.val();
+                self.e_bytes8[i].d.next = self.acc_bytes8.val();
+                self.e_done[i].d.next = false;
+            }
+        }
+
+        // ---- unit responses (any order) mark their entry done ----
+        self.unit.rsp_ready.next = true;
+        self.ursp_fire.next = self.unit.rsp_valid.val();
+        self.ursp_oh.next = self.one16.val() << self.unit.rsp_id.val().get_bits::<4>(0);
+        self.unused_unit.next = self.unit.rsp_id.val().get_bits::<12>(4).any() ^ self.unit.cov.val().any();
+        for i in 0..16 {
+            if self.ursp_fire.val() && self.ursp_oh.val().get_bit(i) {
+                self.e_done[i].d.next = true;
+                self.e_status[i].d.next = self.unit.rsp_status.val();
+                self.e_data[i].d.next = self.unit.rsp_data.val();
+            }
+        }
+        self.u_rsp_valid.next = self.ursp_fire.val();
+        self.u_rsp_tag.next = self.unit.rsp_id.val().get_bits::<4>(0);
+
+        // ---- retire the head in request order ----
+        self.rd_oh.next = self.one16.val() << self.rd_ptr.q.val();
+        self.hd_done.next = false;
+        self.hd_mbar_en.next = false;
+        self.hd_slot.next = self.zero_slot.val();
+        self.hd_bytes8.next = false;
+        self.hd_status.next = self.zero_status.val();
+        self.hd_data.next = self.zero128.val();
+        for i in 0..16 {
+            if self.rd_oh.val().get_bit(i) {
+                self.hd_done.next = self.e_done[i].q.val();
+                self.hd_mbar_en.next = self.e_mbar_en[i].q.val();
+                self.hd_slot.next = self.e_slot[i].q.val();
+                self.hd_bytes8.next = self.e_bytes8[i].q.val();
+                self.hd_status.next = self.e_status[i].q.val();
+                self.hd_data.next = self.e_data[i].q.val();
+            }
+        }
+        self.rsp_valid.next = self.count.q.val().any() && self.hd_done.val() && !self.reset.val();
+        self.rsp_data.next = self.hd_data.val();
+        self.rsp_status.next = self.hd_status.val();
+        self.retire.next = self.rsp_valid.val() && self.rsp_ready.val();
+        for i in 0..16 {
+            if self.retire.val() && self.rd_oh.val().get_bit(i) {
+                self.e_done[i].d.next = false;
+            }
+        }
+        if self.acc.val() {
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one4.val();
+        }
+        if self.retire.val() {
+            self.rd_ptr.d.next = self.rd_ptr.q.val() + self.one4.val();
+        }
+        if self.acc.val() && !self.retire.val() {
+            self.count.d.next = self.count.q.val() + self.one5.val();
+        }
+        if self.retire.val() && !self.acc.val() {
+            self.count.d.next = self.count.q.val() - self.one5.val();
+        }
+
+        // ---- complete-tx of a retiring red.async ----
+        self.cpl.next = self.retire.val() && self.hd_mbar_en.val() && (self.hd_status.val() == self.status_ok.val());
+        if self.hd_bytes8.val() {
+            self.cpl_bytes.next = self.eight_bytes.val();
+        } else {
+            self.cpl_bytes.next = self.four_bytes.val();
+        }
+        self.mbar.cpl_valid.next = self.cpl.val();
+        self.mbar.cpl_slot.next = self.hd_slot.val();
+        self.mbar.cpl_bytes.next = bit_cast::<ARG_WIDTH, 4>(self.cpl_bytes.val());
+        self.tx_valid.next = self.cpl.val();
+        self.tx_slot.next = self.hd_slot.val();
+        self.tx_bytes.next = self.cpl_bytes.val();
+
+        // ---- per-slot count of red.async not yet retired ----
+        self.acc_slot_oh.next = self.one8.val() << self.req_mbar.val();
+        self.ret_slot_oh.next = self.one8.val() << self.hd_slot.val();
+        for i in 0..8 {
+            if (self.acc.val() && self.req_mbar_en.val() && self.acc_slot_oh.val().get_bit(i))
+                && !(self.retire.val() && self.hd_mbar_en.val() && self.ret_slot_oh.val().get_bit(i))
+            {
+                self.outstanding[i].d.next = self.outstanding[i].q.val() + self.one5.val();
+            }
+            if !(self.acc.val() && self.req_mbar_en.val() && self.acc_slot_oh.val().get_bit(i))
+                && (self.retire.val() && self.hd_mbar_en.val() && self.ret_slot_oh.val().get_bit(i))
+            {
+                self.outstanding[i].d.next = self.outstanding[i].q.val() - self.one5.val();
+            }
+        }
+
+        // ---- barrier operations ----
+        self.bar_oh.next = self.one8.val() << self.bar_slot.val();
+        self.bar_busy.next = false;
+        for i in 0..8 {
+            if self.bar_oh.val().get_bit(i) && self.outstanding[i].q.val().any() {
+                self.bar_busy.next = true;
+            }
+        }
+        self.bar_ready.next = !self.bar_busy.val() && !self.reset.val();
+        self.mbar.op_valid.next = self.bar_valid.val() && self.bar_ready.val();
+        self.mbar.op_code.next = self.bar_op.val();
+        self.mbar.op_slot.next = self.bar_slot.val();
+        self.mbar.op_arg.next = self.bar_arg.val();
+        self.bar_wait_complete.next = self.mbar.op_wait_complete.val();
+        self.bar_parity.next = self.mbar.op_parity.val();
+        self.bar_pending.next = self.mbar.op_pending.val();
+        self.bar_tx.next = self.mbar.op_tx.val();
+        self.bar_err.next = self.mbar.op_err.val();
+        self.phase.next = self.mbar.phase.val();
+        self.mbar_errs.next = self.mbar.errs.val();
+        self.flip.next = self.mbar.flip.val();
+
+        if self.reset.val() {
+            self.wr_ptr.d.next = self.zero4.val();
+            self.rd_ptr.d.next = self.zero4.val();
+            self.count.d.next = self.zero5.val();
+            for i in 0..16 {
+                self.e_done[i].d.next = false;
+            }
+            for i in 0..8 {
+                self.outstanding[i].d.next = self.zero5.val();
+            }
+        }
+    }
+}
+
+/// The Verilog of the async unit with `mem_bytes` of memory, as module `top`.
+pub fn async_verilog(mem_bytes: usize) -> String {
+    crate::verilog::verilog(&mut AsyncUnit::new(mem_bytes))
+}

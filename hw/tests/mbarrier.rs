@@ -1,0 +1,272 @@
+//! The mbarrier block against the model (`sim::mbarrier`), cycle by cycle with a barrier
+//! operation and a complete-tx in the same cycle (often on the same slot); the async unit
+//! (`AsyncUnit`) in rust-hdl's simulator: a phase flips exactly when the last byte of its
+//! red.async requests completes; and both blocks' Verilog through Yosys and Verilator lint.
+
+mod common;
+use common::{Rng, b128, lint, seed, u128_of};
+use hw::async_unit::{ASYNC_FLIP_AFTER_RESPONSE, ASYNC_FLIP_LATENCY, AsyncUnit};
+use hw::mbarrier::Mbarrier as MbarBlock;
+use rust_hdl::prelude::*;
+use sim::mbarrier::{MBAR_MAX, MBARRIER_SLOTS, MbarError, MbarOp, Mbarrier};
+use sim::red_async::RedAsync;
+use sim::{Access, Memory, Request};
+
+fn random_op(rng: &mut Rng) -> MbarOp {
+    let small = |rng: &mut Rng| [0, 4, 8, 12, 16][rng.below(5)];
+    let bytes = |rng: &mut Rng| if rng.below(200) == 0 { MBAR_MAX - rng.below(3) as u32 } else { small(rng) };
+    match rng.below(20) {
+        0 => MbarOp::Init(if rng.below(30) == 0 { 0 } else { 1 + rng.below(3) as u32 }),
+        1..=5 => MbarOp::Arrive,
+        6..=8 => MbarOp::ArriveExpectTx(bytes(rng)),
+        9..=10 => MbarOp::ExpectTx(bytes(rng)),
+        11..=12 => MbarOp::CompleteTx(bytes(rng)),
+        _ => MbarOp::TestWait(rng.below(2) == 1),
+    }
+}
+
+#[test]
+fn mbarrier_block_matches_the_model() {
+    let s = seed("mbarrier_block_matches_the_model");
+    let mut rng = Rng(s);
+    let mut uut = MbarBlock::default();
+    uut.connect_all();
+    let mut model = [Mbarrier::default(); MBARRIER_SLOTS];
+    let mut flips = 0;
+    let mut both_same_slot = 0;
+    let mut model_errors = Vec::new();
+    for cycle in 0..6000u64 {
+        let reset = cycle < 2 || rng.below(3000) == 0;
+        // Few slots, so the operation and the completion often meet on one slot.
+        let op = (rng.below(4) != 0).then(|| {
+            let slot = rng.below(3);
+            // A frozen (error) slot is soon initialised again.
+            if model[slot].error.is_some() && rng.below(3) == 0 {
+                (slot, MbarOp::Init(1 + rng.below(2) as u32))
+            } else {
+                (slot, random_op(&mut rng))
+            }
+        });
+        let cpl = (rng.below(2) == 0).then(|| (rng.below(3), [4u32, 8][rng.below(2)]));
+        uut.clock.next = Clock::from(false);
+        uut.reset.next = reset;
+        uut.op_valid.next = op.is_some();
+        let (slot, o) = op.unwrap_or((0, MbarOp::Arrive));
+        let (code, arg) = o.code();
+        uut.op_code.next = b128(code as u128);
+        uut.op_slot.next = b128(slot as u128);
+        uut.op_arg.next = b128(arg as u128);
+        uut.cpl_valid.next = cpl.is_some();
+        let (cslot, cbytes) = cpl.unwrap_or((0, 0));
+        uut.cpl_slot.next = b128(cslot as u128);
+        uut.cpl_bytes.next = b128(cbytes as u128);
+        assert!(simulate(&mut uut, 1000), "did not settle");
+        // Outputs before the edge: the addressed slot's state and the state vectors.
+        let m = model[slot];
+        let ctx = format!("seed {s}, cycle {cycle}, op {op:?}, cpl {cpl:?}, slot state {m:?}");
+        if cycle >= 2 {
+            assert_eq!(uut.op_parity.val(), m.parity, "{ctx}");
+            assert_eq!(u128_of(uut.op_err.val()) as u8, m.error.map_or(0, MbarError::code), "{ctx}");
+            if m.error.is_none() {
+                assert_eq!(u128_of(uut.op_pending.val()) as u32, m.pending, "{ctx}");
+                let tx = u128_of(uut.op_tx.val()) as i64;
+                let tx = if tx >= 1 << 21 { tx - (1 << 22) } else { tx };
+                assert_eq!(tx, m.tx as i64, "{ctx}");
+            }
+            let phase = u128_of(uut.phase.val()) as usize;
+            let errs = u128_of(uut.errs.val()) as usize;
+            for (i, b) in model.iter().enumerate() {
+                assert_eq!(phase >> i & 1 == 1, b.parity, "{ctx}: phase of slot {i}");
+                assert_eq!(errs >> i & 1 == 1, b.error.is_some(), "{ctx}: error of slot {i}");
+            }
+        }
+        // The model: the operation, then the completion.
+        let mut flip = 0usize;
+        let mut wait = false;
+        if reset {
+            model = [Mbarrier::default(); MBARRIER_SLOTS];
+        } else {
+            if let Some((slot, o)) = op {
+                let e = model[slot].apply(o);
+                wait = e.wait_complete;
+                flip |= (e.flipped as usize) << slot;
+            }
+            if let Some((cs, b)) = cpl {
+                flip |= (model[cs].apply(MbarOp::CompleteTx(b)).flipped as usize) << cs;
+                both_same_slot += op.is_some_and(|(s, _)| s == cs) as u32;
+            }
+        }
+        if cycle >= 2 && !reset {
+            if let Some((_, MbarOp::TestWait(_))) = op {
+                assert_eq!(uut.op_wait_complete.val(), wait, "{ctx}: test_wait");
+            }
+            assert_eq!(u128_of(uut.flip.val()) as usize, flip, "{ctx}: flip");
+        }
+        flips += flip.count_ones();
+        model_errors.extend(model.iter().filter_map(|m| m.error));
+        uut.clock.next = Clock::from(true);
+        assert!(simulate(&mut uut, 1000), "did not settle");
+    }
+    let kinds = |k: MbarError| model_errors.iter().filter(|e| **e == k).count();
+    assert!(kinds(MbarError::TxRange) > 0 && kinds(MbarError::Count) > 0, "error statuses not reached");
+    assert!(flips > 100 && both_same_slot > 500, "weak stimulus: {flips} flips, {both_same_slot} same-slot cycles");
+}
+
+/// Drives the async unit in rust-hdl's simulator, one cycle per call.
+struct Async {
+    uut: AsyncUnit,
+    cycle: u64,
+}
+
+#[derive(Default, Clone, Copy)]
+struct In {
+    req: Option<(Access, u32, u128, Option<usize>)>,
+    bar: Option<(usize, MbarOp)>,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Out {
+    req_taken: bool,
+    bar_taken: bool,
+    wait_complete: bool,
+    rsp: Option<(u128, u8)>,
+    phase: u8,
+    tx: Option<(usize, u32)>,
+    u_rsp: bool,
+}
+
+impl Async {
+    fn new() -> Self {
+        let mut uut = AsyncUnit::new(4096);
+        uut.connect_all();
+        let mut a = Async { uut, cycle: 0 };
+        a.uut.reset.next = true;
+        a.step(In::default());
+        a.step(In::default());
+        a.uut.reset.next = false;
+        a
+    }
+
+    fn step(&mut self, i: In) -> Out {
+        let u = &mut self.uut;
+        u.clock.next = Clock::from(false);
+        u.rsp_ready.next = true;
+        u.req_valid.next = i.req.is_some();
+        if let Some((a, addr, data, mbar)) = i.req {
+            u.req_op.next = b128(a.code() as u128);
+            u.req_addr.next = b128(addr as u128);
+            u.req_data.next = b128(data);
+            u.req_mbar_en.next = mbar.is_some();
+            u.req_mbar.next = b128(mbar.unwrap_or(0) as u128);
+        }
+        u.bar_valid.next = i.bar.is_some();
+        if let Some((slot, op)) = i.bar {
+            let (c, arg) = op.code();
+            u.bar_op.next = b128(c as u128);
+            u.bar_slot.next = b128(slot as u128);
+            u.bar_arg.next = b128(arg as u128);
+        }
+        assert!(simulate(u, 10_000), "did not settle");
+        let o = Out {
+            req_taken: i.req.is_some() && u.req_ready.val(),
+            bar_taken: i.bar.is_some() && u.bar_ready.val(),
+            wait_complete: u.bar_wait_complete.val(),
+            rsp: u.rsp_valid.val().then(|| (u128_of(u.rsp_data.val()), u128_of(u.rsp_status.val()) as u8)),
+            phase: u128_of(u.phase.val()) as u8,
+            tx: u.tx_valid.val().then(|| (u128_of(u.tx_slot.val()) as usize, u128_of(u.tx_bytes.val()) as u32)),
+            u_rsp: u.u_rsp_valid.val(),
+        };
+        u.clock.next = Clock::from(true);
+        assert!(simulate(u, 10_000), "did not settle");
+        self.cycle += 1;
+        o
+    }
+}
+
+/// Three `red.async.relaxed ... add.u32` (4 bytes each) on mbarrier 1 that expects 12 bytes
+/// and one arrival: the phase must flip in the cycle after the third complete-tx, never
+/// before; the memory holds the sum; test_wait sees the new phase; a barrier operation on the
+/// slot waits while the red.async are in flight.
+#[test]
+fn async_unit_flips_the_phase_on_the_last_byte() {
+    let mut a = Async::new();
+    let ra: RedAsync = "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
+    let red = Access::Red(ra.red_form());
+    let mut mem = Memory::new(4096);
+    // init(1), arrive.expect_tx(12) on slot 1.
+    for op in [MbarOp::Init(1), MbarOp::ArriveExpectTx(12)] {
+        assert!(a.step(In { bar: Some((1, op)), ..In::default() }).bar_taken);
+    }
+    let mut accepted = vec![];
+    let mut txs = vec![];
+    let mut flip_cycle = None;
+    let mut last_u_rsp = 0;
+    let mut k = 0;
+    let addrs = [0x40u32, 0x80, 0x40];
+    let mut bar_blocked = false;
+    while a.cycle < 200 {
+        let req = (k < 3).then(|| (red, addrs[k], 5u128 + k as u128, Some(1)));
+        // While they are in flight, a test_wait on slot 1 must wait; one on slot 2 goes ahead.
+        let bar = (k == 3 && flip_cycle.is_none()).then_some((1, MbarOp::TestWait(false)));
+        let before = a.cycle;
+        let o = a.step(In { req, bar });
+        if o.req_taken {
+            mem.execute(&Request { access: red, addr: addrs[k] as u64, value: 5 + k as u128 }).unwrap();
+            accepted.push(before);
+            k += 1;
+        }
+        if o.u_rsp {
+            last_u_rsp = before;
+        }
+        if let Some(t) = o.tx {
+            assert_eq!(t, (1, 4));
+            txs.push(before);
+        }
+        if o.phase & 2 != 0 && flip_cycle.is_none() {
+            flip_cycle = Some(before);
+            assert_eq!(txs.len(), 3, "the phase flipped before the last byte completed");
+            assert_eq!(before, txs[2] + 1, "the flip is visible the cycle after the last complete-tx");
+        }
+        if o.phase & 2 == 0 {
+            assert!(txs.len() < 3 || before <= txs[2], "the phase did not flip after the last byte");
+        }
+        if bar.is_some() {
+            if o.bar_taken {
+                assert!(flip_cycle.is_some(), "test_wait taken before the bytes completed");
+                assert!(o.wait_complete, "test_wait.parity(0) after the phase completed");
+                assert!(bar_blocked);
+                break;
+            }
+            bar_blocked = true;
+        }
+    }
+    let flip = flip_cycle.expect("the phase never flipped");
+    assert_eq!(flip - accepted[2], ASYNC_FLIP_LATENCY as u64, "flip latency from the last acceptance");
+    assert_eq!(flip - last_u_rsp, ASYNC_FLIP_AFTER_RESPONSE as u64, "flip latency from the last unit response");
+    // The reductions landed: read both words back.
+    for addr in [0x40u32, 0x80] {
+        let mut got = None;
+        let mut sent = false;
+        for _ in 0..20 {
+            let req = (!sent).then_some((Access::Ld(sim::Width::B32), addr, 0, None));
+            let o = a.step(In { req, bar: None });
+            sent |= o.req_taken;
+            if let (true, Some((d, 0))) = (sent, o.rsp) {
+                got = Some(d);
+                break;
+            }
+        }
+        let exp = mem.execute(&Request { access: Access::Ld(sim::Width::B32), addr: addr as u64, value: 0 }).unwrap();
+        assert_eq!(got, exp, "memory at {addr:#x}");
+    }
+}
+
+#[test]
+fn lint_mbarrier() {
+    lint("mbarrier", &hw::mbarrier_verilog(), true);
+}
+
+#[test]
+fn lint_async_unit() {
+    lint("async_unit", &hw::async_verilog(4096), false);
+}
