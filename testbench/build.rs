@@ -16,6 +16,9 @@
 //! 6. The `redux.sync` block: `hw::redux_verilog()` becomes `Vredux` (untraced only), with the
 //!    shim `csrc/redux_shim.cpp`, on the same runtime library.
 //!
+//! 7. The async unit (`build_async.rs`): `hw::async_verilog(65536)` becomes `Vasync` (untraced),
+//!    with the shim `csrc/async_shim.cpp`.
+//!
 //! The build reruns when the design (`../hw/src`, `../sim/src`) or the shim changes.
 
 use std::path::{Path, PathBuf};
@@ -24,6 +27,9 @@ use std::process::Command;
 // The L2-slice unit's models and shim (kept apart from the ALU's for easy merges).
 #[path = "build_unit.rs"]
 mod unit;
+// The async unit (red.async + mbarriers).
+#[path = "build_async.rs"]
+mod async_unit;
 #[path = "src/verilator_flags.rs"]
 mod verilator_flags;
 
@@ -113,6 +119,7 @@ fn main() {
         .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", redux_vfile.display())));
     let redux = model("Vredux", false, &redux_vfile, "the redux.sync block");
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
+    let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
 
     // 3. The runtime, once.
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
@@ -168,6 +175,7 @@ fn main() {
     println!("cargo:rustc-link-lib=static=Valut");
     println!("cargo:rustc-link-lib=static=Vredux");
     unit::link(&out);
+    async_unit::shim_and_link(&manifest, &include, &async_dir, &out);
     println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
     println!("cargo:rustc-link-lib=dylib=stdc++");
     println!("cargo:rustc-link-lib=dylib=pthread");

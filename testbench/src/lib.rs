@@ -1,6 +1,7 @@
 //! The redunit testbench: conformance against the H100 captures, the `eval` and `run`
 //! contracts, and the engines behind them.
 
+pub mod async_run;
 pub mod conformance;
 pub mod cosim;
 pub mod engine;

@@ -131,6 +131,19 @@ enum Cmd {
         #[arg(long, value_parser = stimulus::parse_seed, default_value = "0x5eed")]
         seed: u64,
     },
+    /// Latency of mbarrier completion and throughput of red.async through the Verilated async
+    /// unit (hw::AsyncUnit), checked against the model (numbers for BENCHMARKS.md).
+    BenchAsync {
+        /// Barrier phases (expect_tx, red.async, test_wait), over the 8 mbarriers in turn.
+        #[arg(long, default_value_t = 10_000)]
+        phases: usize,
+        /// red.async per phase.
+        #[arg(long, default_value_t = 8)]
+        per_phase: usize,
+        /// red.async in the stream without waits.
+        #[arg(long, default_value_t = 100_000)]
+        stream: usize,
+    },
     /// Synthesise for an ECP5 FPGA (Yosys synth_ecp5 + nextpnr-ecp5 --85k, from
     /// scripts/setup-synth.sh): LUT4, flip-flops, carry cells, block RAMs, DSPs, fmax after
     /// routing and the critical path, with a per-block breakdown; the report is saved in
@@ -263,6 +276,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", testbench::redux::bench(insts, seed)?);
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::BenchAsync { phases, per_phase, stream } => {
+            if per_phase == 0 || per_phase > 1000 || stream > 1_000_000 {
+                anyhow::bail!("--per-phase must be in 1..=1000 and --stream at most 1000000 (the tx-count limit 2^20-1 bytes per mbarrier)");
+            }
+            print!("{}", testbench::async_run::bench(phases, per_phase, stream)?);
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Synth { top, mem_bytes, freq, seed, no_pnr, no_breakdown, no_save, json } => {
             check_mem_bytes(mem_bytes)?;
             synth_cmd(top, mem_bytes, freq, seed, no_pnr, no_breakdown, no_save, json)
@@ -369,13 +389,27 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
     if vcd.is_some() && engine != EngineKind::Rtl {
         anyhow::bail!("--vcd needs --engine rtl: the golden model has no waveform");
     }
-    let input: Box<dyn std::io::Read> = if trace.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
+    let mut input = Vec::new();
+    if trace.as_os_str() == "-" {
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut input).context("reading the trace from stdin")?;
     } else {
-        Box::new(std::io::BufReader::new(
-            std::fs::File::open(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?,
-        ))
-    };
+        input = std::fs::read(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?;
+    }
+    // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
+    if input.split(|b| *b == b'\n').next().is_some_and(|h| h.trim_ascii_end() == testbench::async_run::HEADER.as_bytes()) {
+        if coverage || vcd.is_some() {
+            anyhow::bail!("--coverage and --vcd are not available for traces with the mbar column (red.async)");
+        }
+        let stdout = BufWriter::new(std::io::stdout().lock());
+        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout).map_err(|e| {
+            match e.downcast::<InputError>() {
+                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+                Err(e) => e,
+            }
+        })?;
+        return Ok(ExitCode::from(code));
+    }
+    let input = &input[..];
     let reqs = trace::parse(input).map_err(|e| match e.downcast::<InputError>() {
         Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
         Err(e) => e,
@@ -428,6 +462,8 @@ enum Top {
     Alu,
     /// The redux.sync warp reduction block (`hw::ReduxSync`).
     Redux,
+    /// The L2-slice unit with red.async completion on mbarriers (`hw::AsyncUnit`).
+    Async,
 }
 
 impl Top {
@@ -436,6 +472,7 @@ impl Top {
             Top::Unit => format!("the L2-slice unit with {mem_bytes} bytes of memory"),
             Top::Alu => "the reduction ALU".into(),
             Top::Redux => "the redux.sync block".into(),
+            Top::Async => format!("the async unit (L2-slice unit + mbarriers) with {mem_bytes} bytes of memory"),
         }
     }
 }
@@ -449,6 +486,7 @@ fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::
         Top::Unit => hw::unit_verilog(mem_bytes),
         Top::Alu => hw::alu_verilog(),
         Top::Redux => hw::redux_verilog(),
+        Top::Async => hw::async_verilog(mem_bytes),
     };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())
