@@ -10,6 +10,7 @@
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
+//! | `warp_coalescer.rs` | [`WarpCoalescer`]: warp `RED` → masked sector requests; [`WarpUnit`]: it in front of the unit |
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
@@ -23,8 +24,10 @@ pub mod redux_sync;
 pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;
+pub mod warp_coalescer;
 
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
 pub use sim::form::encoding;
+pub use warp_coalescer::{WarpCoalescer, WarpUnit, warp_verilog};
