@@ -69,6 +69,10 @@ enum Cmd {
         /// Memory size of the unit.
         #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
         mem_bytes: usize,
+        /// Warp instructions per warp pattern and form (coalesced, one address, one line per
+        /// lane through hw::WarpUnit); 0 leaves the warp patterns out.
+        #[arg(long, default_value_t = 1_000)]
+        warp_insts: usize,
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
@@ -225,17 +229,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Run { engine, mem_bytes, coverage, vcd, trace } => run_cmd(engine, mem_bytes, coverage, vcd, trace),
-        Cmd::Bench { requests, latency_requests, mem_bytes, json } => {
+        Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json } => {
             check_mem_bytes(mem_bytes)?;
             if requests == 0 {
                 anyhow::bail!("--requests must be at least 1");
             }
             let r = testbench::bench::bench(requests, mem_bytes, latency_requests.max(1))?;
+            let warp = if warp_insts > 0 { testbench::warp::bench(warp_insts)? } else { vec![] };
             let mut out = std::io::stdout().lock();
             if json {
-                writeln!(out, "{}", r.json())?;
+                let j = r.json();
+                if warp.is_empty() {
+                    writeln!(out, "{j}")?;
+                } else {
+                    let body = j.trim_end().trim_end_matches('}').trim_end();
+                    writeln!(out, "{body},\n  \"warp\": {}\n}}", testbench::warp::bench_json(&warp))?;
+                }
             } else {
                 write!(out, "{}", r.text())?;
+                if !warp.is_empty() {
+                    write!(out, "{}", testbench::warp::bench_text(&warp))?;
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -369,13 +383,30 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
     if vcd.is_some() && engine != EngineKind::Rtl {
         anyhow::bail!("--vcd needs --engine rtl: the golden model has no waveform");
     }
-    let input: Box<dyn std::io::Read> = if trace.as_os_str() == "-" {
+    let mut input: Box<dyn std::io::BufRead> = if trace.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::io::BufReader::new(
             std::fs::File::open(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?,
         ))
     };
+    // The header picks the format: `op,addr,value` (requests) or `op,mask,addr0,...` (warp).
+    let mut header = String::new();
+    input.read_line(&mut header).context("reading the trace's header")?;
+    let input = std::io::Read::chain(std::io::Cursor::new(header.clone().into_bytes()), input);
+    if testbench::warp::is_warp_header(&header) {
+        if coverage || vcd.is_some() {
+            anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
+        }
+        let stdout = BufWriter::new(std::io::stdout().lock());
+        testbench::warp::run_trace(input, stdout, engine == EngineKind::Rtl, mem_bytes).map_err(|e| {
+            match e.downcast::<InputError>() {
+                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+                Err(e) => e,
+            }
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let reqs = trace::parse(input).map_err(|e| match e.downcast::<InputError>() {
         Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
         Err(e) => e,
@@ -428,6 +459,8 @@ enum Top {
     Alu,
     /// The redux.sync warp reduction block (`hw::ReduxSync`).
     Redux,
+    /// The warp coalescer in front of the L2-slice unit (`hw::WarpUnit`).
+    Warp,
 }
 
 impl Top {
@@ -436,6 +469,7 @@ impl Top {
             Top::Unit => format!("the L2-slice unit with {mem_bytes} bytes of memory"),
             Top::Alu => "the reduction ALU".into(),
             Top::Redux => "the redux.sync block".into(),
+            Top::Warp => format!("the warp coalescer and the L2-slice unit with {mem_bytes} bytes of memory"),
         }
     }
 }
@@ -449,6 +483,7 @@ fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::
         Top::Unit => hw::unit_verilog(mem_bytes),
         Top::Alu => hw::alu_verilog(),
         Top::Redux => hw::redux_verilog(),
+        Top::Warp => hw::warp_verilog(mem_bytes),
     };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())
