@@ -13,6 +13,8 @@
 //! 5. The same for the L2-slice unit (`build_unit.rs`): `hw::unit_verilog(65536)` becomes `Vunit`
 //!    and `Vunitt` (traced), with the shim `csrc/unit_shim.cpp`, on the same runtime library.
 //!
+//!    The warp unit (`hw::warp_verilog(65536)`, coalescer + unit) becomes `Vwarp` (untraced)
+//!    with `csrc/warp_shim.cpp`.
 //! 6. The `redux.sync` block: `hw::redux_verilog()` becomes `Vredux` (untraced only), with the
 //!    shim `csrc/redux_shim.cpp`, on the same runtime library.
 //!
@@ -120,6 +122,7 @@ fn main() {
     let redux = model("Vredux", false, &redux_vfile, "the redux.sync block");
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
     let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
+    let warp = unit::verilate_warp(&out, &|p, t, v| model(p, t, v, "the warp unit"));
 
     // 3. The runtime, once.
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
@@ -144,6 +147,7 @@ fn main() {
     copy_lib(&redux, "Vredux");
     copy_lib(&unit_plain, unit::PLAIN);
     copy_lib(&unit_traced, unit::TRACED);
+    copy_lib(&warp, unit::WARP);
 
     // 4. The shim, then the link line (shim first: static libraries resolve left to right).
     cc::Build::new()
@@ -170,6 +174,7 @@ fn main() {
         .opt_level(2)
         .compile("redunit_redux_shim");
     unit::shim(&manifest, &include, &unit_plain, &unit_traced);
+    unit::warp_shim(&manifest, &include, &warp);
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=Valu");
     println!("cargo:rustc-link-lib=static=Valut");

@@ -7,6 +7,31 @@ use std::path::{Path, PathBuf};
 
 pub const PLAIN: &str = "Vunit";
 pub const TRACED: &str = "Vunitt";
+/// The warp unit (`hw::warp_verilog`: coalescer + unit), untraced, 64 KiB only.
+pub const WARP: &str = "Vwarp";
+
+/// Writes the warp unit's Verilog and verilates it (one untraced model).
+pub fn verilate_warp(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> PathBuf {
+    let vfile = out.join("redunit_warp.v");
+    std::fs::write(&vfile, hw::warp_verilog(sim::memory::DEFAULT_MEM_BYTES))
+        .unwrap_or_else(|e| super::fail(format!("cannot write {}: {e}", vfile.display())));
+    model(WARP, false, &vfile)
+}
+
+/// Compiles the warp unit's shim.
+pub fn warp_shim(manifest: &Path, include: &Path, warp: &Path) {
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .cpp_link_stdlib(None)
+        .file(manifest.join("csrc/warp_shim.cpp"))
+        .include(include)
+        .include(include.join("vltstd"))
+        .include(warp)
+        .flag_if_supported("-Wno-unused-parameter")
+        .opt_level(2)
+        .compile("redunit_warp_shim");
+}
 
 /// Writes the unit's Verilog and verilates it twice with `model(prefix, trace, vfile)`.
 pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> (PathBuf, PathBuf) {
@@ -45,4 +70,5 @@ pub fn shim(manifest: &Path, include: &Path, plain: &Path, traced: &Path) {
 pub fn link(_out: &Path) {
     println!("cargo:rustc-link-lib=static={PLAIN}");
     println!("cargo:rustc-link-lib=static={TRACED}");
+    println!("cargo:rustc-link-lib=static={WARP}");
 }

@@ -9,7 +9,7 @@
 //! | [`IntAlu`] | 1 | bits 63..0 (32-bit forms use 31..0) |
 //! | [`FpAdd16`] (f16 and bf16 add), [`FpMinMax16`] | 8 each | lane i = bits 16i+15..16i: a form of N bits in all uses lanes 0..N/16-1 (scalar f16: lane 0; f16x2: 0-1; v8.f16 and v4.f16x2: 0-7) |
 //! | [`FpAddF32`] | 4 | lane i = bits 32i+31..32i (scalar, v2, v4) |
-//! | [`FpAddF64`] | 1 | bits 63..0 |
+//! | [`FpAddF64`] | 2 | lane i = bits 64i+63..64i: lane 0 for every PTX f64 form; lane 1 only for the `v2` f64 code that the L2-slice unit sends for a masked sector request of f64 (two elements in one pass) |
 //!
 //! After [`ALU_LATENCY`] cycles the delayed form code selects one unit's 128-bit result and
 //! zeroes the bits above the form's width (`elem_bits * vec`). Every unit registers its
@@ -68,6 +68,9 @@ pub struct ReductionAlu {
     minmax16: [FpMinMax16; 8],
     add_f32: [FpAddF32; 4],
     add_f64: FpAddF64,
+    /// The second f64 lane (bits 127..64): only masked sector requests of the unit use it
+    /// (the form code then says `v2` of f64, which no PTX form has).
+    add_f64_hi: FpAddF64,
 
     // Form-code field positions and values.
     // (4 bits: a bit index into the 10-bit code)
@@ -155,6 +158,7 @@ impl Default for ReductionAlu {
             minmax16: Default::default(),
             add_f32: Default::default(),
             add_f64: Default::default(),
+            add_f64_hi: Default::default(),
             op_lsb: Constant::new(bits_u128(OP_LSB as u128)),
             ty_lsb: Constant::new(bits_u128(TYPE_LSB as u128)),
             space_lsb: Constant::new(bits_u128(SPACE_LSB as u128)),
@@ -262,6 +266,11 @@ impl Logic for ReductionAlu {
         self.add_f64.b.next = self.in_b.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f64.nan_quiet.next = self.in_shared.val();
+        self.add_f64_hi.clock.next = self.clock.val();
+        self.add_f64_hi.a.next = self.in_old.val().get_bits::<64>(64);
+        self.add_f64_hi.b.next = self.in_b.val().get_bits::<64>(64);
+        self.add_f64_hi.ftz.next = false;
+        self.add_f64_hi.nan_quiet.next = self.in_shared.val();
 
         self.s1_valid.d.next = self.in_valid.val();
         self.s1_form.d.next = self.in_form.val();
@@ -347,6 +356,7 @@ impl Logic for ReductionAlu {
             self.sel_hi.next = self.f32_hi.val();
         } else if self.out_ty.val() == self.ty_f64.val() {
             self.sel_lo.next = self.add_f64.sum.val();
+            self.sel_hi.next = self.add_f64_hi.sum.val();
         } else if (self.out_ty.val() == self.ty_f16.val())
             || (self.out_ty.val() == self.ty_f16x2.val())
             || (self.out_ty.val() == self.ty_bf16.val())

@@ -133,6 +133,8 @@ pub struct AsyncUnit {
     zero4: Constant<Bits<4>>,
     zero5: Constant<Bits<5>>,
     zero128: Constant<Bits<128>>,
+    /// `req_mask` of a plain (unmasked) unit request.
+    zero_mask: Constant<Bits<8>>,
     zero_status: Constant<Bits<STATUS_WIDTH>>,
     zero_slot: Constant<Bits<SLOT_WIDTH>>,
     four_bytes: Constant<Bits<4>>,
@@ -226,6 +228,7 @@ impl AsyncUnit {
             zero4: k(0),
             zero5: k(0),
             zero128: k(0),
+            zero_mask: k(0),
             zero_status: k(0),
             zero_slot: k(0),
             four_bytes: k(4),
@@ -291,6 +294,7 @@ impl Logic for AsyncUnit {
         self.unit.req_op.next = self.req_op.val();
         self.unit.req_addr.next = self.req_addr.val();
         self.unit.req_data.next = self.req_data.val();
+        self.unit.req_mask.next = self.zero_mask.val();
         self.unit.req_id.next = bit_cast::<ID_WIDTH, 4>(self.wr_ptr.q.val());
         self.ty.next = self.req_op.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.b8_shift.next = self.bytes8_tbl.val() >> self.ty.val();

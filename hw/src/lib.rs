@@ -12,6 +12,7 @@
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
 //! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
 //! | `async_unit.rs` | [`AsyncUnit`]: `SliceUnit` + `Mbarrier`, `red.async` completion by complete-tx |
+//! | `warp_coalescer.rs` | [`WarpCoalescer`]: warp `RED` → masked sector requests; [`WarpUnit`]: it in front of the unit |
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
@@ -27,6 +28,7 @@ pub mod redux_sync;
 pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;
+pub mod warp_coalescer;
 
 pub use async_unit::{ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
 pub use mbarrier::mbarrier_verilog;
@@ -34,3 +36,4 @@ pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
 pub use sim::form::encoding;
+pub use warp_coalescer::{WarpCoalescer, WarpUnit, warp_verilog};

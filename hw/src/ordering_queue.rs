@@ -30,7 +30,7 @@ pub const QUEUE_DEPTH: usize = 8;
 /// Index of the youngest place (`QUEUE_DEPTH - 1`; hdl loops need a plain name as a bound).
 const QUEUE_TOP: usize = QUEUE_DEPTH - 1;
 /// Width of an entry's opaque payload.
-pub const QUEUE_PAYLOAD_BITS: usize = 166;
+pub const QUEUE_PAYLOAD_BITS: usize = 174;
 
 #[derive(LogicBlock)]
 pub struct OrderingQueue {

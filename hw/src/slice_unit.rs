@@ -84,6 +84,21 @@
 //! queue's outputs (it orders an `always` block's statements in separate groups only when
 //! they share no variable): keep the `hz_*` inputs on the stage registers.
 //!
+//! # Masked sector requests (`req_mask`, for the warp coalescer)
+//! `req_mask` zero (what every plain request sends) leaves the unit exactly as described
+//! above. A `red`/`atom` with a non-zero mask is a *masked sector request*, the golden model's
+//! [`sim::Memory::execute_masked`]: `req_addr` is a 16-byte line (else `misaligned`, checked
+//! as a 16-byte access), `req_data` holds the operands at their byte offsets, and bit i of
+//! the mask enables element i of the form's element size (2, 4 or 8 bytes; bits at or above
+//! 16/size are ignored; `ld`/`st` ignore the mask). In one pass through the same pipeline the
+//! form's operation runs on every enabled element: the ALU gets the form code with its vector
+//! field set to the full sector of its type (v8 16-bit, v4 32-bit, v2 64-bit: the last is the
+//! second f64 lane of [`ReductionAlu`]), the integer fast path has four 32-bit lanes
+//! (`int_alu` and `int_lane`, two 64-bit ones for 64-bit types), and the merge writes only the
+//! enabled elements' bytes (`s*_wmask`). An `atom` returns the old sector with the disabled
+//! elements zero. Latency, hazards, forwarding and throughput are those of any request to
+//! the line (the mask rides in the queue payload).
+//!
 //! # Illegal operation codes
 //! Codes that [`sim::Access::from_code`] rejects are not checked (the port contract is that
 //! only legal codes are sent); such a request is answered, and may write memory.
@@ -218,7 +233,8 @@ const P_FP: usize = P_SIZE + 3;
 const P_STATUS: usize = P_FP + 1;
 const P_ID: usize = P_STATUS + STATUS_WIDTH;
 const P_DATA: usize = P_ID + ID_WIDTH;
-const _: () = assert!(P_DATA + 128 == QUEUE_PAYLOAD_BITS);
+const P_MASK: usize = P_DATA + 128;
+const _: () = assert!(P_MASK + 8 == QUEUE_PAYLOAD_BITS);
 // Response entry (bit offsets).
 const R_DATA: usize = ID_WIDTH;
 const R_STATUS: usize = ID_WIDTH + 128;
@@ -238,6 +254,10 @@ pub struct SliceUnit {
     /// Store data or operand in the low bits (element 0 lowest).
     pub req_data: Signal<In, Bits<128>>,
     pub req_id: Signal<In, Bits<ID_WIDTH>>,
+    /// Element enable mask: zero for a plain request; non-zero makes a `red`/`atom` a
+    /// *masked sector request* (see "Masked sector requests" in the module doc). Ignored by
+    /// `ld` and `st`.
+    pub req_mask: Signal<In, Bits<8>>,
     // Response port (valid/ready): exactly one per request.
     pub rsp_valid: Signal<Out, Bit>,
     pub rsp_ready: Signal<In, Bit>,
@@ -253,6 +273,9 @@ pub struct SliceUnit {
     queue: OrderingQueue,
     mem: LineMemory,
     int_alu: IntAlu,
+    /// Integer lanes 1..3 of a masked sector request (lane k at bits 32k..): with `int_alu`
+    /// (lane 0) four 32-bit or two 64-bit elements (lanes 0 and 2) per pass.
+    int_lane: [IntAlu; 3],
     alu: ReductionAlu,
     rsp_fifo: ResponseFifo,
 
@@ -293,6 +316,14 @@ pub struct SliceUnit {
     p_status: Constant<Bits<8>>,
     p_id: Constant<Bits<8>>,
     p_data: Constant<Bits<8>>,
+    p_mask: Constant<Bits<8>>,
+    size4: Constant<Bits<3>>,
+    zero8: Constant<Bits<8>>,
+    zero2: Constant<Bits<2>>,
+    elog1: Constant<Bits<2>>,
+    elog2: Constant<Bits<2>>,
+    elog3: Constant<Bits<2>>,
+    vec_clear: Constant<Bits<CODE_WIDTH>>,
     r_data: Constant<Bits<8>>,
     r_status: Constant<Bits<8>>,
     credit_max: Constant<Bits<4>>,
@@ -313,6 +344,8 @@ pub struct SliceUnit {
     a_fp: Signal<Local, Bit>,
     a_align: Signal<Local, Bits<4>>,
     a_status: Signal<Local, Bits<STATUS_WIDTH>>,
+    a_sector: Signal<Local, Bit>,
+    a_mask: Signal<Local, Bits<8>>,
     unused_decode: Signal<Local, Bit>,
     unused_alu: Signal<Local, Bit>,
 
@@ -340,6 +373,16 @@ pub struct SliceUnit {
     s1_old_line: Signal<Local, Bits<128>>,
     s1_old: Signal<Local, Bits<128>>,
     s1_fwd_fp: Signal<Local, Bit>,
+    s1_mask8: Signal<Local, Bits<8>>,
+    s1_sector: Signal<Local, Bit>,
+    s1_ty2: Signal<Local, Bits<8>>,
+    s1_elogw: Signal<Local, Bits<32>>,
+    s1_elog: Signal<Local, Bits<2>>,
+    s1_exp: Signal<Local, Bits<128>>,
+    s1_wmask: Signal<Local, Bits<128>>,
+    s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
+    s1_vecf: Signal<Local, Bits<2>>,
+    unused_sector: Signal<Local, Bit>,
 
     // ==== s2: integer result ====
     s2_valid: DFF<Bit>,
@@ -353,6 +396,10 @@ pub struct SliceUnit {
     s2_status: DFF<Bits<STATUS_WIDTH>>,
     s2_id: DFF<Bits<ID_WIDTH>>,
     s2_new: Signal<Local, Bits<128>>,
+    s2_sector: DFF<Bit>,
+    s2_int64: DFF<Bit>,
+    s2_wmask: DFF<Bits<128>>,
+    s2_intvec: Signal<Local, Bits<128>>,
 
     // ==== s3: carry ====
     s3_valid: DFF<Bit>,
@@ -365,6 +412,8 @@ pub struct SliceUnit {
     s3_rsp: DFF<Bits<128>>,
     s3_status: DFF<Bits<STATUS_WIDTH>>,
     s3_id: DFF<Bits<ID_WIDTH>>,
+    s3_sector: DFF<Bit>,
+    s3_wmask: DFF<Bits<128>>,
 
     // ==== s4: FP result, write back, response ====
     s4_valid: DFF<Bit>,
@@ -378,6 +427,8 @@ pub struct SliceUnit {
     s4_status: DFF<Bits<STATUS_WIDTH>>,
     s4_id: DFF<Bits<ID_WIDTH>>,
     s4_new: Signal<Local, Bits<128>>,
+    s4_sector: DFF<Bit>,
+    s4_wmask: DFF<Bits<128>>,
 
     // ==== s5: the line written in the previous cycle ====
     s5_valid: DFF<Bit>,
@@ -438,6 +489,7 @@ impl SliceUnit {
             req_addr: Default::default(),
             req_data: Default::default(),
             req_id: Default::default(),
+            req_mask: Default::default(),
             rsp_valid: Default::default(),
             rsp_ready: Default::default(),
             rsp_id: Default::default(),
@@ -447,6 +499,7 @@ impl SliceUnit {
             queue: Default::default(),
             mem: LineMemory::new(mem_bytes / 16),
             int_alu: Default::default(),
+            int_lane: Default::default(),
             alu: Default::default(),
             rsp_fifo: Default::default(),
             mem_bytes: k(mem_bytes as u64),
@@ -483,6 +536,14 @@ impl SliceUnit {
             p_status: k(P_STATUS as u64),
             p_id: k(P_ID as u64),
             p_data: k(P_DATA as u64),
+            p_mask: k(P_MASK as u64),
+            size4: k(4),
+            zero8: k(0),
+            zero2: k(0),
+            elog1: k(1),
+            elog2: k(2),
+            elog3: k(3),
+            vec_clear: k(((1u64 << CODE_WIDTH) - 1) & !(((1u64 << VEC_WIDTH) - 1) << VEC_LSB)),
             r_data: k(R_DATA as u64),
             r_status: k(R_STATUS as u64),
             credit_max: k(RSP_FIFO_DEPTH as u64),
@@ -501,6 +562,8 @@ impl SliceUnit {
             a_fp: Default::default(),
             a_align: Default::default(),
             a_status: Default::default(),
+            a_sector: Default::default(),
+            a_mask: Default::default(),
             unused_decode: Default::default(),
             unused_alu: Default::default(),
             issue: Default::default(),
@@ -524,6 +587,16 @@ impl SliceUnit {
             s1_old_line: Default::default(),
             s1_old: Default::default(),
             s1_fwd_fp: Default::default(),
+            s1_mask8: Default::default(),
+            s1_sector: Default::default(),
+            s1_ty2: Default::default(),
+            s1_elogw: Default::default(),
+            s1_elog: Default::default(),
+            s1_exp: Default::default(),
+            s1_wmask: Default::default(),
+            s1_alu_form: Default::default(),
+            s1_vecf: Default::default(),
+            unused_sector: Default::default(),
             s2_valid: Default::default(),
             s2_ordered: Default::default(),
             s2_line: Default::default(),
@@ -535,6 +608,10 @@ impl SliceUnit {
             s2_status: Default::default(),
             s2_id: Default::default(),
             s2_new: Default::default(),
+            s2_sector: Default::default(),
+            s2_int64: Default::default(),
+            s2_wmask: Default::default(),
+            s2_intvec: Default::default(),
             s3_valid: Default::default(),
             s3_ordered: Default::default(),
             s3_line: Default::default(),
@@ -545,6 +622,8 @@ impl SliceUnit {
             s3_rsp: Default::default(),
             s3_status: Default::default(),
             s3_id: Default::default(),
+            s3_sector: Default::default(),
+            s3_wmask: Default::default(),
             s4_valid: Default::default(),
             s4_ordered: Default::default(),
             s4_line: Default::default(),
@@ -556,6 +635,8 @@ impl SliceUnit {
             s4_status: Default::default(),
             s4_id: Default::default(),
             s4_new: Default::default(),
+            s4_sector: Default::default(),
+            s4_wmask: Default::default(),
             s5_valid: Default::default(),
             s5_line: Default::default(),
             s5_data: Default::default(),
@@ -586,12 +667,16 @@ impl Logic for SliceUnit {
             self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, s2_valid,
             s2_ordered, s2_line, s2_kind, s2_fp, s2_sh, s2_base, s2_rsp, s2_status, s2_id, s3_valid, s3_ordered,
             s3_line, s3_kind, s3_fp, s3_sh, s3_data, s3_rsp, s3_status, s3_id, s4_valid, s4_ordered, s4_line,
-            s4_kind, s4_fp, s4_sh, s4_data, s4_rsp, s4_status, s4_id, s5_valid, s5_line, s5_data
+            s4_kind, s4_fp, s4_sh, s4_data, s4_rsp, s4_status, s4_id, s5_valid, s5_line, s5_data, s2_sector,
+            s2_int64, s2_wmask, s3_sector, s3_wmask, s4_sector, s4_wmask
         );
         self.queue.clock.next = self.clock.val();
         self.queue.reset.next = self.reset.val();
         self.mem.clock.next = self.clock.val();
         self.int_alu.clock.next = self.clock.val();
+        for i in 0..3 {
+            self.int_lane[i].clock.next = self.clock.val();
+        }
         self.alu.clock.next = self.clock.val();
         self.rsp_fifo.clock.next = self.clock.val();
         self.rsp_fifo.reset.next = self.reset.val();
@@ -629,6 +714,14 @@ impl Logic for SliceUnit {
                 + bit_cast::<3, VEC_WIDTH>(self.a_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index()));
             self.a_fp.next = self.fp_tbl.val().get_bit(self.a_ty.val().index());
         }
+        // A masked sector request (red/atom with a non-zero mask) spans its whole 16-byte line.
+        self.a_sector.next = self.req_mask.val().any()
+            && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()));
+        self.a_mask.next = self.zero8.val();
+        if self.a_sector.val() {
+            self.a_size.next = self.size4.val();
+            self.a_mask.next = self.req_mask.val();
+        }
         self.a_align.next = self.align15.val();
         if self.a_size.val() == self.size1.val() {
             self.a_align.next = self.align1.val();
@@ -656,7 +749,8 @@ impl Logic for SliceUnit {
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 1>(self.a_fp.val().into()) << self.p_fp.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, STATUS_WIDTH>(self.a_status.val()) << self.p_status.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val());
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
         if self.queue.cov_back_to_back.val() {
             self.ev_back_to_back_line.next = true;
         }
@@ -685,19 +779,82 @@ impl Logic for SliceUnit {
         } else if self.s1_size.val() == self.size3.val() {
             self.s1_mask.next = self.mask64.val();
         }
+        // The bytes the request writes in its line (`s1_wmask`): the access (plain), or the
+        // enabled elements of the form's element size (masked sector request; offset 0).
+        self.s1_mask8.next = self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index());
+        self.s1_sector.next = self.s1_mask8.val().any();
+        self.s1_ty2.next =
+            bit_cast::<8, TYPE_WIDTH>(self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
+        self.s1_elogw.next = self.elem_log2_tbl.val() >> self.s1_ty2.val();
+        self.s1_elog.next = self.s1_elogw.val().get_bits::<2>(0);
+        self.s1_exp.next = self.zero128.val();
+        if self.s1_elog.val() == self.elog1.val() {
+            for i in 0..8 {
+                self.s1_exp.next = self.s1_exp.val() << 16;
+                if self.s1_mask8.val().get_bit(7 - i) {
+                    self.s1_exp.next = self.s1_exp.val() | self.mask16.val();
+                }
+            }
+        } else if self.s1_elog.val() == self.elog2.val() {
+            for i in 0..4 {
+                self.s1_exp.next = self.s1_exp.val() << 32;
+                if self.s1_mask8.val().get_bit(3 - i) {
+                    self.s1_exp.next = self.s1_exp.val() | self.mask32.val();
+                }
+            }
+        } else {
+            for i in 0..2 {
+                self.s1_exp.next = self.s1_exp.val() << 64;
+                if self.s1_mask8.val().get_bit(1 - i) {
+                    self.s1_exp.next = self.s1_exp.val() | self.mask64.val();
+                }
+            }
+        }
+        self.s1_wmask.next = self.s1_mask.val() << self.s1_sh.val();
+        if self.s1_sector.val() {
+            self.s1_wmask.next = self.s1_exp.val();
+        }
+        // The ALU computes a sector request as the full-sector vector of its type (vec field
+        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
+        // the enabled elements.
+        self.s1_vecf.next = self.zero2.val() - self.s1_elog.val();
+        self.s1_alu_form.next = self.s1_form.val();
+        if self.s1_sector.val() {
+            self.s1_alu_form.next = (self.s1_form.val() & self.vec_clear.val())
+                | (bit_cast::<CODE_WIDTH, 2>(self.s1_vecf.val()) << self.vec_lsb.val());
+        }
+        // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
+        self.unused_sector.next = self.int_lane[0].y.val().get_bits::<32>(32).any()
+            ^ self.int_lane[2].y.val().get_bits::<32>(32).any()
+            ^ self.s1_elogw.val().any();
 
+        // The integer lanes' results of a sector request, as a line.
+        self.s2_intvec.next =
+            bit_cast::<128, 64>(self.int_alu.y.val()) | (bit_cast::<128, 64>(self.int_lane[1].y.val()) << 64);
+        if !self.s2_int64.q.val() {
+            self.s2_intvec.next = bit_cast::<128, 32>(self.int_alu.y.val().get_bits::<32>(0))
+                | (bit_cast::<128, 32>(self.int_lane[0].y.val().get_bits::<32>(0)) << 32)
+                | (bit_cast::<128, 32>(self.int_lane[1].y.val().get_bits::<32>(0)) << 64)
+                | (bit_cast::<128, 32>(self.int_lane[2].y.val().get_bits::<32>(0)) << 96);
+        }
         self.s2_new.next = self.s2_base.q.val();
         if !self.s2_fp.q.val()
             && ((self.s2_kind.q.val() == self.kind_red.val()) || (self.s2_kind.q.val() == self.kind_atom.val()))
         {
             self.s2_new.next =
                 self.s2_base.q.val() | (bit_cast::<128, 64>(self.int_alu.y.val()) << self.s2_sh.q.val());
+            if self.s2_sector.q.val() {
+                self.s2_new.next = self.s2_base.q.val() | (self.s2_intvec.val() & self.s2_wmask.q.val());
+            }
         }
         self.s4_new.next = self.s4_data.q.val();
         if self.s4_fp.q.val()
             && ((self.s4_kind.q.val() == self.kind_red.val()) || (self.s4_kind.q.val() == self.kind_atom.val()))
         {
             self.s4_new.next = self.s4_data.q.val() | (self.alu.out_data.val() << self.s4_sh.q.val());
+            if self.s4_sector.q.val() {
+                self.s4_new.next = self.s4_data.q.val() | (self.alu.out_data.val() & self.s4_wmask.q.val());
+            }
         }
 
         // ==========================================================================
@@ -788,8 +945,18 @@ impl Logic for SliceUnit {
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.int_alu.a.next = self.s1_old.val().get_bits::<64>(0);
         self.int_alu.b.next = self.s1_data.val().get_bits::<64>(0);
+        for i in 0..3 {
+            self.int_lane[i].op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
+            self.int_lane[i].ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
+        }
+        self.int_lane[0].a.next = self.s1_old.val().get_bits::<64>(32);
+        self.int_lane[0].b.next = self.s1_data.val().get_bits::<64>(32);
+        self.int_lane[1].a.next = self.s1_old.val().get_bits::<64>(64);
+        self.int_lane[1].b.next = self.s1_data.val().get_bits::<64>(64);
+        self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old.val().get_bits::<32>(96));
+        self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1_fp.val();
-        self.alu.in_form.next = self.s1_form.val();
+        self.alu.in_form.next = self.s1_alu_form.val();
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_b.next = self.s1_data.val();
 
@@ -803,7 +970,7 @@ impl Logic for SliceUnit {
         self.s2_id.d.next = self.s1_id.val();
         // The line without the accessed bytes; a store merges its data now; a load keeps
         // the whole line.
-        self.s2_base.d.next = self.s1_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val());
+        self.s2_base.d.next = self.s1_old_line.val() & !self.s1_wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
             self.s2_base.d.next = (self.s1_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val()))
                 | ((self.s1_data.val() & self.s1_mask.val()) << self.s1_sh.val());
@@ -816,7 +983,13 @@ impl Logic for SliceUnit {
             && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()))
         {
             self.s2_rsp.d.next = self.s1_old.val() & self.s1_mask.val();
+            if self.s1_sector.val() {
+                self.s2_rsp.d.next = self.s1_old_line.val() & self.s1_wmask.val();
+            }
         }
+        self.s2_sector.d.next = self.s1_sector.val();
+        self.s2_int64.d.next = self.s1_elog.val() == self.elog3.val();
+        self.s2_wmask.d.next = self.s1_wmask.val();
 
         // ==========================================================================
         // s2: the integer result (IntAlu, one cycle) merges into the line.
@@ -831,6 +1004,8 @@ impl Logic for SliceUnit {
         self.s3_rsp.d.next = self.s2_rsp.q.val();
         self.s3_status.d.next = self.s2_status.q.val();
         self.s3_id.d.next = self.s2_id.q.val();
+        self.s3_sector.d.next = self.s2_sector.q.val();
+        self.s3_wmask.d.next = self.s2_wmask.q.val();
 
         // ==========================================================================
         // s3: carry (the FP ALU is in its second stage).
@@ -845,6 +1020,8 @@ impl Logic for SliceUnit {
         self.s4_rsp.d.next = self.s3_rsp.q.val();
         self.s4_status.d.next = self.s3_status.q.val();
         self.s4_id.d.next = self.s3_id.q.val();
+        self.s4_sector.d.next = self.s3_sector.q.val();
+        self.s4_wmask.d.next = self.s3_wmask.q.val();
 
         // ==========================================================================
         // s4: the FP result (ReductionAlu output) merges; write back; response.

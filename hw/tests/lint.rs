@@ -88,3 +88,15 @@ fn lint_line_memory() {
 fn lint_slice_unit() {
     lint("slice_unit", &hw::unit_verilog(65536), false);
 }
+
+/// The warp coalescer alone, through Yosys `proc; check -assert` and Verilator `-Wall`.
+#[test]
+fn lint_warp_coalescer() {
+    lint("warp_coalescer", &verilog::<hw::WarpCoalescer>(), false);
+}
+
+/// The coalescer in front of the unit (`redunit verilog --top warp`).
+#[test]
+fn lint_warp_unit() {
+    lint("warp_unit", &hw::warp_verilog(65536), false);
+}

@@ -9,7 +9,7 @@ mod common;
 use common::{Rng, b128, seed, u128_of};
 use hw::SliceUnit;
 use rust_hdl::prelude::*;
-use sim::memory::{Access, Memory, Request, Width, status_code};
+use sim::memory::{Access, Memory, Width, status_code};
 use std::collections::{HashMap, HashSet};
 
 /// One request as driven on the port.
@@ -18,6 +18,8 @@ struct Req {
     access: Access,
     addr: u32,
     data: u128,
+    /// `req_mask`: zero for a plain request, else a masked sector request.
+    mask: u8,
 }
 
 /// Expected response.
@@ -81,6 +83,7 @@ impl Harness {
             u.req_addr.next = b128(r.addr as u128);
             u.req_data.next = b128(r.data);
             u.req_id.next = b128(self.next_id as u128);
+            u.req_mask.next = b128(r.mask as u128);
         }
         assert!(simulate(u, 10_000), "did not settle");
         let accepted = req.is_some() && u.req_ready.val();
@@ -122,7 +125,7 @@ impl Harness {
         }
         if accepted {
             let r = req.unwrap();
-            let out = self.golden.execute(&Request { access: r.access, addr: r.addr as u64, value: r.data });
+            let out = self.golden.execute_masked(r.access, r.addr as u64, r.mask, r.data);
             let exp = match out {
                 Ok(v) => Rsp { data: v.unwrap_or(0), status: status_code(Ok(())) },
                 Err(e) => Rsp { data: 0, status: status_code(Err(e)) },
@@ -162,7 +165,7 @@ impl Harness {
         let mut ids = vec![];
         let mut line = 0;
         while line < lines || !self.pending.is_empty() {
-            let req = (line < lines).then(|| Req { access: Access::Ld(Width::B128), addr: (line * 16) as u32, data: 0 });
+            let req = (line < lines).then(|| Req { mask: 0, access: Access::Ld(Width::B128), addr: (line * 16) as u32, data: 0 });
             let id = self.next_id;
             if self.step(req, true, false) {
                 self.load_ids.insert(id);
@@ -203,7 +206,7 @@ fn random_req(rng: &mut Rng, accesses: &[Access], mem_bytes: usize, lines: &[usi
         Access::Red(f) | Access::Atom(f) => common::alu_operands(rng, f).1,
         _ => (rng.next() as u128) << 64 | rng.next() as u128,
     };
-    Req { access, addr: (line * 16 + off) as u32, data }
+    Req { mask: 0, access, addr: (line * 16 + off) as u32, data }
 }
 
 #[test]
@@ -234,7 +237,7 @@ fn slice_unit_random_against_golden() {
     let scratch = |rng: &mut Rng| {
         let a = weighted[rng.below(weighted.len())];
         let line = 56 + rng.below(8);
-        Req { access: a, addr: (line * 16 + a.bytes() * rng.below(16 / a.bytes())) as u32, data: rng.next() as u128 }
+        Req { mask: 0, access: a, addr: (line * 16 + a.bytes() * rng.below(16 / a.bytes())) as u32, data: rng.next() as u128 }
     };
     let mut sent = 0;
     while sent < 20 {
@@ -256,7 +259,7 @@ fn slice_unit_random_against_golden() {
     }
     // Scratch lines: unknown after the reset; store zeros there and in the golden model.
     let zero: Vec<Req> =
-        (56..64).map(|l| Req { access: Access::St(Width::B128), addr: l * 16, data: 0 }).collect();
+        (56..64).map(|l| Req { mask: 0, access: Access::St(Width::B128), addr: l * 16, data: 0 }).collect();
     h.run(&zero, &mut rng, 100, 100);
 
     // Phase C: random traffic again, all lines; drain; read back all memory.
@@ -292,7 +295,7 @@ fn slice_unit_latency() {
     for access in [Access::Ld(Width::B32), Access::St(Width::B64), Access::Red(form("global.add.f32")), Access::Atom(form("global.add.u32"))] {
         let start = h.cycle;
         let id = h.next_id;
-        assert!(h.step(Some(Req { access, addr: 64, data: 1 }), true, false));
+        assert!(h.step(Some(Req { mask: 0, access, addr: 64, data: 1 }), true, false));
         while h.pending.contains_key(&id) {
             h.step(None, true, false);
         }
@@ -309,32 +312,32 @@ fn slice_unit_throughput() {
     let distinct: Vec<Req> = (0..n)
         .map(|i| {
             let f = all_accesses()[(i * 7) % 170];
-            Req { access: f, addr: (i * 16) as u32, data: 1 }
+            Req { mask: 0, access: f, addr: (i * 16) as u32, data: 1 }
         })
         .collect();
     let hot_int: Vec<Req> =
-        (0..n).map(|_| Req { access: Access::Red(form("global.add.u32")), addr: 0x40, data: 1 }).collect();
+        (0..n).map(|_| Req { mask: 0, access: Access::Red(form("global.add.u32")), addr: 0x40, data: 1 }).collect();
     let hot_f32: Vec<Req> = (0..n)
-        .map(|_| Req { access: Access::Red(form("global.add.f32")), addr: 0x40, data: 0x3f80_0000 })
+        .map(|_| Req { mask: 0, access: Access::Red(form("global.add.f32")), addr: 0x40, data: 0x3f80_0000 })
         .collect();
     let hot_f64: Vec<Req> = (0..n)
-        .map(|_| Req { access: Access::Atom(form("global.add.f64")), addr: 0x48, data: 0x3ff0_0000_0000_0000 })
+        .map(|_| Req { mask: 0, access: Access::Atom(form("global.add.f64")), addr: 0x48, data: 0x3ff0_0000_0000_0000 })
         .collect();
     let mix: Vec<Req> = (0..n)
         .map(|i| {
             if i % 2 == 0 {
-                Req { access: Access::Red(form("global.max.s64")), addr: 0x80, data: i as u128 }
+                Req { mask: 0, access: Access::Red(form("global.max.s64")), addr: 0x80, data: i as u128 }
             } else {
-                Req { access: Access::Red(form("global.v4.f32.add")), addr: (0x1000 + i * 16) as u32, data: 7 }
+                Req { mask: 0, access: Access::Red(form("global.v4.f32.add")), addr: (0x1000 + i * 16) as u32, data: 7 }
             }
         })
         .collect();
     let mix_fp: Vec<Req> = (0..n)
         .map(|i| {
             if i % 2 == 0 {
-                Req { access: Access::Red(form("global.add.f32")), addr: 0x80, data: 0x3f80_0000 }
+                Req { mask: 0, access: Access::Red(form("global.add.f32")), addr: 0x80, data: 0x3f80_0000 }
             } else {
-                Req { access: Access::Red(form("global.add.u64")), addr: (0x1000 + i * 16) as u32, data: 7 }
+                Req { mask: 0, access: Access::Red(form("global.add.u64")), addr: (0x1000 + i * 16) as u32, data: 7 }
             }
         })
         .collect();
@@ -353,4 +356,40 @@ fn slice_unit_throughput() {
     for (name, t, min) in results {
         assert!(t >= min, "{name}: {t:.3} < {min}");
     }
+}
+
+/// Masked sector requests (the warp coalescer's requests) mixed with plain traffic on a few
+/// hot lines: every form family, random element masks, misaligned and out-of-range sectors,
+/// stalls; the golden model is `Memory::execute_masked`.
+#[test]
+fn slice_unit_sector_requests_against_golden() {
+    let s = seed("slice_unit_sector_requests_against_golden");
+    let mut rng = Rng(s);
+    let mem_bytes = 1024;
+    let accesses = all_accesses();
+    let mut h = Harness::new(mem_bytes);
+    let warm = [3, 4, 5, 17];
+    let n = 1200;
+    let reqs: Vec<Req> = (0..n)
+        .map(|_| {
+            let mut r = random_req(&mut rng, &accesses, mem_bytes, &warm);
+            if let (Access::Red(f) | Access::Atom(f), true) = (r.access, rng.below(3) != 0) {
+                r.mask = (rng.next() as u8).max(1);
+                r.addr &= !15;
+                match rng.below(30) {
+                    0 => r.addr += 4,
+                    1 => r.addr = mem_bytes as u32 + 16 * rng.below(4) as u32,
+                    _ => {}
+                }
+                r.data = (0..16 / (f.elem_bits() as usize / 8)).fold(0u128, |acc, i| {
+                    let ebits = f.elem_bits() as usize;
+                    let (_, b) = common::alu_operands(&mut rng, f);
+                    acc | ((b & (u128::MAX >> (128 - ebits))) << (ebits * i))
+                });
+            }
+            r
+        })
+        .collect();
+    h.run(&reqs, &mut rng, 90, 80);
+    h.check_memory();
 }

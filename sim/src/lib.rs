@@ -10,11 +10,13 @@ pub mod mbarrier;
 pub mod memory;
 pub mod red_async;
 pub mod redux;
+pub mod warp;
 
 pub use apply::{apply, apply_elem, elem_mask};
 pub use form::{Form, FormError, Op, Space, Type};
 pub use redux::{ReduxForm, ReduxFormError, ReduxOp, ReduxType};
 pub use memory::{Access, MemError, Memory, Request, Width, status_code};
+pub use warp::{UnitRequest, WarpInst, WarpOutcome, coalesce, line_accesses};
 
 /// One step of splitmix64: advances `state` and returns the next output. Used for the
 /// exhaustive digests (see `h100/README.md`) and as the project's seeded random source.

@@ -106,6 +106,7 @@ struct Unit final : Base {
         m->req_op = 0;
         m->req_addr = 0;
         m->req_id = 0;
+        m->req_mask = 0;
         for (int i = 0; i < 4; i++) m->req_data[i] = 0;
         m->rsp_ready = 0;
         m->eval();

@@ -18,5 +18,6 @@ pub mod unit_cosim;
 pub mod traffic;
 pub mod bench;
 pub mod synth;
+pub mod warp;
 
 pub use input_error::InputError;

@@ -69,6 +69,10 @@ enum Cmd {
         /// Memory size of the unit.
         #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
         mem_bytes: usize,
+        /// Warp instructions per warp pattern and form (coalesced, one address, one line per
+        /// lane through hw::WarpUnit); 0 leaves the warp patterns out.
+        #[arg(long, default_value_t = 1_000)]
+        warp_insts: usize,
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
@@ -238,17 +242,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Run { engine, mem_bytes, coverage, vcd, trace } => run_cmd(engine, mem_bytes, coverage, vcd, trace),
-        Cmd::Bench { requests, latency_requests, mem_bytes, json } => {
+        Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json } => {
             check_mem_bytes(mem_bytes)?;
             if requests == 0 {
                 anyhow::bail!("--requests must be at least 1");
             }
             let r = testbench::bench::bench(requests, mem_bytes, latency_requests.max(1))?;
+            let warp = if warp_insts > 0 { testbench::warp::bench(warp_insts)? } else { vec![] };
             let mut out = std::io::stdout().lock();
             if json {
-                writeln!(out, "{}", r.json())?;
+                let j = r.json();
+                if warp.is_empty() {
+                    writeln!(out, "{j}")?;
+                } else {
+                    let body = j.trim_end().trim_end_matches('}').trim_end();
+                    writeln!(out, "{body},\n  \"warp\": {}\n}}", testbench::warp::bench_json(&warp))?;
+                }
             } else {
                 write!(out, "{}", r.text())?;
+                if !warp.is_empty() {
+                    write!(out, "{}", testbench::warp::bench_text(&warp))?;
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -409,6 +423,21 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         })?;
         return Ok(ExitCode::from(code));
     }
+    // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
+    let header = String::from_utf8_lossy(input.split(|b| *b == b'\n').next().unwrap_or(&[])).into_owned();
+    if testbench::warp::is_warp_header(&header) {
+        if coverage || vcd.is_some() {
+            anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
+        }
+        let stdout = BufWriter::new(std::io::stdout().lock());
+        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes).map_err(|e| {
+            match e.downcast::<InputError>() {
+                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+                Err(e) => e,
+            }
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let input = &input[..];
     let reqs = trace::parse(input).map_err(|e| match e.downcast::<InputError>() {
         Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
@@ -464,6 +493,8 @@ enum Top {
     Redux,
     /// The L2-slice unit with red.async completion on mbarriers (`hw::AsyncUnit`).
     Async,
+    /// The warp coalescer in front of the L2-slice unit (`hw::WarpUnit`).
+    Warp,
 }
 
 impl Top {
@@ -473,6 +504,7 @@ impl Top {
             Top::Alu => "the reduction ALU".into(),
             Top::Redux => "the redux.sync block".into(),
             Top::Async => format!("the async unit (L2-slice unit + mbarriers) with {mem_bytes} bytes of memory"),
+            Top::Warp => format!("the warp coalescer and the L2-slice unit with {mem_bytes} bytes of memory"),
         }
     }
 }
@@ -487,6 +519,7 @@ fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::
         Top::Alu => hw::alu_verilog(),
         Top::Redux => hw::redux_verilog(),
         Top::Async => hw::async_verilog(mem_bytes),
+        Top::Warp => hw::warp_verilog(mem_bytes),
     };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())

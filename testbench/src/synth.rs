@@ -297,7 +297,7 @@ pub fn block_of(module: &str, alu_top: bool) -> Option<&'static str> {
         parts.insert(1, "alu");
     }
     let (in_alu, p) = if parts.get(1) == Some(&"alu") { (true, &parts[2..]) } else { (false, &parts[1..]) };
-    let arrays = ["add16", "add_f32", "minmax16"];
+    let arrays = ["add16", "add_f32", "minmax16", "int_lane"];
     let x = match p {
         [] => None,
         [x] => Some(*x),
@@ -313,6 +313,8 @@ pub fn block_of(module: &str, alu_top: bool) -> Option<&'static str> {
         (true, Some("add16")) => Some("f16/bf16 adders (8 lanes, f16 and bf16 share each lane)"),
         (true, Some("add_f32")) => Some("f32 adders (4 lanes)"),
         (true, Some("add_f64")) => Some("f64 adder"),
+        (true, Some("add_f64_hi")) => Some("f64 adder, second lane (masked sector requests)"),
+        (false, Some("int_lane")) => Some("integer lanes 1-3 (masked sector requests)"),
         (true, Some("minmax16")) => Some("f16/bf16 min/max (8 lanes)"),
         (false, Some("queue")) => Some("ordering queue"),
         (false, Some("mem")) => Some("memory (line RAM)"),
