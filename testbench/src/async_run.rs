@@ -628,3 +628,46 @@ pub fn bench(phases: usize, per_phase: usize, stream: usize) -> anyhow::Result<S
     )?;
     Ok(out)
 }
+
+/// A seeded random trace (the cosimulation test and `redunit regress`): a producer/consumer-like trace: phases on a few mbarriers (expect_tx, red.async to a few
+/// hot lines, test_wait), with noise: extra arrivals, complete_tx/expect_tx by hand, loads,
+/// misaligned and out-of-range red.async, re-inits, uninitialised mbarriers, huge counts.
+pub fn random_trace(rng: &mut u64, n: usize) -> Vec<Row> {
+    let mut r = || sim::splitmix64_next(rng);
+    let forms = RedAsync::all();
+    let mut rows: Vec<Row> = (0..MBARRIER_SLOTS - 1).map(|s| Row::Bar { slot: s, op: MbarOp::Init(1 + (r() % 3) as u32) }).collect();
+    while rows.len() < n {
+        let slot = (r() % MBARRIER_SLOTS as u64) as usize;
+        match r() % 16 {
+            0..=6 => {
+                let form = forms[(r() % forms.len() as u64) as usize];
+                let bytes = form.bytes() as u64;
+                let addr = match r() % 40 {
+                    0 => 2,                              // misaligned
+                    1 => ASYNC_MEM_BYTES as u64,         // out of range
+                    2 => 1 << 40,                        // beyond the 32-bit port
+                    _ => (r() % 8) * 16 + (r() % (16 / bytes)) * bytes, // hot lines
+                };
+                let value = (r() as u128) & ((1u128 << (8 * bytes)) - 1);
+                rows.push(Row::RedAsync { form, addr, value, slot: form.has_mbarrier().then_some(slot) });
+            }
+            7..=8 => {
+                let bytes = [4u32, 8, 12, 16, 32][(r() % 5) as usize];
+                rows.push(Row::Bar { slot, op: MbarOp::ArriveExpectTx(bytes) });
+            }
+            9 if r() % 2 == 0 => rows.push(Row::Bar { slot, op: MbarOp::Arrive }),
+            9..=11 => rows.push(Row::Bar { slot, op: MbarOp::TestWait(r() % 2 == 1) }),
+            12 => rows.push(Row::Bar {
+                slot,
+                op: [MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(0xf_ffff), MbarOp::Init(0)][(r() % 6) as usize],
+            }),
+            13 => rows.push(Row::Bar { slot, op: MbarOp::Init(1 + (r() % 2) as u32) }),
+            _ => {
+                let addr = (r() % 8) * 16 + (r() % 2) * 8;
+                let access: Access = if r() % 2 == 0 { "ld.b64".parse().unwrap() } else { "global.add.u64".parse().unwrap() };
+                rows.push(Row::Access(Request { access, addr, value: 1 }));
+            }
+        }
+    }
+    rows
+}

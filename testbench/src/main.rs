@@ -107,7 +107,9 @@ enum Cmd {
     /// Regression of the RTL against the golden model: writes the Verilog of the unit, runs
     /// every H100 vector and a seeded random stream (biased to special values) through the
     /// Verilated ALU, a random request stream through the Verilated L2-slice unit, and the H100
-    /// redux.sync captures and a random stream through the Verilated redux block.
+    /// redux.sync captures and a random stream through the Verilated redux block, random warp
+    /// instructions through the Verilated warp unit, and random red.async/mbarrier traces
+    /// through the Verilated async unit (with the cycle-level phase-flip check).
     Regress {
         /// Random operations through the ALU.
         #[arg(long, default_value_t = 1_000_000)]
@@ -118,6 +120,12 @@ enum Cmd {
         /// Random warp instructions through the redux.sync block (after its H100 captures).
         #[arg(long, default_value_t = 1_000_000)]
         redux_insts: usize,
+        /// Random warp instructions through the warp coalescer + unit (`hw::WarpUnit`).
+        #[arg(long, default_value_t = 3000)]
+        warp_insts: usize,
+        /// Random red.async/mbarrier traces (3,000 rows each) through the async unit (`hw::AsyncUnit`).
+        #[arg(long, default_value_t = 20)]
+        async_traces: usize,
         /// Seed of the random stream, decimal or 0x hex (default: REDUNIT_SEED, else the clock).
         #[arg(long, value_parser = stimulus::parse_seed)]
         seed: Option<u64>,
@@ -275,12 +283,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("wrote the Verilog of {} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Regress { ops, unit_requests, redux_insts, seed, data } => {
+        Cmd::Regress { ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
             };
-            regress_cmd(ops, unit_requests, redux_insts, seed, data.unwrap_or_else(conformance::default_data_dir))
+            regress_cmd(ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
         Cmd::BenchRedux { insts, seed } => {
@@ -594,7 +602,15 @@ fn rtl_vectors(
     Ok((covered, rows, bad, vcd))
 }
 
-fn regress_cmd(n: u64, unit_requests: usize, redux_insts: usize, seed: u64, data: PathBuf) -> anyhow::Result<ExitCode> {
+fn regress_cmd(
+    n: u64,
+    unit_requests: usize,
+    redux_insts: usize,
+    warp_insts: usize,
+    async_traces: usize,
+    seed: u64,
+    data: PathBuf,
+) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let t = Instant::now();
     let verilog = PathBuf::from(DEFAULT_VERILOG);
@@ -673,6 +689,59 @@ fn regress_cmd(n: u64, unit_requests: usize, redux_insts: usize, seed: u64, data
     for f in &rx.failures {
         writeln!(out, "  {f}")?;
     }
+    // The warp coalescer in front of the unit: random warp instructions, lane order.
+    let wt = Instant::now();
+    let winsts = testbench::warp::random_insts(seed, warp_insts, 4096);
+    let mut wmodel = Memory::new(testbench::warp::RtlWarp::MEM_BYTES);
+    let wexp = testbench::warp::execute_model(&mut wmodel, &winsts);
+    let mut wrtl = testbench::warp::RtlWarp::new();
+    let items: Vec<testbench::warp::Item> = winsts.iter().map(|w| testbench::warp::Item::Warp(*w)).collect();
+    let (wgot, wcycles) = wrtl.run(&items)?;
+    let mut wbad = 0usize;
+    let mut wreqs = 0usize;
+    for (i, (g, e)) in wgot.iter().zip(&wexp).enumerate() {
+        match g {
+            testbench::warp::ItemResult::Warp { requests, outcome } if (*requests, *outcome) == (e.requests, e.outcome) => wreqs += requests,
+            g => {
+                wbad += 1;
+                if wbad <= 3 {
+                    writeln!(out, "  warp instruction {i} ({}): RTL {g:?}, model {e:?}", winsts[i].form)?;
+                }
+            }
+        }
+    }
+    let wmem_ok = wrtl.read_memory(8192)? == wmodel.bytes()[..8192];
+    if !wmem_ok {
+        wbad += 1;
+        writeln!(out, "  warp: the memory read back differs from the model's (lane order)")?;
+    }
+    writeln!(
+        out,
+        "warp: {} random instructions, {wreqs} unit requests, {wcycles} cycles, {wbad} mismatches ({:.2} s)",
+        winsts.len(),
+        wt.elapsed().as_secs_f64()
+    )?;
+    // red.async with mbarrier completion: random traces, cycle-level flip check.
+    let at = Instant::now();
+    let mut arng = seed;
+    let (mut arows, mut abad, mut aflips) = (0usize, 0usize, 0u64);
+    for _ in 0..async_traces {
+        let rows = testbench::async_run::random_trace(&mut arng, 3000);
+        let model = testbench::async_run::model(&rows, testbench::async_run::ASYNC_MEM_BYTES);
+        let run = testbench::async_run::rtl(&mut testbench::async_run::RtlAsync::new(), &rows)?;
+        let diff = model.iter().zip(&run.results).filter(|(m, r)| m != r).count() + run.mismatches.len();
+        for m in run.mismatches.iter().take(3) {
+            writeln!(out, "  async: {m}")?;
+        }
+        abad += diff;
+        arows += rows.len();
+        aflips += run.stats.flips_by_bytes;
+    }
+    writeln!(
+        out,
+        "async: {arows} random rows (red.async, mbarrier ops, accesses) in {async_traces} traces, {aflips} phase flips by a last byte, {abad} mismatches ({:.2} s)",
+        at.elapsed().as_secs_f64()
+    )?;
     let mut covered: std::collections::BTreeSet<Form> = r.forms.clone();
     covered.extend(vforms.iter().copied());
     let mismatches = vbad as u64
@@ -680,11 +749,14 @@ fn regress_cmd(n: u64, unit_requests: usize, redux_insts: usize, seed: u64, data
         + u.mismatches
         + u.protocol.is_some() as u64
         + rx.mismatches as u64
-        + !redux_h100_ok as u64;
+        + !redux_h100_ok as u64
+        + wbad as u64
+        + abad as u64;
     writeln!(out, "---")?;
     writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
     writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
     writeln!(out, "unit requests: {} (coverage points hit: {})", u.requests, if holes.is_empty() { "all" } else { "not all" })?;
+    writeln!(out, "warp:          {} instructions ({wreqs} unit requests); async: {arows} rows, {aflips} phase flips", winsts.len())?;
     writeln!(out, "mismatches:    {mismatches}")?;
     writeln!(out, "speed:         {:.2} M ops/s (random stream, RTL + golden model, one thread)", r.ops_per_sec() / 1e6)?;
     writeln!(out, "verilog:       {}", verilog.display())?;

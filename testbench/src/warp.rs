@@ -487,3 +487,42 @@ pub fn bench_json(rows: &[WarpBench]) -> String {
         .collect();
     format!("[\n    {}\n  ]", items.join(",\n    "))
 }
+
+/// Seeded random warp instructions over every form (the cosimulation test and `redunit regress`):
+/// heavy same-address conflicts, partial masks, mixed lines, misaligned and out-of-range lanes,
+/// addresses in the first `mem` bytes (plus 65536 for out-of-range lanes).
+pub fn random_insts(seed: u64, n: usize, mem: u32) -> Vec<WarpInst> {
+    let forms = sim::Form::all();
+    let mut s = seed;
+    let mut r = move || sim::splitmix64_next(&mut s);
+    (0..n)
+        .map(|k| {
+            let form = forms[r() as usize % forms.len()];
+            let size = form.bytes() as u32;
+            // Few distinct addresses (conflicts) up to one line per lane; some lines in a
+            // small hot region so that instructions depend on each other.
+            let spread = [1u32, 2, 3, 8, 32, 256][k % 6];
+            let base = if r() % 2 == 0 { 0 } else { (r() as u32 % (mem / 128)) * 128 };
+            let addrs = std::array::from_fn(|_| {
+                let x = r();
+                let a = (base + size * (x as u32 % spread)) % mem;
+                match x >> 58 {
+                    0 => a + 1 + (x >> 20) as u32 % size.max(2).saturating_sub(1).max(1),
+                    1 => 65536 + a,
+                    _ => a,
+                }
+            });
+            let operands = std::array::from_fn(|_| {
+                let v = r() as u128 | (r() as u128) << 64;
+                // Small float-ish operands now and then, so that FP sums stay interesting.
+                if r() % 3 == 0 { v & 0x3fff_3fff_3fff_3fff_3fff_3fff_3fff_3fff } else { v }
+            });
+            let active = match r() % 4 {
+                0 => u32::MAX,
+                1 => r() as u32 & r() as u32,
+                _ => r() as u32,
+            };
+            WarpInst { form, active, addrs, operands }
+        })
+        .collect()
+}

@@ -19,49 +19,6 @@ fn seed() -> u64 {
     s
 }
 
-/// A producer/consumer-like trace: phases on a few mbarriers (expect_tx, red.async to a few
-/// hot lines, test_wait), with noise: extra arrivals, complete_tx/expect_tx by hand, loads,
-/// misaligned and out-of-range red.async, re-inits, uninitialised mbarriers, huge counts.
-fn random_trace(rng: &mut u64, n: usize) -> Vec<Row> {
-    let mut r = || sim::splitmix64_next(rng);
-    let forms = RedAsync::all();
-    let mut rows: Vec<Row> = (0..MBARRIER_SLOTS - 1).map(|s| Row::Bar { slot: s, op: MbarOp::Init(1 + (r() % 3) as u32) }).collect();
-    while rows.len() < n {
-        let slot = (r() % MBARRIER_SLOTS as u64) as usize;
-        match r() % 16 {
-            0..=6 => {
-                let form = forms[(r() % forms.len() as u64) as usize];
-                let bytes = form.bytes() as u64;
-                let addr = match r() % 40 {
-                    0 => 2,                              // misaligned
-                    1 => ASYNC_MEM_BYTES as u64,         // out of range
-                    2 => 1 << 40,                        // beyond the 32-bit port
-                    _ => (r() % 8) * 16 + (r() % (16 / bytes)) * bytes, // hot lines
-                };
-                let value = (r() as u128) & ((1u128 << (8 * bytes)) - 1);
-                rows.push(Row::RedAsync { form, addr, value, slot: form.has_mbarrier().then_some(slot) });
-            }
-            7..=8 => {
-                let bytes = [4u32, 8, 12, 16, 32][(r() % 5) as usize];
-                rows.push(Row::Bar { slot, op: MbarOp::ArriveExpectTx(bytes) });
-            }
-            9 if r() % 2 == 0 => rows.push(Row::Bar { slot, op: MbarOp::Arrive }),
-            9..=11 => rows.push(Row::Bar { slot, op: MbarOp::TestWait(r() % 2 == 1) }),
-            12 => rows.push(Row::Bar {
-                slot,
-                op: [MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(0xf_ffff), MbarOp::Init(0)][(r() % 6) as usize],
-            }),
-            13 => rows.push(Row::Bar { slot, op: MbarOp::Init(1 + (r() % 2) as u32) }),
-            _ => {
-                let addr = (r() % 8) * 16 + (r() % 2) * 8;
-                let access: Access = if r() % 2 == 0 { "ld.b64".parse().unwrap() } else { "global.add.u64".parse().unwrap() };
-                rows.push(Row::Access(Request { access, addr, value: 1 }));
-            }
-        }
-    }
-    rows
-}
-
 #[test]
 fn random_traces_rtl_matches_the_model_cycle_by_cycle() {
     let s = seed();
@@ -69,7 +26,7 @@ fn random_traces_rtl_matches_the_model_cycle_by_cycle() {
     let (mut flips, mut waits, mut errors, mut bar_waits) = (0, [0usize; 2], 0, 0);
     let mut unit_cycles = 0;
     for t in 0..100 {
-        let rows = random_trace(&mut rng, 3000);
+        let rows = async_run::random_trace(&mut rng, 3000);
         let model = async_run::model(&rows, ASYNC_MEM_BYTES);
         let run = async_run::rtl(&mut RtlAsync::new(), &rows).unwrap();
         assert!(run.mismatches.is_empty(), "seed {s:#x}, trace {t}: {:#?}", run.mismatches);

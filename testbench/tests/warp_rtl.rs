@@ -10,48 +10,12 @@ use sim::warp::{WarpInst, coalesce};
 use sim::{Form, Memory, splitmix64_next};
 use testbench::warp::{Item, ItemResult, RtlWarp, execute_model};
 
-fn random_insts(seed: u64, n: usize, mem: u32) -> Vec<WarpInst> {
-    let forms = Form::all();
-    let mut s = seed;
-    let mut r = move || splitmix64_next(&mut s);
-    (0..n)
-        .map(|k| {
-            let form = forms[r() as usize % forms.len()];
-            let size = form.bytes() as u32;
-            // Few distinct addresses (conflicts) up to one line per lane; some lines in a
-            // small hot region so that instructions depend on each other.
-            let spread = [1u32, 2, 3, 8, 32, 256][k % 6];
-            let base = if r() % 2 == 0 { 0 } else { (r() as u32 % (mem / 128)) * 128 };
-            let addrs = std::array::from_fn(|_| {
-                let x = r();
-                let a = (base + size * (x as u32 % spread)) % mem;
-                match x >> 58 {
-                    0 => a + 1 + (x >> 20) as u32 % size.max(2).saturating_sub(1).max(1),
-                    1 => 65536 + a,
-                    _ => a,
-                }
-            });
-            let operands = std::array::from_fn(|_| {
-                let v = r() as u128 | (r() as u128) << 64;
-                // Small float-ish operands now and then, so that FP sums stay interesting.
-                if r() % 3 == 0 { v & 0x3fff_3fff_3fff_3fff_3fff_3fff_3fff_3fff } else { v }
-            });
-            let active = match r() % 4 {
-                0 => u32::MAX,
-                1 => r() as u32 & r() as u32,
-                _ => r() as u32,
-            };
-            WarpInst { form, active, addrs, operands }
-        })
-        .collect()
-}
-
 #[test]
 fn warp_unit_random_against_model() {
     let seed = testbench::stimulus::seed_from_env().unwrap();
     eprintln!("warp_unit_random_against_model: seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
     let mem = RtlWarp::MEM_BYTES;
-    let insts = random_insts(seed, 3000, 4096);
+    let insts = testbench::warp::random_insts(seed, 3000, 4096);
     let mut model = Memory::new(mem);
     let exp = execute_model(&mut model, &insts);
     let mut rtl = RtlWarp::new();
@@ -84,7 +48,7 @@ fn trace(insts: &[WarpInst]) -> String {
 
 #[test]
 fn run_warp_trace_same_rows_with_both_engines() {
-    let t = trace(&random_insts(0x3a7, 300, 4096));
+    let t = trace(&testbench::warp::random_insts(0x3a7, 300, 4096));
     let model = redunit(&["run", "-"], &t);
     assert!(model.status.success(), "{}", text(&model.stderr));
     let rtl = redunit(&["run", "--engine", "rtl", "-"], &t);
