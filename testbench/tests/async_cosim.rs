@@ -5,10 +5,7 @@
 
 mod common;
 use common::{redunit, text};
-use sim::mbarrier::{MBARRIER_SLOTS, MbarOp};
-use sim::red_async::RedAsync;
-use sim::{Access, Request};
-use testbench::async_run::{self, ASYNC_MEM_BYTES, RowResult, Row, RtlAsync};
+use testbench::async_run::{self, ASYNC_MEM_BYTES, RowResult, RtlAsync};
 
 fn seed() -> u64 {
     let s = std::env::var("REDUNIT_SEED")

@@ -7,7 +7,7 @@
 mod common;
 use common::{redunit, text};
 use sim::warp::{WarpInst, coalesce};
-use sim::{Form, Memory, splitmix64_next};
+use sim::Memory;
 use testbench::warp::{Item, ItemResult, RtlWarp, execute_model};
 
 #[test]
