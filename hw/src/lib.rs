@@ -13,6 +13,7 @@
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
+pub mod config;
 pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
@@ -24,6 +25,7 @@ pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;
 
+pub use config::Config;
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
