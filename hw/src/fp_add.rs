@@ -78,6 +78,8 @@ macro_rules! fp_adder {
             inf_e: Constant<Bits<$e2>>,
             zero_w: Constant<Bits<$w>>,
             one_e: Constant<Bits<$e>>,
+            ones6: Constant<Bits<6>>,
+            one_e2: Constant<Bits<$e2>>,
             one_hi: Constant<Bits<$hi>>,
             one_lo2: Constant<Bits<$lo2>>,
             one_w: Constant<Bits<$w>>,
@@ -114,6 +116,10 @@ macro_rules! fp_adder {
             big_sig: Signal<Local, Bits<$p>>,
             small_sig: Signal<Local, Bits<$p>>,
             sb_b: Signal<Local, Bits<$sb>>,
+            ea: Signal<Local, Bits<$e>>,
+            eb: Signal<Local, Bits<$e>>,
+            dab: Signal<Local, Bits<$e>>,
+            dba: Signal<Local, Bits<$e>>,
             small_ext: Signal<Local, Bits<$x>>,
             small_shifted: Signal<Local, Bits<$x>>,
             small_lost: Signal<Local, Bit>,
@@ -127,6 +133,12 @@ macro_rules! fp_adder {
             lzc: Signal<Local, Bits<$e>>,
             sb_f: Signal<Local, Bits<$sb>>,
             lz_g: Signal<Local, Bits<64>>,
+            d32: Signal<Local, Bit>,
+            d16: Signal<Local, Bit>,
+            d8: Signal<Local, Bit>,
+            d4: Signal<Local, Bit>,
+            d2: Signal<Local, Bit>,
+            d1: Signal<Local, Bit>,
             lzc_g: Signal<Local, Bits<$e>>,
             norm_limit: Signal<Local, Bits<$e>>,
             norm_shift: Signal<Local, Bits<$e>>,
@@ -135,7 +147,12 @@ macro_rules! fp_adder {
             norm_exp: Signal<Local, Bits<$e>>,
             round_up: Signal<Local, Bit>,
             sig_w: Signal<Local, Bits<$w>>,
-            exp_m1: Signal<Local, Bits<$e>>,
+            em: Signal<Local, Bits<$e2>>,
+            ef0: Signal<Local, Bits<$e2>>,
+            ef1: Signal<Local, Bits<$e2>>,
+            ef2: Signal<Local, Bits<$e2>>,
+            ov: Signal<Local, Bit>,
+            zf: Signal<Local, Bit>,
             ef: Signal<Local, Bits<$e2>>,
             mag: Signal<Local, Bits<$w>>,
             result: Signal<Local, Bits<$w>>,
@@ -158,10 +175,17 @@ macro_rules! fp_adder {
             ccmp_eq_hi: Cut<Bit>,
             ccmp_lt_lo: Cut<Bit>,
             ccmp_sb: Cut<Bits<$sb>>,
+            ccmp_nq: Cut<Bit>,
+            ccmp_b_inf: Cut<Bit>,
+            ccmp_a_inf: Cut<Bit>,
+            ccmp_b_nan: Cut<Bit>,
+            ccmp_a_nan: Cut<Bit>,
+            ccmp_sh_ba: Cut<Bits<6>>,
+            ccmp_sh_ab: Cut<Bits<6>>,
             csh_big_sig: Cut<Bits<$p>>,
             csh_small_sig: Cut<Bits<$p>>,
             csh_big_exp: Cut<Bits<$e>>,
-            csh_exp_diff: Cut<Bits<$e>>,
+            csh_exp_diff: Cut<Bits<6>>,
             csh_sb: Cut<Bits<$sb>>,
             cadd_lo_sum: Cut<Bits<$lo>>,
             cadd_carry: Cut<Bit>,
@@ -175,13 +199,22 @@ macro_rules! fp_adder {
             clz_lzc: Cut<Bits<$e>>,
             clz_sum_y: Cut<Bits<$y>>,
             clz_exp: Cut<Bits<$e>>,
+            clz_limit: Cut<Bits<$e>>,
             clz_sb: Cut<Bits<$sb>>,
             cnrm_norm_shift: Cut<Bits<$e>>,
             cnrm_sum_y: Cut<Bits<$y>>,
             cnrm_exp: Cut<Bits<$e>>,
             cnrm_sb: Cut<Bits<$sb>>,
             crnd_sig_w: Cut<Bits<$w>>,
-            crnd_exp: Cut<Bits<$e>>,
+            crnd_z2: Cut<Bit>,
+            crnd_ov2: Cut<Bit>,
+            crnd_ef2: Cut<Bits<$e2>>,
+            crnd_z1: Cut<Bit>,
+            crnd_ov1: Cut<Bit>,
+            crnd_ef1: Cut<Bits<$e2>>,
+            crnd_z0: Cut<Bit>,
+            crnd_ov0: Cut<Bit>,
+            crnd_ef0: Cut<Bits<$e2>>,
             crnd_sb: Cut<Bits<$sb>>,
             cout_result: Cut<Bits<$w>>,
         }
@@ -214,6 +247,8 @@ macro_rules! fp_adder {
                     inf_e: Constant::new(bits_u128((1u128 << $e) - 1)),
                     zero_w: Constant::new(bits_u128(0)),
                     one_e: Constant::new(bits_u128(1)),
+                    ones6: Constant::new(bits_u128(63)),
+                    one_e2: Constant::new(bits_u128(1)),
                     one_hi: Constant::new(bits_u128(1)),
                     one_lo2: Constant::new(bits_u128(1)),
                     one_w: Constant::new(bits_u128(1)),
@@ -249,6 +284,10 @@ macro_rules! fp_adder {
                     big_sig: Default::default(),
                     small_sig: Default::default(),
                     sb_b: Default::default(),
+                    ea: Default::default(),
+                    eb: Default::default(),
+                    dab: Default::default(),
+                    dba: Default::default(),
                     small_ext: Default::default(),
                     small_shifted: Default::default(),
                     small_lost: Default::default(),
@@ -262,6 +301,12 @@ macro_rules! fp_adder {
                     lzc: Default::default(),
                     sb_f: Default::default(),
                     lz_g: Default::default(),
+                    d32: Default::default(),
+                    d16: Default::default(),
+                    d8: Default::default(),
+                    d4: Default::default(),
+                    d2: Default::default(),
+                    d1: Default::default(),
                     lzc_g: Default::default(),
                     norm_limit: Default::default(),
                     norm_shift: Default::default(),
@@ -270,7 +315,12 @@ macro_rules! fp_adder {
                     norm_exp: Default::default(),
                     round_up: Default::default(),
                     sig_w: Default::default(),
-                    exp_m1: Default::default(),
+                    em: Default::default(),
+                    ef0: Default::default(),
+                    ef1: Default::default(),
+                    ef2: Default::default(),
+                    ov: Default::default(),
+                    zf: Default::default(),
                     ef: Default::default(),
                     mag: Default::default(),
                     result: Default::default(),
@@ -291,6 +341,13 @@ macro_rules! fp_adder {
                     ccmp_eq_hi: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_lt_lo: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_nq: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_sh_ba: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_sh_ab: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     csh_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
                     csh_small_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
                     csh_big_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
@@ -308,13 +365,22 @@ macro_rules! fp_adder {
                     clz_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    clz_limit: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     cnrm_norm_shift: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     cnrm_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     cnrm_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     cnrm_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     crnd_sig_w: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_z2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ov2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ef2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_z1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ov1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ef1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_z0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ov0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ef0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
                     crnd_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
                     cout_result: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 0)),
                 }
@@ -334,6 +400,13 @@ macro_rules! fp_adder {
                 self.ccmp_eq_hi.clock.next = self.clock.val();
                 self.ccmp_lt_lo.clock.next = self.clock.val();
                 self.ccmp_sb.clock.next = self.clock.val();
+                self.ccmp_nq.clock.next = self.clock.val();
+                self.ccmp_b_inf.clock.next = self.clock.val();
+                self.ccmp_a_inf.clock.next = self.clock.val();
+                self.ccmp_b_nan.clock.next = self.clock.val();
+                self.ccmp_a_nan.clock.next = self.clock.val();
+                self.ccmp_sh_ba.clock.next = self.clock.val();
+                self.ccmp_sh_ab.clock.next = self.clock.val();
                 self.csh_big_sig.clock.next = self.clock.val();
                 self.csh_small_sig.clock.next = self.clock.val();
                 self.csh_big_exp.clock.next = self.clock.val();
@@ -351,13 +424,22 @@ macro_rules! fp_adder {
                 self.clz_lzc.clock.next = self.clock.val();
                 self.clz_sum_y.clock.next = self.clock.val();
                 self.clz_exp.clock.next = self.clock.val();
+                self.clz_limit.clock.next = self.clock.val();
                 self.clz_sb.clock.next = self.clock.val();
                 self.cnrm_norm_shift.clock.next = self.clock.val();
                 self.cnrm_sum_y.clock.next = self.clock.val();
                 self.cnrm_exp.clock.next = self.clock.val();
                 self.cnrm_sb.clock.next = self.clock.val();
                 self.crnd_sig_w.clock.next = self.clock.val();
-                self.crnd_exp.clock.next = self.clock.val();
+                self.crnd_z2.clock.next = self.clock.val();
+                self.crnd_ov2.clock.next = self.clock.val();
+                self.crnd_ef2.clock.next = self.clock.val();
+                self.crnd_z1.clock.next = self.clock.val();
+                self.crnd_ov1.clock.next = self.clock.val();
+                self.crnd_ef1.clock.next = self.clock.val();
+                self.crnd_z0.clock.next = self.clock.val();
+                self.crnd_ov0.clock.next = self.clock.val();
+                self.crnd_ef0.clock.next = self.clock.val();
                 self.crnd_sb.clock.next = self.clock.val();
                 self.cout_result.clock.next = self.clock.val();
 
@@ -395,49 +477,36 @@ macro_rules! fp_adder {
                 self.ccmp_lt_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) < self.b_mag.val().get_bits::<$mhh>($mh);
                 self.ccmp_eq_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) == self.b_mag.val().get_bits::<$mhh>($mh);
                 self.ccmp_lt_lo.d.next = self.a_mag.val().get_bits::<$mh>(0) < self.b_mag.val().get_bits::<$mh>(0);
+                // Exponent differences both ways (subnormals and zero at exponent 1), in
+                // parallel with the compare; the alignment shift saturates at 63 (>= x:
+                // everything shifts out), so the shifter has 6 levels rather than e.
+                self.ea.next = self.s0_a.q.val().get_bits::<$e>($f);
+                if !self.ea.val().any() {
+                    self.ea.next = self.one_e.val();
+                }
+                self.eb.next = self.s0_b.q.val().get_bits::<$e>($f);
+                if !self.eb.val().any() {
+                    self.eb.next = self.one_e.val();
+                }
+                self.dab.next = self.ea.val() - self.eb.val();
+                self.dba.next = self.eb.val() - self.ea.val();
+                self.ccmp_sh_ab.d.next = self.dab.val().get_bits::<6>(0);
+                if (self.dab.val() >> 6).any() {
+                    self.ccmp_sh_ab.d.next = self.ones6.val();
+                }
+                self.ccmp_sh_ba.d.next = self.dba.val().get_bits::<6>(0);
+                if (self.dba.val() >> 6).any() {
+                    self.ccmp_sh_ba.d.next = self.ones6.val();
+                }
                 self.ccmp_a.d.next = self.s0_a.q.val();
                 self.ccmp_b.d.next = self.s0_b.q.val();
-                // Special results: NaN (a NaN input, or inf + -inf), else infinity.
-                self.nan_val.next = self.canon_nan.val();
-                if self.nan_prop.val() {
-                    if self.a_nan.val() && self.b_nan.val() {
-                        if self.s0_nan_quiet.q.val() {
-                            self.nan_val.next = self.s0_a.q.val() | self.quiet_bit.val();
-                        } else {
-                            self.nan_val.next = self.s0_b.q.val();
-                        }
-                    } else if self.a_nan.val() {
-                        self.nan_val.next = self.s0_a.q.val();
-                        if self.s0_nan_quiet.q.val() {
-                            self.nan_val.next = self.s0_a.q.val() | self.quiet_bit.val();
-                        }
-                    } else if self.b_nan.val() {
-                        self.nan_val.next = self.s0_b.q.val();
-                        if self.s0_nan_quiet.q.val() {
-                            self.nan_val.next = self.s0_b.q.val() | self.quiet_bit.val();
-                        }
-                    } else {
-                        self.nan_val.next = self.indef_nan.val();
-                    }
-                }
-                self.special_val.next = self.nan_val.val();
-                if !self.a_nan.val() && !self.b_nan.val() {
-                    if self.a_inf.val() && self.b_inf.val() {
-                        if self.s0_a.q.val().get_bit($s) == self.s0_b.q.val().get_bit($s) {
-                            self.special_val.next = self.s0_a.q.val();
-                        }
-                    } else if self.a_inf.val() {
-                        self.special_val.next = self.s0_a.q.val();
-                    } else if self.b_inf.val() {
-                        self.special_val.next = self.s0_b.q.val();
-                    }
-                }
-                self.sb_a.next = bit_cast::<$sb, $w>(self.special_val.val()) << 5;
+                self.ccmp_a_nan.d.next = self.a_nan.val();
+                self.ccmp_b_nan.d.next = self.b_nan.val();
+                self.ccmp_a_inf.d.next = self.a_inf.val();
+                self.ccmp_b_inf.d.next = self.b_inf.val();
+                self.ccmp_nq.d.next = self.s0_nan_quiet.q.val();
+                self.sb_a.next = bit_cast::<$sb, $w>(self.zero_w.val());
                 self.sb_a.next = self.sb_a.val().replace_bit(0, self.s0_ftz.q.val());
-                self.sb_a.next = self.sb_a.val().replace_bit(
-                    1,
-                    self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val(),
-                );
                 self.ccmp_sb.d.next = self.sb_a.val();
 
                 // ======================================================================
@@ -481,8 +550,52 @@ macro_rules! fp_adder {
                 self.csh_big_sig.d.next = self.big_sig.val();
                 self.csh_small_sig.d.next = self.small_sig.val();
                 self.csh_big_exp.d.next = self.big_exp.val();
-                self.csh_exp_diff.d.next = self.big_exp.val() - self.small_exp.val();
-                self.sb_b.next = self.ccmp_sb.q.val().replace_bit(2, self.big_sign.val());
+                self.csh_exp_diff.d.next = self.ccmp_sh_ab.q.val();
+                if self.swap.val() {
+                    self.csh_exp_diff.d.next = self.ccmp_sh_ba.q.val();
+                }
+                // Special results (from the registered classification).
+                // NaN (a NaN input, or inf + -inf), else infinity.
+                self.nan_val.next = self.canon_nan.val();
+                if self.nan_prop.val() {
+                    if self.ccmp_a_nan.q.val() && self.ccmp_b_nan.q.val() {
+                        if self.ccmp_nq.q.val() {
+                            self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
+                        } else {
+                            self.nan_val.next = self.ccmp_b.q.val();
+                        }
+                    } else if self.ccmp_a_nan.q.val() {
+                        self.nan_val.next = self.ccmp_a.q.val();
+                        if self.ccmp_nq.q.val() {
+                            self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
+                        }
+                    } else if self.ccmp_b_nan.q.val() {
+                        self.nan_val.next = self.ccmp_b.q.val();
+                        if self.ccmp_nq.q.val() {
+                            self.nan_val.next = self.ccmp_b.q.val() | self.quiet_bit.val();
+                        }
+                    } else {
+                        self.nan_val.next = self.indef_nan.val();
+                    }
+                }
+                self.special_val.next = self.nan_val.val();
+                if !self.ccmp_a_nan.q.val() && !self.ccmp_b_nan.q.val() {
+                    if self.ccmp_a_inf.q.val() && self.ccmp_b_inf.q.val() {
+                        if self.ccmp_a.q.val().get_bit($s) == self.ccmp_b.q.val().get_bit($s) {
+                            self.special_val.next = self.ccmp_a.q.val();
+                        }
+                    } else if self.ccmp_a_inf.q.val() {
+                        self.special_val.next = self.ccmp_a.q.val();
+                    } else if self.ccmp_b_inf.q.val() {
+                        self.special_val.next = self.ccmp_b.q.val();
+                    }
+                }
+                self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 5) | self.ccmp_sb.q.val();
+                self.sb_b.next = self.sb_b.val().replace_bit(
+                    1,
+                    self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val(),
+                );
+                self.sb_b.next = self.sb_b.val().replace_bit(2, self.big_sign.val());
                 self.sb_b.next = self.sb_b.val().replace_bit(3, self.big_sign.val() ^ self.small_sign.val());
                 self.csh_sb.d.next = self.sb_b.val();
 
@@ -545,16 +658,33 @@ macro_rules! fp_adder {
                 // ======================================================================
                 self.lz_t.next = (bit_cast::<64, $x>(self.csum_sum_y.q.val().get_bits::<$x>(0)) << (64 - $x))
                     | self.lz_pad.val();
+                // The three decisions of the binary search from the unshifted bits (in
+                // parallel), then one shift.
+                self.d32.next = !self.lz_t.val().get_bits::<32>(32).any();
+                self.d16.next = !self.lz_t.val().get_bits::<16>(48).any();
+                if self.d32.val() {
+                    self.d16.next = !self.lz_t.val().get_bits::<16>(16).any();
+                }
+                self.d8.next = !self.lz_t.val().get_bits::<8>(56).any();
+                if !self.d32.val() && self.d16.val() {
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(40).any();
+                }
+                if self.d32.val() && !self.d16.val() {
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(24).any();
+                }
+                if self.d32.val() && self.d16.val() {
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(8).any();
+                }
                 self.lzc.next = self.zero_e.val();
-                if !self.lz_t.val().get_bits::<32>(32).any() {
+                if self.d32.val() {
                     self.lzc.next = self.lzc.val() | self.lz32.val();
                     self.lz_t.next = self.lz_t.val() << 32;
                 }
-                if !self.lz_t.val().get_bits::<16>(48).any() {
+                if self.d16.val() {
                     self.lzc.next = self.lzc.val() | self.lz16.val();
                     self.lz_t.next = self.lz_t.val() << 16;
                 }
-                if !self.lz_t.val().get_bits::<8>(56).any() {
+                if self.d8.val() {
                     self.lzc.next = self.lzc.val() | self.lz8.val();
                     self.lz_t.next = self.lz_t.val() << 8;
                 }
@@ -568,6 +698,7 @@ macro_rules! fp_adder {
                 self.clz_lzc.d.next = self.lzc.val();
                 self.clz_sum_y.d.next = self.csum_sum_y.q.val();
                 self.clz_exp.d.next = self.csum_exp.q.val();
+                self.clz_limit.d.next = self.csum_exp.q.val() - self.one_e.val();
                 self.clz_sb.d.next = self.sb_f.val();
 
                 // ======================================================================
@@ -576,18 +707,31 @@ macro_rules! fp_adder {
                 // ======================================================================
                 self.lz_g.next = self.clz_lz_t.q.val();
                 self.lzc_g.next = self.clz_lzc.q.val();
-                if !self.lz_g.val().get_bits::<4>(60).any() {
+                self.d4.next = !self.lz_g.val().get_bits::<4>(60).any();
+                self.d2.next = !self.lz_g.val().get_bits::<2>(62).any();
+                if self.d4.val() {
+                    self.d2.next = !self.lz_g.val().get_bits::<2>(58).any();
+                }
+                self.d1.next = !self.lz_g.val().get_bit(63);
+                if !self.d4.val() && self.d2.val() {
+                    self.d1.next = !self.lz_g.val().get_bit(61);
+                }
+                if self.d4.val() && !self.d2.val() {
+                    self.d1.next = !self.lz_g.val().get_bit(59);
+                }
+                if self.d4.val() && self.d2.val() {
+                    self.d1.next = !self.lz_g.val().get_bit(57);
+                }
+                if self.d4.val() {
                     self.lzc_g.next = self.lzc_g.val() | self.lz4.val();
-                    self.lz_g.next = self.lz_g.val() << 4;
                 }
-                if !self.lz_g.val().get_bits::<2>(62).any() {
+                if self.d2.val() {
                     self.lzc_g.next = self.lzc_g.val() | self.lz2.val();
-                    self.lz_g.next = self.lz_g.val() << 2;
                 }
-                if !self.lz_g.val().get_bit(63) {
+                if self.d1.val() {
                     self.lzc_g.next = self.lzc_g.val() | self.one_e.val();
                 }
-                self.norm_limit.next = self.clz_exp.q.val() - self.one_e.val();
+                self.norm_limit.next = self.clz_limit.q.val();
                 self.norm_shift.next = self.lzc_g.val();
                 if self.norm_limit.val() < self.lzc_g.val() {
                     self.norm_shift.next = self.norm_limit.val();
@@ -602,7 +746,8 @@ macro_rules! fp_adder {
                 // on a carry out, keeping the sticky).
                 // ======================================================================
                 self.low_x.next = self.cnrm_sum_y.q.val().get_bits::<$x>(0);
-                self.norm_sig.next = self.low_x.val() << self.cnrm_norm_shift.q.val();
+                // The shift is at most x (< 64): a 6-level shifter.
+                self.norm_sig.next = self.low_x.val() << self.cnrm_norm_shift.q.val().get_bits::<6>(0);
                 self.norm_exp.next = self.cnrm_exp.q.val() - self.cnrm_norm_shift.q.val();
                 if self.cnrm_sum_y.q.val().get_bit($x) {
                     self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1);
@@ -627,7 +772,22 @@ macro_rules! fp_adder {
                     self.sig_w.next = self.sig_w.val() + self.one_w.val();
                 }
                 self.crnd_sig_w.d.next = self.sig_w.val();
-                self.crnd_exp.d.next = self.s2_exp.q.val();
+                // The exponent field for the three values the significand's bits above the
+                // fraction can take (0, 1, 2: subnormal, normal, rounding carry), each with
+                // its overflow and zero-field flags, so that the pack only selects.
+                self.em.next = bit_cast::<$e2, $e>(self.s2_exp.q.val());
+                self.ef0.next = self.em.val() - self.one_e2.val();
+                self.ef1.next = self.em.val();
+                self.ef2.next = self.em.val() + self.one_e2.val();
+                self.crnd_ef0.d.next = self.ef0.val();
+                self.crnd_ef1.d.next = self.ef1.val();
+                self.crnd_ef2.d.next = self.ef2.val();
+                self.crnd_ov0.d.next = self.ef0.val() >= self.inf_e.val();
+                self.crnd_ov1.d.next = self.ef1.val() >= self.inf_e.val();
+                self.crnd_ov2.d.next = self.ef2.val() >= self.inf_e.val();
+                self.crnd_z0.d.next = !self.ef0.val().get_bits::<$e>(0).any();
+                self.crnd_z1.d.next = !self.ef1.val().get_bits::<$e>(0).any();
+                self.crnd_z2.d.next = !self.ef2.val().get_bits::<$e>(0).any();
                 self.crnd_sb.d.next = self.s2_sb.q.val();
 
                 // ======================================================================
@@ -636,15 +796,24 @@ macro_rules! fp_adder {
                 // the fraction: the hidden bit adds the missing 1, a subnormal (hidden 0 at
                 // exponent 1) packs to exponent field 0, and a rounding carry bumps it.
                 // ======================================================================
-                self.exp_m1.next = self.crnd_exp.q.val() - self.one_e.val();
-                self.ef.next = bit_cast::<$e2, $e>(self.exp_m1.val())
-                    + bit_cast::<$e2, 2>(self.crnd_sig_w.q.val().get_bits::<2>($f));
+                self.ef.next = self.crnd_ef0.q.val();
+                self.ov.next = self.crnd_ov0.q.val();
+                self.zf.next = self.crnd_z0.q.val();
+                if self.crnd_sig_w.q.val().get_bit($f) {
+                    self.ef.next = self.crnd_ef1.q.val();
+                    self.ov.next = self.crnd_ov1.q.val();
+                    self.zf.next = self.crnd_z1.q.val();
+                }
+                if self.crnd_sig_w.q.val().get_bit($f + 1) {
+                    self.ef.next = self.crnd_ef2.q.val();
+                    self.ov.next = self.crnd_ov2.q.val();
+                    self.zf.next = self.crnd_z2.q.val();
+                }
                 self.mag.next = (bit_cast::<$w, $e2>(self.ef.val()) << $f)
                     | bit_cast::<$w, $f>(self.crnd_sig_w.q.val().get_bits::<$f>(0));
-                if self.ef.val() >= self.inf_e.val() {
+                if self.ov.val() {
                     self.mag.next = self.inf_mag.val();
-                }
-                if self.crnd_sb.q.val().get_bit(0) && !self.mag.val().get_bits::<$e>($f).any() {
+                } else if self.crnd_sb.q.val().get_bit(0) && self.zf.val() {
                     self.mag.next = self.zero_w.val();
                 }
                 if self.crnd_sb.q.val().get_bit(4) {
