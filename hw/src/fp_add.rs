@@ -465,15 +465,11 @@ macro_rules! fp_adder {
                     && !self.s0_a.q.val().get_bits::<$f>(0).any();
                 self.b_inf.next = self.s0_b.q.val().get_bits::<$e>($f).all()
                     && !self.s0_b.q.val().get_bits::<$f>(0).any();
-                // Magnitudes (sign cleared); a flushed subnormal becomes zero.
+                // Magnitude compare on the raw magnitudes: flushing (ftz) only changes the
+                // order of two subnormals or zeros, which both flush to zero, and the sum of two
+                // zeros does not depend on their order.
                 self.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
-                if self.s0_ftz.q.val() && !self.s0_a.q.val().get_bits::<$e>($f).any() {
-                    self.a_mag.next = self.zero_m.val();
-                }
                 self.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
-                if self.s0_ftz.q.val() && !self.s0_b.q.val().get_bits::<$e>($f).any() {
-                    self.b_mag.next = self.zero_m.val();
-                }
                 self.ccmp_lt_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) < self.b_mag.val().get_bits::<$mhh>($mh);
                 self.ccmp_eq_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) == self.b_mag.val().get_bits::<$mhh>($mh);
                 self.ccmp_lt_lo.d.next = self.a_mag.val().get_bits::<$mh>(0) < self.b_mag.val().get_bits::<$mh>(0);
