@@ -45,12 +45,12 @@ const _: () = assert!(FP_ADD_LATENCY == FP_STAGES_MIN);
 /// and sticky, `y = x + 1` with the carry, `s = w - 1` the sign bit index, `m = w - 1` the
 /// magnitude width, `xm1 = x - 1`; the splits: `mh` the low part of the magnitude compare,
 /// `lo` the low part of the significand add (`lo2 = lo + 2`, `hi = y - lo`), `e2 = e + 2`,
-/// `sb = w + 5` the packed side band.
+/// `sb = w + 4` the packed side band, `p1 = p + 1`.
 macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
         $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
-        mh: $mh:tt, mhh: $mhh:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt,
+        mh: $mh:tt, mhh: $mhh:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
         $(#[$doc])*
@@ -80,9 +80,13 @@ macro_rules! fp_adder {
             one_e: Constant<Bits<$e>>,
             ones6: Constant<Bits<6>>,
             one_e2: Constant<Bits<$e2>>,
+            sb_ftz: Constant<Bits<$sb>>,
+            sb_special: Constant<Bits<$sb>>,
+            sb_sign: Constant<Bits<$sb>>,
+            sb_sub: Constant<Bits<$sb>>,
+            one_p1: Constant<Bits<$p1>>,
             one_hi: Constant<Bits<$hi>>,
             one_lo2: Constant<Bits<$lo2>>,
-            one_w: Constant<Bits<$w>>,
             hidden_p: Constant<Bits<$p>>,
             ones_x: Constant<Bits<$x>>,
             ones_y: Constant<Bits<$y>>,
@@ -132,7 +136,7 @@ macro_rules! fp_adder {
             lz_t: Signal<Local, Bits<64>>,
             lzc: Signal<Local, Bits<$e>>,
             sb_f: Signal<Local, Bits<$sb>>,
-            lz_g: Signal<Local, Bits<64>>,
+            lz_g: Signal<Local, Bits<7>>,
             d32: Signal<Local, Bit>,
             d16: Signal<Local, Bit>,
             d8: Signal<Local, Bit>,
@@ -146,7 +150,7 @@ macro_rules! fp_adder {
             norm_sig: Signal<Local, Bits<$x>>,
             norm_exp: Signal<Local, Bits<$e>>,
             round_up: Signal<Local, Bit>,
-            sig_w: Signal<Local, Bits<$w>>,
+            sig_w: Signal<Local, Bits<$p1>>,
             em: Signal<Local, Bits<$e2>>,
             ef0: Signal<Local, Bits<$e2>>,
             ef1: Signal<Local, Bits<$e2>>,
@@ -195,7 +199,7 @@ macro_rules! fp_adder {
             csum_sum_y: Cut<Bits<$y>>,
             csum_exp: Cut<Bits<$e>>,
             csum_sb: Cut<Bits<$sb>>,
-            clz_lz_t: Cut<Bits<64>>,
+            clz_lz_t: Cut<Bits<7>>,
             clz_lzc: Cut<Bits<$e>>,
             clz_sum_y: Cut<Bits<$y>>,
             clz_exp: Cut<Bits<$e>>,
@@ -205,7 +209,7 @@ macro_rules! fp_adder {
             cnrm_sum_y: Cut<Bits<$y>>,
             cnrm_exp: Cut<Bits<$e>>,
             cnrm_sb: Cut<Bits<$sb>>,
-            crnd_sig_w: Cut<Bits<$w>>,
+            crnd_sig_w: Cut<Bits<$p1>>,
             crnd_z2: Cut<Bit>,
             crnd_ov2: Cut<Bit>,
             crnd_ef2: Cut<Bits<$e2>>,
@@ -249,9 +253,13 @@ macro_rules! fp_adder {
                     one_e: Constant::new(bits_u128(1)),
                     ones6: Constant::new(bits_u128(63)),
                     one_e2: Constant::new(bits_u128(1)),
+                    sb_ftz: Constant::new(bits_u128(1)),
+                    sb_special: Constant::new(bits_u128(2)),
+                    sb_sign: Constant::new(bits_u128(4)),
+                    sb_sub: Constant::new(bits_u128(8)),
+                    one_p1: Constant::new(bits_u128(1)),
                     one_hi: Constant::new(bits_u128(1)),
                     one_lo2: Constant::new(bits_u128(1)),
-                    one_w: Constant::new(bits_u128(1)),
                     hidden_p: Constant::new(bits_u128(1u128 << $f)),
                     ones_x: Constant::new(bits_u128((1u128 << $x) - 1)),
                     ones_y: Constant::new(bits_u128((1u128 << $y) - 1)),
@@ -455,7 +463,7 @@ macro_rules! fp_adder {
                 // ======================================================================
                 // Stage 1, segment A (from s0_): classify, flush inputs, special result,
                 // magnitude compare as a high and a low half. Side band `sb`: bit 0 ftz,
-                // 1 special, 2 sign, 3 sub, 4 zero, 5.. the special result.
+                // 1 special, 2 sign, 3 sub (from segment F on: zero result), 4.. the special result.
                 // ======================================================================
                 self.a_nan.next = self.s0_a.q.val().get_bits::<$e>($f).all()
                     && self.s0_a.q.val().get_bits::<$f>(0).any();
@@ -502,7 +510,9 @@ macro_rules! fp_adder {
                 self.ccmp_b_inf.d.next = self.b_inf.val();
                 self.ccmp_nq.d.next = self.s0_nan_quiet.q.val();
                 self.sb_a.next = bit_cast::<$sb, $w>(self.zero_w.val());
-                self.sb_a.next = self.sb_a.val().replace_bit(0, self.s0_ftz.q.val());
+                if self.s0_ftz.q.val() {
+                    self.sb_a.next = self.sb_ftz.val();
+                }
                 self.ccmp_sb.d.next = self.sb_a.val();
 
                 // ======================================================================
@@ -586,13 +596,16 @@ macro_rules! fp_adder {
                         self.special_val.next = self.ccmp_b.q.val();
                     }
                 }
-                self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 5) | self.ccmp_sb.q.val();
-                self.sb_b.next = self.sb_b.val().replace_bit(
-                    1,
-                    self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val(),
-                );
-                self.sb_b.next = self.sb_b.val().replace_bit(2, self.big_sign.val());
-                self.sb_b.next = self.sb_b.val().replace_bit(3, self.big_sign.val() ^ self.small_sign.val());
+                self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 4) | self.ccmp_sb.q.val();
+                if self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val() {
+                    self.sb_b.next = self.sb_b.val() | self.sb_special.val();
+                }
+                if self.big_sign.val() {
+                    self.sb_b.next = self.sb_b.val() | self.sb_sign.val();
+                }
+                if self.big_sign.val() != self.small_sign.val() {
+                    self.sb_b.next = self.sb_b.val() | self.sb_sub.val();
+                }
                 self.csh_sb.d.next = self.sb_b.val();
 
                 // ======================================================================
@@ -686,11 +699,15 @@ macro_rules! fp_adder {
                 }
                 // An exact zero of a subtraction is +0 (round to nearest); of an addition it
                 // keeps the common sign.
-                self.sb_f.next = self.csum_sb.q.val().replace_bit(4, !self.csum_sum_y.q.val().any());
-                if self.csum_sb.q.val().get_bit(3) && !self.csum_sum_y.q.val().any() {
-                    self.sb_f.next = self.sb_f.val().replace_bit(2, false);
+                // Bit 3 turns from `sub` into `zero`.
+                self.sb_f.next = self.csum_sb.q.val() & !self.sb_sub.val();
+                if !self.csum_sum_y.q.val().any() {
+                    self.sb_f.next = self.sb_f.val() | self.sb_sub.val();
+                    if self.csum_sb.q.val().get_bit(3) {
+                        self.sb_f.next = self.sb_f.val() & !self.sb_sign.val();
+                    }
                 }
-                self.clz_lz_t.d.next = self.lz_t.val();
+                self.clz_lz_t.d.next = self.lz_t.val().get_bits::<7>(57);
                 self.clz_lzc.d.next = self.lzc.val();
                 self.clz_sum_y.d.next = self.csum_sum_y.q.val();
                 self.clz_exp.d.next = self.csum_exp.q.val();
@@ -703,20 +720,20 @@ macro_rules! fp_adder {
                 // ======================================================================
                 self.lz_g.next = self.clz_lz_t.q.val();
                 self.lzc_g.next = self.clz_lzc.q.val();
-                self.d4.next = !self.lz_g.val().get_bits::<4>(60).any();
-                self.d2.next = !self.lz_g.val().get_bits::<2>(62).any();
+                self.d4.next = !self.lz_g.val().get_bits::<4>(3).any();
+                self.d2.next = !self.lz_g.val().get_bits::<2>(5).any();
                 if self.d4.val() {
-                    self.d2.next = !self.lz_g.val().get_bits::<2>(58).any();
+                    self.d2.next = !self.lz_g.val().get_bits::<2>(1).any();
                 }
-                self.d1.next = !self.lz_g.val().get_bit(63);
+                self.d1.next = !self.lz_g.val().get_bit(6);
                 if !self.d4.val() && self.d2.val() {
-                    self.d1.next = !self.lz_g.val().get_bit(61);
+                    self.d1.next = !self.lz_g.val().get_bit(4);
                 }
                 if self.d4.val() && !self.d2.val() {
-                    self.d1.next = !self.lz_g.val().get_bit(59);
+                    self.d1.next = !self.lz_g.val().get_bit(2);
                 }
                 if self.d4.val() && self.d2.val() {
-                    self.d1.next = !self.lz_g.val().get_bit(57);
+                    self.d1.next = !self.lz_g.val().get_bit(0);
                 }
                 if self.d4.val() {
                     self.lzc_g.next = self.lzc_g.val() | self.lz4.val();
@@ -763,9 +780,9 @@ macro_rules! fp_adder {
                     && (self.s2_norm.q.val().get_bit(1)
                         || self.s2_norm.q.val().get_bit(0)
                         || self.s2_norm.q.val().get_bit(3));
-                self.sig_w.next = bit_cast::<$w, $p>(self.s2_norm.q.val().get_bits::<$p>(3));
+                self.sig_w.next = bit_cast::<$p1, $p>(self.s2_norm.q.val().get_bits::<$p>(3));
                 if self.round_up.val() {
-                    self.sig_w.next = self.sig_w.val() + self.one_w.val();
+                    self.sig_w.next = self.sig_w.val() + self.one_p1.val();
                 }
                 self.crnd_sig_w.d.next = self.sig_w.val();
                 // The exponent field for the three values the significand's bits above the
@@ -812,7 +829,7 @@ macro_rules! fp_adder {
                 } else if self.crnd_sb.q.val().get_bit(0) && self.zf.val() {
                     self.mag.next = self.zero_w.val();
                 }
-                if self.crnd_sb.q.val().get_bit(4) {
+                if self.crnd_sb.q.val().get_bit(3) {
                     self.mag.next = self.zero_w.val();
                 }
                 self.result.next = self.mag.val();
@@ -820,7 +837,7 @@ macro_rules! fp_adder {
                     self.result.next = self.mag.val() | self.sign_w.val();
                 }
                 if self.crnd_sb.q.val().get_bit(1) {
-                    self.result.next = self.crnd_sb.q.val().get_bits::<$w>(5);
+                    self.result.next = self.crnd_sb.q.val().get_bits::<$w>(4);
                 }
                 self.cout_result.d.next = self.result.val();
                 self.sum.next = self.cout_result.q.val();
@@ -848,13 +865,13 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
     FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
-    mh: 16, mhh: 15, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 37,
+    mh: 16, mhh: 15, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
     FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
-    mh: 32, mhh: 31, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 69,
+    mh: 32, mhh: 31, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
 );
