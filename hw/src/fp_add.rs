@@ -10,13 +10,30 @@
 //! | 3 | round to nearest even, pack (exponent and significand added so that a rounding carry bumps the exponent), overflow to infinity, flush-to-zero of results, select the special result |
 //!
 //! The operands are registered first (`s0_`), stages 1 and 2 end in registers named `s1_` and
-//! `s2_`, and stage 3 drives `sum` from the `s2_` registers: the latency is
-//! [`FP_ADD_LATENCY`] for every format. (Registering the inputs rather than the result keeps
-//! every port-to-register path free of logic, so a cycle-based simulator evaluates each
-//! stage once per clock edge.) The stages only hand registered values to the next, so a deeper
-//! pipeline (for fmax) re-registers inside a stage (e.g. between the alignment shift and the
-//! sticky, or between the leading-zero count and the normalising shift) without touching the
-//! arithmetic.
+//! `s2_`, and stage 3 drives `sum` from the `s2_` registers: in the default configuration the
+//! latency is [`FP_ADD_LATENCY`] for every format.
+//!
+//! Pipeline depth ([`Config::fp_stages`], 3..=11): each stage is written as segments with a
+//! candidate cut ([`Cut`], `c<cut>_<signal>`) between them; depth N keeps the first N - 3 cuts
+//! of this priority order (the latency is N):
+//!
+//! | priority | cut | between |
+//! | --- | --- | --- |
+//! | 0 | `cout` | pack (segment J) and `sum`: the output registered |
+//! | 1 | `csum` | the add's high part (E) and the leading-zero count (F) |
+//! | 2 | `cnrm` | the count's second half and limit (G) and the normalising shift (H) |
+//! | 3 | `csh` | swap and unpack (B) and the alignment shift with sticky (C) |
+//! | 4 | `crnd` | round increment (I) and pack (J) |
+//! | 5 | `clz` | the count's first three decisions (F) and the last three (G) |
+//! | 6 | `ccmp` | classify, split magnitude compare, exponent differences (A) and swap (B) |
+//! | 7 | `cadd` | the low part of the add with its carry-in (D) and the high part's carry (E) |
+//!
+//! Every segment is written for a short critical path even when the cuts are wires: the
+//! magnitude compare in two halves, the significand add in two parts with the carry-in as an
+//! extra low bit, the leading-zero count's decisions from the unshifted bits, 6-bit saturated
+//! shift amounts, and a pack that selects among three precomputed exponent fields (with their
+//! overflow and zero flags) by the rounded significand's top bits. Side-band signals travel
+//! packed (`sb`: ftz, special, sign, sub/zero, special value).
 //!
 //! NaN rules (`spec/red-semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
 //! is the format's canonical NaN (`7fff`, `7fffffff`); with `NAN_PROP` true (f64) one NaN

@@ -4,6 +4,7 @@
 //! | file | block |
 //! | --- | --- |
 //! | `alu.rs` | [`ReductionAlu`]: decode, lanes, select, common latency |
+//! | `config.rs` | [`Config`]: the pipeline depths (generator parameters); [`config::Cut`], a candidate register |
 //! | `int_alu.rs` | [`int_alu::IntAlu`]: 32/64-bit integer and bitwise ops |
 //! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
