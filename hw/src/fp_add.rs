@@ -10,13 +10,30 @@
 //! | 3 | round to nearest even, pack (exponent and significand added so that a rounding carry bumps the exponent), overflow to infinity, flush-to-zero of results, select the special result |
 //!
 //! The operands are registered first (`s0_`), stages 1 and 2 end in registers named `s1_` and
-//! `s2_`, and stage 3 drives `sum` from the `s2_` registers: the latency is
-//! [`FP_ADD_LATENCY`] for every format. (Registering the inputs rather than the result keeps
-//! every port-to-register path free of logic, so a cycle-based simulator evaluates each
-//! stage once per clock edge.) The stages only hand registered values to the next, so a deeper
-//! pipeline (for fmax) re-registers inside a stage (e.g. between the alignment shift and the
-//! sticky, or between the leading-zero count and the normalising shift) without touching the
-//! arithmetic.
+//! `s2_`, and stage 3 drives `sum` from the `s2_` registers: in the default configuration the
+//! latency is [`FP_ADD_LATENCY`] for every format.
+//!
+//! Pipeline depth ([`Config::fp_stages`], 3..=11): each stage is written as segments with a
+//! candidate cut ([`Cut`], `c<cut>_<signal>`) between them; depth N keeps the first N - 3 cuts
+//! of this priority order (the latency is N):
+//!
+//! | priority | cut | between |
+//! | --- | --- | --- |
+//! | 0 | `cout` | pack (segment J) and `sum`: the output registered |
+//! | 1 | `csum` | the add's high part (E) and the leading-zero count (F) |
+//! | 2 | `cnrm` | the count's second half and limit (G) and the normalising shift (H) |
+//! | 3 | `csh` | swap and unpack (B) and the alignment shift with sticky (C) |
+//! | 4 | `crnd` | round increment (I) and pack (J) |
+//! | 5 | `clz` | the count's first three decisions (F) and the last three (G) |
+//! | 6 | `ccmp` | classify, split magnitude compare, exponent differences (A) and swap (B) |
+//! | 7 | `cadd` | the low part of the add with its carry-in (D) and the high part's carry (E) |
+//!
+//! Every segment is written for a short critical path even when the cuts are wires: the
+//! magnitude compare in two halves, the significand add in two parts with the carry-in as an
+//! extra low bit, the leading-zero count's decisions from the unshifted bits, 6-bit saturated
+//! shift amounts, and a pack that selects among three precomputed exponent fields (with their
+//! overflow and zero flags) by the rounded significand's top bits. Side-band signals travel
+//! packed (`sb`: ftz, special, sign, sub/zero, special value).
 //!
 //! NaN rules (`spec/red-semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
 //! is the format's canonical NaN (`7fff`, `7fffffff`); with `NAN_PROP` true (f64) one NaN
@@ -30,20 +47,27 @@
 //! and folding f32 into the f64 adder would add a second rounding position, f32 flushing and
 //! the f32 NaN rule to the widest, slowest datapath for no saving in lanes.
 
+use crate::config::{Config, Cut, FP_STAGES_MIN};
 use rust_hdl::prelude::*;
 
-/// Cycles from inputs to `sum` for every adder.
+/// Cycles from inputs to `sum` for every adder in the default configuration
+/// ([`Config::fp_add_latency`] in general).
 pub const FP_ADD_LATENCY: usize = 3;
+const _: () = assert!(FP_ADD_LATENCY == FP_STAGES_MIN);
 
 /// Generates one pipelined adder block for a binary format.
 ///
 /// Widths (all literals, because rust-hdl needs them as types): `w` total width, `e`
 /// exponent, `f` fraction, `p = f + 1` significand, `x = p + 3` significand with guard, round
-/// and sticky, `y = x + 1` with the carry, `s = w - 1` the sign bit index, `m = w - 1` the magnitude width, `xm1 = x - 1`.
+/// and sticky, `y = x + 1` with the carry, `s = w - 1` the sign bit index, `m = w - 1` the
+/// magnitude width, `xm1 = x - 1`; the splits: `mh` the low part of the magnitude compare,
+/// `lo` the low part of the significand add (`lo2 = lo + 2`, `hi = y - lo`), `e2 = e + 2`,
+/// `sb = w + 4` the packed side band, `p1 = p + 1`.
 macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
         $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
+        mh: $mh:tt, mhh: $mhh:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
         $(#[$doc])*
@@ -58,9 +82,8 @@ macro_rules! fp_adder {
             pub ftz: Signal<In, Bit>,
             /// Shared-space NaN rule (quiet the NaN, prefer `a`); used only with `NAN_PROP`.
             pub nan_quiet: Signal<In, Bit>,
-            /// `a + b`, [`FP_ADD_LATENCY`] cycles after the inputs.
+            /// `a + b`, [`Config::fp_add_latency`] cycles after the inputs.
             pub sum: Signal<Out, Bits<$w>>,
-
             // Constants.
             nan_prop: Constant<Bit>,
             canon_nan: Constant<Bits<$w>>,
@@ -69,11 +92,21 @@ macro_rules! fp_adder {
             zero_m: Constant<Bits<$m>>,
             sign_w: Constant<Bits<$w>>,
             inf_mag: Constant<Bits<$w>>,
+            inf_e: Constant<Bits<$e2>>,
             zero_w: Constant<Bits<$w>>,
-            one_w: Constant<Bits<$w>>,
             one_e: Constant<Bits<$e>>,
+            ones6: Constant<Bits<6>>,
+            one_e2: Constant<Bits<$e2>>,
+            sb_ftz: Constant<Bits<$sb>>,
+            sb_special: Constant<Bits<$sb>>,
+            sb_sign: Constant<Bits<$sb>>,
+            sb_sub: Constant<Bits<$sb>>,
+            one_p1: Constant<Bits<$p1>>,
+            one_hi: Constant<Bits<$hi>>,
+            one_lo2: Constant<Bits<$lo2>>,
             hidden_p: Constant<Bits<$p>>,
             ones_x: Constant<Bits<$x>>,
+            ones_y: Constant<Bits<$y>>,
             one_x: Constant<Bits<$x>>,
             zero_e: Constant<Bits<$e>>,
             lz_pad: Constant<Bits<64>>,
@@ -82,14 +115,18 @@ macro_rules! fp_adder {
             lz8: Constant<Bits<$e>>,
             lz4: Constant<Bits<$e>>,
             lz2: Constant<Bits<$e>>,
-
-            // Stage 1 locals.
+            // Combinational locals, by segment.
             a_nan: Signal<Local, Bit>,
             b_nan: Signal<Local, Bit>,
             a_inf: Signal<Local, Bit>,
             b_inf: Signal<Local, Bit>,
             a_mag: Signal<Local, Bits<$m>>,
             b_mag: Signal<Local, Bits<$m>>,
+            nan_val: Signal<Local, Bits<$w>>,
+            special_val: Signal<Local, Bits<$w>>,
+            sb_a: Signal<Local, Bits<$sb>>,
+            a_mag_b: Signal<Local, Bits<$m>>,
+            b_mag_b: Signal<Local, Bits<$m>>,
             swap: Signal<Local, Bit>,
             big_mag: Signal<Local, Bits<$m>>,
             small_mag: Signal<Local, Bits<$m>>,
@@ -99,52 +136,121 @@ macro_rules! fp_adder {
             small_exp: Signal<Local, Bits<$e>>,
             big_sig: Signal<Local, Bits<$p>>,
             small_sig: Signal<Local, Bits<$p>>,
-            exp_diff: Signal<Local, Bits<$e>>,
+            sb_b: Signal<Local, Bits<$sb>>,
+            ea: Signal<Local, Bits<$e>>,
+            eb: Signal<Local, Bits<$e>>,
+            dab: Signal<Local, Bits<$e>>,
+            dba: Signal<Local, Bits<$e>>,
             small_ext: Signal<Local, Bits<$x>>,
             small_shifted: Signal<Local, Bits<$x>>,
             small_lost: Signal<Local, Bit>,
-            nan_val: Signal<Local, Bits<$w>>,
-            // Stage 2 locals.
-            sum_y: Signal<Local, Bits<$y>>,
-            low_x: Signal<Local, Bits<$x>>,
+            big_y: Signal<Local, Bits<$y>>,
+            small_inv: Signal<Local, Bits<$y>>,
+            lo_a: Signal<Local, Bits<$lo2>>,
+            lo_b: Signal<Local, Bits<$lo2>>,
+            lo_t: Signal<Local, Bits<$lo2>>,
+            hi: Signal<Local, Bits<$hi>>,
             lz_t: Signal<Local, Bits<64>>,
             lzc: Signal<Local, Bits<$e>>,
+            sb_f: Signal<Local, Bits<$sb>>,
+            lz_g: Signal<Local, Bits<7>>,
+            d32: Signal<Local, Bit>,
+            d16: Signal<Local, Bit>,
+            d8: Signal<Local, Bit>,
+            d4: Signal<Local, Bit>,
+            d2: Signal<Local, Bit>,
+            d1: Signal<Local, Bit>,
+            lzc_g: Signal<Local, Bits<$e>>,
             norm_limit: Signal<Local, Bits<$e>>,
             norm_shift: Signal<Local, Bits<$e>>,
+            low_x: Signal<Local, Bits<$x>>,
             norm_sig: Signal<Local, Bits<$x>>,
             norm_exp: Signal<Local, Bits<$e>>,
-            // Stage 3 locals.
             round_up: Signal<Local, Bit>,
-            exp_m1: Signal<Local, Bits<$e>>,
-            sig_w: Signal<Local, Bits<$w>>,
-            exp_w: Signal<Local, Bits<$w>>,
+            sig_w: Signal<Local, Bits<$p1>>,
+            em: Signal<Local, Bits<$e2>>,
+            ef0: Signal<Local, Bits<$e2>>,
+            ef1: Signal<Local, Bits<$e2>>,
+            ef2: Signal<Local, Bits<$e2>>,
+            ov: Signal<Local, Bit>,
+            zf: Signal<Local, Bit>,
+            ef: Signal<Local, Bits<$e2>>,
             mag: Signal<Local, Bits<$w>>,
             result: Signal<Local, Bits<$w>>,
-
-            // Pipeline registers: s0_ holds the inputs, s1_/s2_ the results of stages 1/2.
+            // Fixed pipeline registers: s0_ the inputs, s1_/s2_ the ends of stages 1/2.
             s0_a: DFF<Bits<$w>>,
             s0_b: DFF<Bits<$w>>,
             s0_ftz: DFF<Bit>,
             s0_nan_quiet: DFF<Bit>,
-            s1_sign: DFF<Bit>,
-            s1_exp: DFF<Bits<$e>>,
             s1_big: DFF<Bits<$x>>,
             s1_small: DFF<Bits<$x>>,
-            s1_sub: DFF<Bit>,
-            s1_special: DFF<Bit>,
-            s1_special_val: DFF<Bits<$w>>,
-            s1_ftz: DFF<Bit>,
-            s2_sign: DFF<Bit>,
-            s2_exp: DFF<Bits<$e>>,
+            s1_exp: DFF<Bits<$e>>,
+            s1_sb: DFF<Bits<$sb>>,
             s2_norm: DFF<Bits<$x>>,
-            s2_zero: DFF<Bit>,
-            s2_special: DFF<Bit>,
-            s2_special_val: DFF<Bits<$w>>,
-            s2_ftz: DFF<Bit>,
+            s2_exp: DFF<Bits<$e>>,
+            s2_sb: DFF<Bits<$sb>>,
+            // Candidate cuts (see the module doc): c<cut>_<signal>.
+            ccmp_a: Cut<Bits<$w>>,
+            ccmp_b: Cut<Bits<$w>>,
+            ccmp_lt_hi: Cut<Bit>,
+            ccmp_eq_hi: Cut<Bit>,
+            ccmp_lt_lo: Cut<Bit>,
+            ccmp_sb: Cut<Bits<$sb>>,
+            ccmp_nq: Cut<Bit>,
+            ccmp_b_inf: Cut<Bit>,
+            ccmp_a_inf: Cut<Bit>,
+            ccmp_b_nan: Cut<Bit>,
+            ccmp_a_nan: Cut<Bit>,
+            ccmp_sh_ba: Cut<Bits<6>>,
+            ccmp_sh_ab: Cut<Bits<6>>,
+            csh_big_sig: Cut<Bits<$p>>,
+            csh_small_sig: Cut<Bits<$p>>,
+            csh_big_exp: Cut<Bits<$e>>,
+            csh_exp_diff: Cut<Bits<6>>,
+            csh_sb: Cut<Bits<$sb>>,
+            cadd_lo_sum: Cut<Bits<$lo>>,
+            cadd_carry: Cut<Bit>,
+            cadd_hi0: Cut<Bits<$hi>>,
+            cadd_exp: Cut<Bits<$e>>,
+            cadd_sb: Cut<Bits<$sb>>,
+            csum_sum_y: Cut<Bits<$y>>,
+            csum_exp: Cut<Bits<$e>>,
+            csum_sb: Cut<Bits<$sb>>,
+            clz_lz_t: Cut<Bits<7>>,
+            clz_lzc: Cut<Bits<$e>>,
+            clz_sum_y: Cut<Bits<$y>>,
+            clz_exp: Cut<Bits<$e>>,
+            clz_limit: Cut<Bits<$e>>,
+            clz_sb: Cut<Bits<$sb>>,
+            cnrm_norm_shift: Cut<Bits<$e>>,
+            cnrm_sum_y: Cut<Bits<$y>>,
+            cnrm_exp: Cut<Bits<$e>>,
+            cnrm_sb: Cut<Bits<$sb>>,
+            crnd_sig_w: Cut<Bits<$p1>>,
+            crnd_z2: Cut<Bit>,
+            crnd_ov2: Cut<Bit>,
+            crnd_ef2: Cut<Bits<$e2>>,
+            crnd_z1: Cut<Bit>,
+            crnd_ov1: Cut<Bit>,
+            crnd_ef1: Cut<Bits<$e2>>,
+            crnd_z0: Cut<Bit>,
+            crnd_ov0: Cut<Bit>,
+            crnd_ef0: Cut<Bits<$e2>>,
+            crnd_sb: Cut<Bits<$sb>>,
+            cout_result: Cut<Bits<$w>>,
         }
 
         impl Default for $name {
+            /// The default configuration ([`FP_ADD_LATENCY`]).
             fn default() -> Self {
+                Self::new(&Config::default())
+            }
+        }
+
+        impl $name {
+            /// The adder at the depth `cfg.fp_stages` ([`Config::fp_add_latency`] cycles).
+            pub fn new(cfg: &Config) -> Self {
+                assert!(cfg.validate().is_ok(), "{}", cfg.validate().unwrap_err());
                 Self {
                     clock: Default::default(),
                     a: Default::default(),
@@ -159,11 +265,21 @@ macro_rules! fp_adder {
                     zero_m: Constant::new(bits_u128(0)),
                     sign_w: Constant::new(bits_u128(1u128 << ($w - 1))),
                     inf_mag: Constant::new(bits_u128(((1u128 << $e) - 1) << $f)),
+                    inf_e: Constant::new(bits_u128((1u128 << $e) - 1)),
                     zero_w: Constant::new(bits_u128(0)),
-                    one_w: Constant::new(bits_u128(1)),
                     one_e: Constant::new(bits_u128(1)),
+                    ones6: Constant::new(bits_u128(63)),
+                    one_e2: Constant::new(bits_u128(1)),
+                    sb_ftz: Constant::new(bits_u128(1)),
+                    sb_special: Constant::new(bits_u128(2)),
+                    sb_sign: Constant::new(bits_u128(4)),
+                    sb_sub: Constant::new(bits_u128(8)),
+                    one_p1: Constant::new(bits_u128(1)),
+                    one_hi: Constant::new(bits_u128(1)),
+                    one_lo2: Constant::new(bits_u128(1)),
                     hidden_p: Constant::new(bits_u128(1u128 << $f)),
                     ones_x: Constant::new(bits_u128((1u128 << $x) - 1)),
+                    ones_y: Constant::new(bits_u128((1u128 << $y) - 1)),
                     one_x: Constant::new(bits_u128(1)),
                     zero_e: Constant::new(bits_u128(0)),
                     lz_pad: Constant::new(bits_u128((1u128 << (64 - $x)) - 1)),
@@ -178,6 +294,11 @@ macro_rules! fp_adder {
                     b_inf: Default::default(),
                     a_mag: Default::default(),
                     b_mag: Default::default(),
+                    nan_val: Default::default(),
+                    special_val: Default::default(),
+                    sb_a: Default::default(),
+                    a_mag_b: Default::default(),
+                    b_mag_b: Default::default(),
                     swap: Default::default(),
                     big_mag: Default::default(),
                     small_mag: Default::default(),
@@ -187,44 +308,106 @@ macro_rules! fp_adder {
                     small_exp: Default::default(),
                     big_sig: Default::default(),
                     small_sig: Default::default(),
-                    exp_diff: Default::default(),
+                    sb_b: Default::default(),
+                    ea: Default::default(),
+                    eb: Default::default(),
+                    dab: Default::default(),
+                    dba: Default::default(),
                     small_ext: Default::default(),
                     small_shifted: Default::default(),
                     small_lost: Default::default(),
-                    nan_val: Default::default(),
-                    sum_y: Default::default(),
-                    low_x: Default::default(),
+                    big_y: Default::default(),
+                    small_inv: Default::default(),
+                    lo_a: Default::default(),
+                    lo_b: Default::default(),
+                    lo_t: Default::default(),
+                    hi: Default::default(),
                     lz_t: Default::default(),
                     lzc: Default::default(),
+                    sb_f: Default::default(),
+                    lz_g: Default::default(),
+                    d32: Default::default(),
+                    d16: Default::default(),
+                    d8: Default::default(),
+                    d4: Default::default(),
+                    d2: Default::default(),
+                    d1: Default::default(),
+                    lzc_g: Default::default(),
                     norm_limit: Default::default(),
                     norm_shift: Default::default(),
+                    low_x: Default::default(),
                     norm_sig: Default::default(),
                     norm_exp: Default::default(),
                     round_up: Default::default(),
-                    exp_m1: Default::default(),
                     sig_w: Default::default(),
-                    exp_w: Default::default(),
+                    em: Default::default(),
+                    ef0: Default::default(),
+                    ef1: Default::default(),
+                    ef2: Default::default(),
+                    ov: Default::default(),
+                    zf: Default::default(),
+                    ef: Default::default(),
                     mag: Default::default(),
                     result: Default::default(),
                     s0_a: Default::default(),
                     s0_b: Default::default(),
                     s0_ftz: Default::default(),
                     s0_nan_quiet: Default::default(),
-                    s1_sign: Default::default(),
-                    s1_exp: Default::default(),
                     s1_big: Default::default(),
                     s1_small: Default::default(),
-                    s1_sub: Default::default(),
-                    s1_special: Default::default(),
-                    s1_special_val: Default::default(),
-                    s1_ftz: Default::default(),
-                    s2_sign: Default::default(),
-                    s2_exp: Default::default(),
+                    s1_exp: Default::default(),
+                    s1_sb: Default::default(),
                     s2_norm: Default::default(),
-                    s2_zero: Default::default(),
-                    s2_special: Default::default(),
-                    s2_special_val: Default::default(),
-                    s2_ftz: Default::default(),
+                    s2_exp: Default::default(),
+                    s2_sb: Default::default(),
+                    ccmp_a: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_lt_hi: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_eq_hi: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_lt_lo: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_nq: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_sh_ba: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_sh_ab: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    csh_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
+                    csh_small_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
+                    csh_big_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
+                    csh_exp_diff: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
+                    csh_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
+                    cadd_lo_sum: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_carry: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_hi0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    csum_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
+                    csum_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
+                    csum_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
+                    clz_lz_t: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    clz_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    clz_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    clz_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    clz_limit: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    clz_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
+                    cnrm_norm_shift: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
+                    cnrm_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
+                    cnrm_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
+                    cnrm_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
+                    crnd_sig_w: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_z2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ov2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ef2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_z1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ov1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ef1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_z0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ov0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_ef0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    cout_result: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 0)),
                 }
             }
         }
@@ -233,10 +416,57 @@ macro_rules! fp_adder {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, s0_a, s0_b, s0_ftz, s0_nan_quiet, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special,
-                    s1_special_val, s1_ftz, s2_sign, s2_exp, s2_norm, s2_zero, s2_special,
-                    s2_special_val, s2_ftz
+                    self, clock, s0_a, s0_b, s0_ftz, s0_nan_quiet, s1_big, s1_small, s1_exp, s1_sb,
+                    s2_norm, s2_exp, s2_sb
                 );
+                self.ccmp_a.clock.next = self.clock.val();
+                self.ccmp_b.clock.next = self.clock.val();
+                self.ccmp_lt_hi.clock.next = self.clock.val();
+                self.ccmp_eq_hi.clock.next = self.clock.val();
+                self.ccmp_lt_lo.clock.next = self.clock.val();
+                self.ccmp_sb.clock.next = self.clock.val();
+                self.ccmp_nq.clock.next = self.clock.val();
+                self.ccmp_b_inf.clock.next = self.clock.val();
+                self.ccmp_a_inf.clock.next = self.clock.val();
+                self.ccmp_b_nan.clock.next = self.clock.val();
+                self.ccmp_a_nan.clock.next = self.clock.val();
+                self.ccmp_sh_ba.clock.next = self.clock.val();
+                self.ccmp_sh_ab.clock.next = self.clock.val();
+                self.csh_big_sig.clock.next = self.clock.val();
+                self.csh_small_sig.clock.next = self.clock.val();
+                self.csh_big_exp.clock.next = self.clock.val();
+                self.csh_exp_diff.clock.next = self.clock.val();
+                self.csh_sb.clock.next = self.clock.val();
+                self.cadd_lo_sum.clock.next = self.clock.val();
+                self.cadd_carry.clock.next = self.clock.val();
+                self.cadd_hi0.clock.next = self.clock.val();
+                self.cadd_exp.clock.next = self.clock.val();
+                self.cadd_sb.clock.next = self.clock.val();
+                self.csum_sum_y.clock.next = self.clock.val();
+                self.csum_exp.clock.next = self.clock.val();
+                self.csum_sb.clock.next = self.clock.val();
+                self.clz_lz_t.clock.next = self.clock.val();
+                self.clz_lzc.clock.next = self.clock.val();
+                self.clz_sum_y.clock.next = self.clock.val();
+                self.clz_exp.clock.next = self.clock.val();
+                self.clz_limit.clock.next = self.clock.val();
+                self.clz_sb.clock.next = self.clock.val();
+                self.cnrm_norm_shift.clock.next = self.clock.val();
+                self.cnrm_sum_y.clock.next = self.clock.val();
+                self.cnrm_exp.clock.next = self.clock.val();
+                self.cnrm_sb.clock.next = self.clock.val();
+                self.crnd_sig_w.clock.next = self.clock.val();
+                self.crnd_z2.clock.next = self.clock.val();
+                self.crnd_ov2.clock.next = self.clock.val();
+                self.crnd_ef2.clock.next = self.clock.val();
+                self.crnd_z1.clock.next = self.clock.val();
+                self.crnd_ov1.clock.next = self.clock.val();
+                self.crnd_ef1.clock.next = self.clock.val();
+                self.crnd_z0.clock.next = self.clock.val();
+                self.crnd_ov0.clock.next = self.clock.val();
+                self.crnd_ef0.clock.next = self.clock.val();
+                self.crnd_sb.clock.next = self.clock.val();
+                self.cout_result.clock.next = self.clock.val();
 
                 // ======================================================================
                 // Input registers (s0_): the operands enter the pipeline unchanged, so no
@@ -248,7 +478,9 @@ macro_rules! fp_adder {
                 self.s0_nan_quiet.d.next = self.nan_quiet.val();
 
                 // ======================================================================
-                // Stage 1 (from the s0_ registers): unpack, specials, flush inputs, compare and swap, align.
+                // Stage 1, segment A (from s0_): classify, flush inputs, special result,
+                // magnitude compare as a high and a low half. Side band `sb`: bit 0 ftz,
+                // 1 special, 2 sign, 3 sub (from segment F on: zero result), 4.. the special result.
                 // ======================================================================
                 self.a_nan.next = self.s0_a.q.val().get_bits::<$e>($f).all()
                     && self.s0_a.q.val().get_bits::<$f>(0).any();
@@ -258,26 +490,70 @@ macro_rules! fp_adder {
                     && !self.s0_a.q.val().get_bits::<$f>(0).any();
                 self.b_inf.next = self.s0_b.q.val().get_bits::<$e>($f).all()
                     && !self.s0_b.q.val().get_bits::<$f>(0).any();
-                // Magnitudes (sign cleared); a flushed subnormal becomes zero.
+                // Magnitude compare on the raw magnitudes: flushing (ftz) only changes the
+                // order of two subnormals or zeros, which both flush to zero, and the sum of two
+                // zeros does not depend on their order.
                 self.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
-                if self.s0_ftz.q.val() && !self.s0_a.q.val().get_bits::<$e>($f).any() {
-                    self.a_mag.next = self.zero_m.val();
-                }
                 self.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
-                if self.s0_ftz.q.val() && !self.s0_b.q.val().get_bits::<$e>($f).any() {
-                    self.b_mag.next = self.zero_m.val();
+                self.ccmp_lt_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) < self.b_mag.val().get_bits::<$mhh>($mh);
+                self.ccmp_eq_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) == self.b_mag.val().get_bits::<$mhh>($mh);
+                self.ccmp_lt_lo.d.next = self.a_mag.val().get_bits::<$mh>(0) < self.b_mag.val().get_bits::<$mh>(0);
+                // Exponent differences both ways (subnormals and zero at exponent 1), in
+                // parallel with the compare; the alignment shift saturates at 63 (>= x:
+                // everything shifts out), so the shifter has 6 levels rather than e.
+                self.ea.next = self.s0_a.q.val().get_bits::<$e>($f);
+                if !self.ea.val().any() {
+                    self.ea.next = self.one_e.val();
                 }
-                // The larger magnitude goes first; on a tie `a` stays first.
-                self.swap.next = self.a_mag.val() < self.b_mag.val();
-                self.big_mag.next = self.a_mag.val();
-                self.small_mag.next = self.b_mag.val();
-                self.big_sign.next = self.s0_a.q.val().get_bit($s);
-                self.small_sign.next = self.s0_b.q.val().get_bit($s);
+                self.eb.next = self.s0_b.q.val().get_bits::<$e>($f);
+                if !self.eb.val().any() {
+                    self.eb.next = self.one_e.val();
+                }
+                self.dab.next = self.ea.val() - self.eb.val();
+                self.dba.next = self.eb.val() - self.ea.val();
+                self.ccmp_sh_ab.d.next = self.dab.val().get_bits::<6>(0);
+                if (self.dab.val() >> 6).any() {
+                    self.ccmp_sh_ab.d.next = self.ones6.val();
+                }
+                self.ccmp_sh_ba.d.next = self.dba.val().get_bits::<6>(0);
+                if (self.dba.val() >> 6).any() {
+                    self.ccmp_sh_ba.d.next = self.ones6.val();
+                }
+                self.ccmp_a.d.next = self.s0_a.q.val();
+                self.ccmp_b.d.next = self.s0_b.q.val();
+                self.ccmp_a_nan.d.next = self.a_nan.val();
+                self.ccmp_b_nan.d.next = self.b_nan.val();
+                self.ccmp_a_inf.d.next = self.a_inf.val();
+                self.ccmp_b_inf.d.next = self.b_inf.val();
+                self.ccmp_nq.d.next = self.s0_nan_quiet.q.val();
+                self.sb_a.next = bit_cast::<$sb, $w>(self.zero_w.val());
+                if self.s0_ftz.q.val() {
+                    self.sb_a.next = self.sb_ftz.val();
+                }
+                self.ccmp_sb.d.next = self.sb_a.val();
+
+                // ======================================================================
+                // Stage 1, segment B: swap (the larger magnitude first; on a tie `a` stays
+                // first), unpack the significands, exponent difference.
+                // ======================================================================
+                self.a_mag_b.next = self.ccmp_a.q.val().get_bits::<$m>(0);
+                if self.ccmp_sb.q.val().get_bit(0) && !self.ccmp_a.q.val().get_bits::<$e>($f).any() {
+                    self.a_mag_b.next = self.zero_m.val();
+                }
+                self.b_mag_b.next = self.ccmp_b.q.val().get_bits::<$m>(0);
+                if self.ccmp_sb.q.val().get_bit(0) && !self.ccmp_b.q.val().get_bits::<$e>($f).any() {
+                    self.b_mag_b.next = self.zero_m.val();
+                }
+                self.swap.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
+                self.big_mag.next = self.a_mag_b.val();
+                self.small_mag.next = self.b_mag_b.val();
+                self.big_sign.next = self.ccmp_a.q.val().get_bit($s);
+                self.small_sign.next = self.ccmp_b.q.val().get_bit($s);
                 if self.swap.val() {
-                    self.big_mag.next = self.b_mag.val();
-                    self.small_mag.next = self.a_mag.val();
-                    self.big_sign.next = self.s0_b.q.val().get_bit($s);
-                    self.small_sign.next = self.s0_a.q.val().get_bit($s);
+                    self.big_mag.next = self.b_mag_b.val();
+                    self.small_mag.next = self.a_mag_b.val();
+                    self.big_sign.next = self.ccmp_b.q.val().get_bit($s);
+                    self.small_sign.next = self.ccmp_a.q.val().get_bit($s);
                 }
                 // Significands with the hidden bit; subnormals (and zero) have exponent 1.
                 self.big_exp.next = self.big_mag.val().get_bits::<$e>($f);
@@ -294,162 +570,294 @@ macro_rules! fp_adder {
                 } else {
                     self.small_exp.next = self.one_e.val();
                 }
-                // Alignment: shift the smaller significand right by the exponent difference;
-                // the bits shifted out of guard and round collapse into the sticky bit (bit 0).
-                self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
-                self.small_ext.next = bit_cast::<$x, $p>(self.small_sig.val()) << 3;
-                self.small_shifted.next = self.small_ext.val() >> self.exp_diff.val();
-                self.small_lost.next =
-                    (self.small_ext.val() & !(self.ones_x.val() << self.exp_diff.val())).any();
-                self.s1_small.d.next = self.small_shifted.val();
-                if self.small_lost.val() {
-                    self.s1_small.d.next = self.small_shifted.val() | self.one_x.val();
+                self.csh_big_sig.d.next = self.big_sig.val();
+                self.csh_small_sig.d.next = self.small_sig.val();
+                self.csh_big_exp.d.next = self.big_exp.val();
+                self.csh_exp_diff.d.next = self.ccmp_sh_ab.q.val();
+                if self.swap.val() {
+                    self.csh_exp_diff.d.next = self.ccmp_sh_ba.q.val();
                 }
-                self.s1_big.d.next = bit_cast::<$x, $p>(self.big_sig.val()) << 3;
-                self.s1_exp.d.next = self.big_exp.val();
-                self.s1_sign.d.next = self.big_sign.val();
-                self.s1_sub.d.next = self.big_sign.val() ^ self.small_sign.val();
-                self.s1_ftz.d.next = self.s0_ftz.q.val();
-                // Special results: NaN (a NaN input, or inf + -inf), else infinity.
+                // Special results (from the registered classification).
+                // NaN (a NaN input, or inf + -inf), else infinity.
                 self.nan_val.next = self.canon_nan.val();
                 if self.nan_prop.val() {
-                    if self.a_nan.val() && self.b_nan.val() {
-                        if self.s0_nan_quiet.q.val() {
-                            self.nan_val.next = self.s0_a.q.val() | self.quiet_bit.val();
+                    if self.ccmp_a_nan.q.val() && self.ccmp_b_nan.q.val() {
+                        if self.ccmp_nq.q.val() {
+                            self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
                         } else {
-                            self.nan_val.next = self.s0_b.q.val();
+                            self.nan_val.next = self.ccmp_b.q.val();
                         }
-                    } else if self.a_nan.val() {
-                        self.nan_val.next = self.s0_a.q.val();
-                        if self.s0_nan_quiet.q.val() {
-                            self.nan_val.next = self.s0_a.q.val() | self.quiet_bit.val();
+                    } else if self.ccmp_a_nan.q.val() {
+                        self.nan_val.next = self.ccmp_a.q.val();
+                        if self.ccmp_nq.q.val() {
+                            self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
                         }
-                    } else if self.b_nan.val() {
-                        self.nan_val.next = self.s0_b.q.val();
-                        if self.s0_nan_quiet.q.val() {
-                            self.nan_val.next = self.s0_b.q.val() | self.quiet_bit.val();
+                    } else if self.ccmp_b_nan.q.val() {
+                        self.nan_val.next = self.ccmp_b.q.val();
+                        if self.ccmp_nq.q.val() {
+                            self.nan_val.next = self.ccmp_b.q.val() | self.quiet_bit.val();
                         }
                     } else {
                         self.nan_val.next = self.indef_nan.val();
                     }
                 }
-                self.s1_special.d.next =
-                    self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val();
-                self.s1_special_val.d.next = self.nan_val.val();
-                if !self.a_nan.val() && !self.b_nan.val() {
-                    if self.a_inf.val() && self.b_inf.val() {
-                        if self.s0_a.q.val().get_bit($s) == self.s0_b.q.val().get_bit($s) {
-                            self.s1_special_val.d.next = self.s0_a.q.val();
+                self.special_val.next = self.nan_val.val();
+                if !self.ccmp_a_nan.q.val() && !self.ccmp_b_nan.q.val() {
+                    if self.ccmp_a_inf.q.val() && self.ccmp_b_inf.q.val() {
+                        if self.ccmp_a.q.val().get_bit($s) == self.ccmp_b.q.val().get_bit($s) {
+                            self.special_val.next = self.ccmp_a.q.val();
                         }
-                    } else if self.a_inf.val() {
-                        self.s1_special_val.d.next = self.s0_a.q.val();
-                    } else if self.b_inf.val() {
-                        self.s1_special_val.d.next = self.s0_b.q.val();
+                    } else if self.ccmp_a_inf.q.val() {
+                        self.special_val.next = self.ccmp_a.q.val();
+                    } else if self.ccmp_b_inf.q.val() {
+                        self.special_val.next = self.ccmp_b.q.val();
                     }
                 }
+                self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 4) | self.ccmp_sb.q.val();
+                if self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val() {
+                    self.sb_b.next = self.sb_b.val() | self.sb_special.val();
+                }
+                if self.big_sign.val() {
+                    self.sb_b.next = self.sb_b.val() | self.sb_sign.val();
+                }
+                if self.big_sign.val() != self.small_sign.val() {
+                    self.sb_b.next = self.sb_b.val() | self.sb_sub.val();
+                }
+                self.csh_sb.d.next = self.sb_b.val();
 
                 // ======================================================================
-                // Stage 2: add/subtract, leading-zero count, normalise.
+                // Stage 1, segment C (ends in s1_): alignment. Shift the smaller significand
+                // right by the exponent difference; the bits shifted out of guard and round
+                // collapse into the sticky bit (bit 0).
                 // ======================================================================
-                if self.s1_sub.q.val() {
-                    self.sum_y.next = bit_cast::<$y, $x>(self.s1_big.q.val())
-                        - bit_cast::<$y, $x>(self.s1_small.q.val());
-                } else {
-                    self.sum_y.next = bit_cast::<$y, $x>(self.s1_big.q.val())
-                        + bit_cast::<$y, $x>(self.s1_small.q.val());
+                self.small_ext.next = bit_cast::<$x, $p>(self.csh_small_sig.q.val()) << 3;
+                self.small_shifted.next = self.small_ext.val() >> self.csh_exp_diff.q.val();
+                self.small_lost.next =
+                    (self.small_ext.val() & !(self.ones_x.val() << self.csh_exp_diff.q.val())).any();
+                self.s1_small.d.next = self.small_shifted.val();
+                if self.small_lost.val() {
+                    self.s1_small.d.next = self.small_shifted.val() | self.one_x.val();
                 }
-                self.low_x.next = self.sum_y.val().get_bits::<$x>(0);
-                // Leading zeros of the low x bits (x when all zero), by binary search on
-                // low_x followed by 64 - x pad ones (which stop the count at x).
-                self.lz_t.next = (bit_cast::<64, $x>(self.low_x.val()) << (64 - $x)) | self.lz_pad.val();
+                self.s1_big.d.next = bit_cast::<$x, $p>(self.csh_big_sig.q.val()) << 3;
+                self.s1_exp.d.next = self.csh_big_exp.q.val();
+                self.s1_sb.d.next = self.csh_sb.q.val();
+
+                // ======================================================================
+                // Stage 2, segment D (from s1_): add or subtract (big + ~small + 1) in two
+                // parts: the low `lo` bits with the carry-in as an extra low bit, and the high
+                // part without its carry-in.
+                // ======================================================================
+                self.big_y.next = bit_cast::<$y, $x>(self.s1_big.q.val());
+                self.small_inv.next = bit_cast::<$y, $x>(self.s1_small.q.val());
+                if self.s1_sb.q.val().get_bit(3) {
+                    self.small_inv.next = bit_cast::<$y, $x>(self.s1_small.q.val()) ^ self.ones_y.val();
+                }
+                self.lo_a.next = (bit_cast::<$lo2, $lo>(self.big_y.val().get_bits::<$lo>(0)) << 1) | self.one_lo2.val();
+                self.lo_b.next = bit_cast::<$lo2, $lo>(self.small_inv.val().get_bits::<$lo>(0)) << 1;
+                if self.s1_sb.q.val().get_bit(3) {
+                    self.lo_b.next = self.lo_b.val() | self.one_lo2.val();
+                }
+                self.lo_t.next = self.lo_a.val() + self.lo_b.val();
+                self.cadd_lo_sum.d.next = self.lo_t.val().get_bits::<$lo>(1);
+                self.cadd_carry.d.next = self.lo_t.val().get_bit($lo + 1);
+                self.cadd_hi0.d.next =
+                    self.big_y.val().get_bits::<$hi>($lo) + self.small_inv.val().get_bits::<$hi>($lo);
+                self.cadd_exp.d.next = self.s1_exp.q.val();
+                self.cadd_sb.d.next = self.s1_sb.q.val();
+
+                // ======================================================================
+                // Stage 2, segment E: the high part's carry-in.
+                // ======================================================================
+                self.hi.next = self.cadd_hi0.q.val();
+                if self.cadd_carry.q.val() {
+                    self.hi.next = self.cadd_hi0.q.val() + self.one_hi.val();
+                }
+                self.csum_sum_y.d.next =
+                    (bit_cast::<$y, $hi>(self.hi.val()) << $lo) | bit_cast::<$y, $lo>(self.cadd_lo_sum.q.val());
+                self.csum_exp.d.next = self.cadd_exp.q.val();
+                self.csum_sb.d.next = self.cadd_sb.q.val();
+
+                // ======================================================================
+                // Stage 2, segment F: zero result, first half of the leading-zero count of
+                // the low x bits (x when all zero): binary search on them followed by
+                // 64 - x pad ones (which stop the count at x).
+                // ======================================================================
+                self.lz_t.next = (bit_cast::<64, $x>(self.csum_sum_y.q.val().get_bits::<$x>(0)) << (64 - $x))
+                    | self.lz_pad.val();
+                // The three decisions of the binary search from the unshifted bits (in
+                // parallel), then one shift.
+                self.d32.next = !self.lz_t.val().get_bits::<32>(32).any();
+                self.d16.next = !self.lz_t.val().get_bits::<16>(48).any();
+                if self.d32.val() {
+                    self.d16.next = !self.lz_t.val().get_bits::<16>(16).any();
+                }
+                self.d8.next = !self.lz_t.val().get_bits::<8>(56).any();
+                if !self.d32.val() && self.d16.val() {
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(40).any();
+                }
+                if self.d32.val() && !self.d16.val() {
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(24).any();
+                }
+                if self.d32.val() && self.d16.val() {
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(8).any();
+                }
                 self.lzc.next = self.zero_e.val();
-                if !self.lz_t.val().get_bits::<32>(32).any() {
+                if self.d32.val() {
                     self.lzc.next = self.lzc.val() | self.lz32.val();
                     self.lz_t.next = self.lz_t.val() << 32;
                 }
-                if !self.lz_t.val().get_bits::<16>(48).any() {
+                if self.d16.val() {
                     self.lzc.next = self.lzc.val() | self.lz16.val();
                     self.lz_t.next = self.lz_t.val() << 16;
                 }
-                if !self.lz_t.val().get_bits::<8>(56).any() {
+                if self.d8.val() {
                     self.lzc.next = self.lzc.val() | self.lz8.val();
                     self.lz_t.next = self.lz_t.val() << 8;
                 }
-                if !self.lz_t.val().get_bits::<4>(60).any() {
-                    self.lzc.next = self.lzc.val() | self.lz4.val();
-                    self.lz_t.next = self.lz_t.val() << 4;
+                // An exact zero of a subtraction is +0 (round to nearest); of an addition it
+                // keeps the common sign.
+                // Bit 3 turns from `sub` into `zero`.
+                self.sb_f.next = self.csum_sb.q.val() & !self.sb_sub.val();
+                if !self.csum_sum_y.q.val().any() {
+                    self.sb_f.next = self.sb_f.val() | self.sb_sub.val();
+                    if self.csum_sb.q.val().get_bit(3) {
+                        self.sb_f.next = self.sb_f.val() & !self.sb_sign.val();
+                    }
                 }
-                if !self.lz_t.val().get_bits::<2>(62).any() {
-                    self.lzc.next = self.lzc.val() | self.lz2.val();
-                    self.lz_t.next = self.lz_t.val() << 2;
+                self.clz_lz_t.d.next = self.lz_t.val().get_bits::<7>(57);
+                self.clz_lzc.d.next = self.lzc.val();
+                self.clz_sum_y.d.next = self.csum_sum_y.q.val();
+                self.clz_exp.d.next = self.csum_exp.q.val();
+                self.clz_limit.d.next = self.csum_exp.q.val() - self.one_e.val();
+                self.clz_sb.d.next = self.sb_f.val();
+
+                // ======================================================================
+                // Stage 2, segment G: second half of the count; the left shift stops at the
+                // minimum exponent (1): the result is subnormal.
+                // ======================================================================
+                self.lz_g.next = self.clz_lz_t.q.val();
+                self.lzc_g.next = self.clz_lzc.q.val();
+                self.d4.next = !self.lz_g.val().get_bits::<4>(3).any();
+                self.d2.next = !self.lz_g.val().get_bits::<2>(5).any();
+                if self.d4.val() {
+                    self.d2.next = !self.lz_g.val().get_bits::<2>(1).any();
                 }
-                if !self.lz_t.val().get_bit(63) {
-                    self.lzc.next = self.lzc.val() | self.one_e.val();
+                self.d1.next = !self.lz_g.val().get_bit(6);
+                if !self.d4.val() && self.d2.val() {
+                    self.d1.next = !self.lz_g.val().get_bit(4);
                 }
-                // The left shift stops at the minimum exponent (1): the result is subnormal.
-                self.norm_limit.next = self.s1_exp.q.val() - self.one_e.val();
-                self.norm_shift.next = self.lzc.val();
-                if self.norm_limit.val() < self.lzc.val() {
+                if self.d4.val() && !self.d2.val() {
+                    self.d1.next = !self.lz_g.val().get_bit(2);
+                }
+                if self.d4.val() && self.d2.val() {
+                    self.d1.next = !self.lz_g.val().get_bit(0);
+                }
+                if self.d4.val() {
+                    self.lzc_g.next = self.lzc_g.val() | self.lz4.val();
+                }
+                if self.d2.val() {
+                    self.lzc_g.next = self.lzc_g.val() | self.lz2.val();
+                }
+                if self.d1.val() {
+                    self.lzc_g.next = self.lzc_g.val() | self.one_e.val();
+                }
+                self.norm_limit.next = self.clz_limit.q.val();
+                self.norm_shift.next = self.lzc_g.val();
+                if self.norm_limit.val() < self.lzc_g.val() {
                     self.norm_shift.next = self.norm_limit.val();
                 }
-                self.norm_sig.next = self.low_x.val() << self.norm_shift.val();
-                self.norm_exp.next = self.s1_exp.q.val() - self.norm_shift.val();
-                if self.sum_y.val().get_bit($x) {
-                    // Carry out: shift right by one, keeping the sticky.
-                    self.norm_sig.next = self.sum_y.val().get_bits::<$x>(1);
-                    if self.sum_y.val().get_bit(0) {
-                        self.norm_sig.next = self.sum_y.val().get_bits::<$x>(1) | self.one_x.val();
+                self.cnrm_norm_shift.d.next = self.norm_shift.val();
+                self.cnrm_sum_y.d.next = self.clz_sum_y.q.val();
+                self.cnrm_exp.d.next = self.clz_exp.q.val();
+                self.cnrm_sb.d.next = self.clz_sb.q.val();
+
+                // ======================================================================
+                // Stage 2, segment H (ends in s2_): normalise (left shift, or one right shift
+                // on a carry out, keeping the sticky).
+                // ======================================================================
+                self.low_x.next = self.cnrm_sum_y.q.val().get_bits::<$x>(0);
+                // The shift is at most x (< 64): a 6-level shifter.
+                self.norm_sig.next = self.low_x.val() << self.cnrm_norm_shift.q.val().get_bits::<6>(0);
+                self.norm_exp.next = self.cnrm_exp.q.val() - self.cnrm_norm_shift.q.val();
+                if self.cnrm_sum_y.q.val().get_bit($x) {
+                    self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1);
+                    if self.cnrm_sum_y.q.val().get_bit(0) {
+                        self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1) | self.one_x.val();
                     }
-                    self.norm_exp.next = self.s1_exp.q.val() + self.one_e.val();
+                    self.norm_exp.next = self.cnrm_exp.q.val() + self.one_e.val();
                 }
                 self.s2_norm.d.next = self.norm_sig.val();
                 self.s2_exp.d.next = self.norm_exp.val();
-                self.s2_zero.d.next = !self.sum_y.val().any();
-                // An exact zero of a subtraction is +0 (round to nearest); of an addition it
-                // keeps the common sign.
-                self.s2_sign.d.next = self.s1_sign.q.val();
-                if self.s1_sub.q.val() && !self.sum_y.val().any() {
-                    self.s2_sign.d.next = false;
-                }
-                self.s2_special.d.next = self.s1_special.q.val();
-                self.s2_special_val.d.next = self.s1_special_val.q.val();
-                self.s2_ftz.d.next = self.s1_ftz.q.val();
+                self.s2_sb.d.next = self.cnrm_sb.q.val();
 
                 // ======================================================================
-                // Stage 3 (from the s2_ registers, drives `sum`): round to nearest even, pack,
-                // overflow, flush, specials.
+                // Stage 3, segment I (from s2_): round to nearest even.
                 // ======================================================================
                 self.round_up.next = self.s2_norm.q.val().get_bit(2)
                     && (self.s2_norm.q.val().get_bit(1)
                         || self.s2_norm.q.val().get_bit(0)
                         || self.s2_norm.q.val().get_bit(3));
-                self.sig_w.next = bit_cast::<$w, $p>(self.s2_norm.q.val().get_bits::<$p>(3));
+                self.sig_w.next = bit_cast::<$p1, $p>(self.s2_norm.q.val().get_bits::<$p>(3));
                 if self.round_up.val() {
-                    self.sig_w.next = self.sig_w.val() + self.one_w.val();
+                    self.sig_w.next = self.sig_w.val() + self.one_p1.val();
                 }
-                // (exp - 1) << f plus the significand with its hidden bit: the hidden bit adds
-                // the missing 1 to the exponent field, a subnormal (hidden 0 at exponent 1)
-                // packs to exponent field 0, and a rounding carry bumps the exponent.
-                self.exp_m1.next = self.s2_exp.q.val() - self.one_e.val();
-                self.exp_w.next = bit_cast::<$w, $e>(self.exp_m1.val()) << $f;
-                self.mag.next = self.exp_w.val() + self.sig_w.val();
-                if self.mag.val() >= self.inf_mag.val() {
+                self.crnd_sig_w.d.next = self.sig_w.val();
+                // The exponent field for the three values the significand's bits above the
+                // fraction can take (0, 1, 2: subnormal, normal, rounding carry), each with
+                // its overflow and zero-field flags, so that the pack only selects.
+                self.em.next = bit_cast::<$e2, $e>(self.s2_exp.q.val());
+                self.ef0.next = self.em.val() - self.one_e2.val();
+                self.ef1.next = self.em.val();
+                self.ef2.next = self.em.val() + self.one_e2.val();
+                self.crnd_ef0.d.next = self.ef0.val();
+                self.crnd_ef1.d.next = self.ef1.val();
+                self.crnd_ef2.d.next = self.ef2.val();
+                self.crnd_ov0.d.next = self.ef0.val() >= self.inf_e.val();
+                self.crnd_ov1.d.next = self.ef1.val() >= self.inf_e.val();
+                self.crnd_ov2.d.next = self.ef2.val() >= self.inf_e.val();
+                self.crnd_z0.d.next = !self.ef0.val().get_bits::<$e>(0).any();
+                self.crnd_z1.d.next = !self.ef1.val().get_bits::<$e>(0).any();
+                self.crnd_z2.d.next = !self.ef2.val().get_bits::<$e>(0).any();
+                self.crnd_sb.d.next = self.s2_sb.q.val();
+
+                // ======================================================================
+                // Stage 3, segment J (drives `sum`, or the output cut): pack, overflow, flush,
+                // specials. The exponent field is (exp - 1) plus the significand's bits above
+                // the fraction: the hidden bit adds the missing 1, a subnormal (hidden 0 at
+                // exponent 1) packs to exponent field 0, and a rounding carry bumps it.
+                // ======================================================================
+                self.ef.next = self.crnd_ef0.q.val();
+                self.ov.next = self.crnd_ov0.q.val();
+                self.zf.next = self.crnd_z0.q.val();
+                if self.crnd_sig_w.q.val().get_bit($f) {
+                    self.ef.next = self.crnd_ef1.q.val();
+                    self.ov.next = self.crnd_ov1.q.val();
+                    self.zf.next = self.crnd_z1.q.val();
+                }
+                if self.crnd_sig_w.q.val().get_bit($f + 1) {
+                    self.ef.next = self.crnd_ef2.q.val();
+                    self.ov.next = self.crnd_ov2.q.val();
+                    self.zf.next = self.crnd_z2.q.val();
+                }
+                self.mag.next = (bit_cast::<$w, $e2>(self.ef.val()) << $f)
+                    | bit_cast::<$w, $f>(self.crnd_sig_w.q.val().get_bits::<$f>(0));
+                if self.ov.val() {
                     self.mag.next = self.inf_mag.val();
-                }
-                if self.s2_ftz.q.val() && !self.mag.val().get_bits::<$e>($f).any() {
+                } else if self.crnd_sb.q.val().get_bit(0) && self.zf.val() {
                     self.mag.next = self.zero_w.val();
                 }
-                if self.s2_zero.q.val() {
+                if self.crnd_sb.q.val().get_bit(3) {
                     self.mag.next = self.zero_w.val();
                 }
                 self.result.next = self.mag.val();
-                if self.s2_sign.q.val() {
+                if self.crnd_sb.q.val().get_bit(2) {
                     self.result.next = self.mag.val() | self.sign_w.val();
                 }
-                if self.s2_special.q.val() {
-                    self.result.next = self.s2_special_val.q.val();
+                if self.crnd_sb.q.val().get_bit(1) {
+                    self.result.next = self.crnd_sb.q.val().get_bits::<$w>(4);
                 }
-                self.sum.next = self.result.val();
+                self.cout_result.d.next = self.result.val();
+                self.sum.next = self.cout_result.q.val();
             }
         }
     };
@@ -474,11 +882,13 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
     FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
+    mh: 16, mhh: 15, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
     FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
+    mh: 32, mhh: 31, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
 );

@@ -4,6 +4,7 @@
 //! | file | block |
 //! | --- | --- |
 //! | `alu.rs` | [`ReductionAlu`]: decode, lanes, select, common latency |
+//! | `config.rs` | [`Config`]: the pipeline depths (generator parameters); [`config::Cut`], a candidate register |
 //! | `int_alu.rs` | [`int_alu::IntAlu`]: 32/64-bit integer and bitwise ops |
 //! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
@@ -17,6 +18,7 @@
 
 pub mod alu;
 pub mod async_unit;
+pub mod config;
 pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
@@ -32,6 +34,7 @@ pub mod warp_coalescer;
 
 pub use async_unit::{ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
 pub use mbarrier::mbarrier_verilog;
+pub use config::Config;
 pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};

@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use hw::config::{Config, FP_STAGES_MAX, FP_STAGES_MIN};
 use hw::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64};
 use hw::fp_add16::FpAdd16;
 use rust_hdl::prelude::*;
@@ -30,12 +31,16 @@ fn cases(test: &str, e: u32, f: u32, random: usize, flags: &[(bool, bool)]) -> V
 }
 
 macro_rules! run_adder {
-    ($ty:ty, $w:tt, $cases:expr) => {{
-        let mut uut = <$ty>::default();
+    ($ty:ty, $w:tt, $cases:expr) => {
+        run_adder!($ty, $w, $cases, &Config::default())
+    };
+    ($ty:ty, $w:tt, $cases:expr, $cfg:expr) => {{
+        let cfg: &Config = $cfg;
+        let mut uut = <$ty>::new(cfg);
         uut.connect_all();
         stream(
             &mut uut,
-            FP_ADD_LATENCY,
+            cfg.fp_add_latency(),
             $cases,
             |u, c| u.clock.next = c.into(),
             |u, &(a, b, ftz, q): &Case| {
@@ -131,4 +136,21 @@ fn f64_adder_matches_golden_model_in_both_spaces() {
     let c = cases("f64_adder", 11, 52, 5_000, &[(false, false), (false, true)]);
     let got = run_adder!(FpAddF64, 64, &c);
     check("f64", &c, &got, |&(a, b, _, shared)| fp::add_f64(a, b, shared));
+}
+
+/// Every depth of the f32/f64 adders (each candidate cut on its own and all of them) against
+/// the golden model, at the latency the configuration gives: a cut that drops or misaligns a
+/// signal shows up as wrong results.
+#[test]
+fn f32_and_f64_adders_match_golden_model_at_every_depth() {
+    assert_eq!(Config::default().fp_add_latency(), FP_ADD_LATENCY);
+    for stages in FP_STAGES_MIN..=FP_STAGES_MAX {
+        let cfg = Config { fp_stages: stages, ..Config::default() };
+        let c = cases(&format!("f32_adder_depth{stages}"), 8, 23, 1_500, &[(true, false), (false, false)]);
+        let got = run_adder!(FpAddF32, 32, &c, &cfg);
+        check(&format!("f32 depth {stages}"), &c, &got, |&(a, b, ftz, _)| fp::add_f32(a as u32, b as u32, ftz) as u64);
+        let c = cases(&format!("f64_adder_depth{stages}"), 11, 52, 1_000, &[(false, false), (false, true)]);
+        let got = run_adder!(FpAddF64, 64, &c, &cfg);
+        check(&format!("f64 depth {stages}"), &c, &got, |&(a, b, _, shared)| fp::add_f64(a, b, shared));
+    }
 }

@@ -75,3 +75,24 @@ fn generic_synth_line_memory_is_a_memory() {
     assert_eq!(stat_count(&log, "$mem_v2"), 1, "one memory expected");
     assert_eq!(stat_count(&log, "$_DFF_P_"), 0, "the RAM's words must not become flip-flops");
 }
+
+/// Flip-flops after a flattened generic `synth` (the `$_DFF_P_` cells).
+fn flip_flops(name: &str, verilog: &str) -> usize {
+    let log = yosys("generic_synth", name, verilog, &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"));
+    stat_count(&log, "$_DFF_P_")
+}
+
+/// The depth is real hardware: every extra stage of the f32 adder keeps registers that the
+/// shallower configuration folds away (a cut whose constant did not reach the Verilog, or a
+/// register Yosys removed, would leave the counts equal).
+#[test]
+fn generic_synth_fp_add_f32_depth_adds_registers() {
+    let mut last = 0;
+    for stages in [3, 4, 11] {
+        let cfg = hw::Config { fp_stages: stages, ..hw::Config::default() };
+        let ff = flip_flops(&format!("fp_add_f32_fp{stages}"), &hw::verilog::verilog(&mut hw::fp_add::FpAddF32::new(&cfg)));
+        eprintln!("fp_add_f32 at {stages} stages: {ff} flip-flops");
+        assert!(ff > last, "{stages} stages: {ff} flip-flops, not more than the shallower depth's {last}");
+        last = ff;
+    }
+}

@@ -100,3 +100,14 @@ fn lint_warp_coalescer() {
 fn lint_warp_unit() {
     lint("warp_unit", &hw::warp_verilog(65536), false);
 }
+
+/// The deepest configuration (every candidate cut a register): the same checks.
+#[test]
+fn lint_fp_add_f32_fastest_clock() {
+    lint("fp_add_f32_fastest", &hw::verilog::verilog(&mut FpAddF32::new(&hw::Config::fastest_clock())), true);
+}
+
+#[test]
+fn lint_fp_add_f64_fastest_clock() {
+    lint("fp_add_f64_fastest", &hw::verilog::verilog(&mut FpAddF64::new(&hw::Config::fastest_clock())), true);
+}

@@ -103,6 +103,8 @@ enum Cmd {
         /// Memory size of the unit in bytes (with --top unit).
         #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
         mem_bytes: usize,
+        #[command(flatten)]
+        depths: DepthArgs,
     },
     /// Regression of the RTL against the golden model: writes the Verilog of the unit, runs
     /// every H100 vector and a seeded random stream (biased to special values) through the
@@ -167,6 +169,8 @@ enum Cmd {
         /// Memory size of the unit in bytes (with --top unit or line-memory).
         #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
         mem_bytes: usize,
+        #[command(flatten)]
+        depths: DepthArgs,
         /// Clock target of placement and routing, MHz.
         #[arg(long, default_value_t = testbench::synth::TARGET_MHZ)]
         freq: f64,
@@ -196,6 +200,56 @@ enum Cmd {
         #[arg(long, default_value_t = 20_000)]
         hdl_ops: u64,
     },
+}
+
+/// The generator parameters (`hw::Config`): pipeline depths of the datapath blocks.
+#[derive(clap::Args, Debug, Clone)]
+struct DepthArgs {
+    /// A preset: `default` (the depths the unit is built for), `fastest-clock` (every block
+    /// at its deepest) or `most-ops-per-cycle` (= default). The depth flags override it.
+    #[arg(long, default_value = "default")]
+    preset: Preset,
+    /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 11.
+    #[arg(long)]
+    fp_stages: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Preset {
+    Default,
+    FastestClock,
+    MostOpsPerCycle,
+}
+
+impl DepthArgs {
+    /// The configuration, or an error naming the flag and its range.
+    fn config(&self) -> Result<hw::Config, String> {
+        let mut c = match self.preset {
+            Preset::Default => hw::Config::default(),
+            Preset::FastestClock => hw::Config::fastest_clock(),
+            Preset::MostOpsPerCycle => hw::Config::most_ops_per_cycle(),
+        };
+        if let Some(n) = self.fp_stages {
+            c.fp_stages = n;
+        }
+        c.validate().map_err(|e| format!("--fp-stages: {e}"))?;
+        Ok(c)
+    }
+}
+
+/// The configuration of `depths` for a block that takes one (`takes`), or the message for
+/// people (exit status 2).
+fn depth_config(depths: &DepthArgs, takes: bool, top: &str) -> Result<hw::Config, String> {
+    let cfg = depths.config()?;
+    if !takes && !cfg.is_default() {
+        return Err(format!(
+            "--top {top} takes the default pipeline depths only ({}): integrating deeper blocks into the unit \
+             (forwarding window, result timing) is phase 2 of issue 5. Synthesise a block instead \
+             (--top alu, fp-add-f64, fp-add-f32, …) or drop the depth flags.",
+            hw::Config::default().tag()
+        ));
+    }
+    Ok(cfg)
 }
 
 const DEFAULT_VERILOG: &str = "synth/out/redunit.v";
@@ -277,10 +331,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Conformance { engine, exhaustive16, threads, data } => {
             conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))
         }
-        Cmd::Verilog { output, top, mem_bytes } => {
+        Cmd::Verilog { output, top, mem_bytes, depths } => {
             check_mem_bytes(mem_bytes)?;
-            let lines = write_verilog(&output, top, mem_bytes)?;
-            println!("wrote the Verilog of {} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
+            let cfg = depth_config(&depths, top.block().is_some_and(|b| b.takes_config()), top.name())
+                .map_err(anyhow::Error::msg)?;
+            let lines = write_verilog_with(&output, top, mem_bytes, &cfg)?;
+            let depth = if cfg.is_default() { String::new() } else { format!(", depths {}", cfg.tag()) };
+            println!("wrote the Verilog of {}{depth} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Regress { ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data } => {
@@ -305,9 +362,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", testbench::async_run::bench(phases, per_phase, stream)?);
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Synth { top, mem_bytes, freq, seed, no_pnr, no_breakdown, no_save, json } => {
+        Cmd::Synth { top, mem_bytes, depths, freq, seed, no_pnr, no_breakdown, no_save, json } => {
             check_mem_bytes(mem_bytes)?;
-            synth_cmd(top, mem_bytes, freq, seed, no_pnr, no_breakdown, no_save, json)
+            let cfg = depth_config(&depths, top.takes_config(), top.name()).map_err(anyhow::Error::msg)?;
+            synth_cmd(top, mem_bytes, &cfg, freq, seed, no_pnr, no_breakdown, no_save, json)
         }
     }
 }
@@ -326,6 +384,7 @@ fn project_root() -> PathBuf {
 fn synth_cmd(
     top: testbench::synth::SynthTop,
     mem_bytes: usize,
+    cfg: &hw::Config,
     freq: f64,
     seed: u64,
     no_pnr: bool,
@@ -354,8 +413,8 @@ fn synth_cmd(
     let opts = synth::SynthOptions {
         top,
         mem_bytes,
-        config: "default".into(),
-        verilog: top.verilog(mem_bytes),
+        config: if cfg.is_default() { "default".into() } else { cfg.tag() },
+        verilog: top.verilog_with(mem_bytes, cfg),
         breakdown: !no_breakdown,
         no_pnr,
         freq_mhz: freq,
@@ -503,9 +562,52 @@ enum Top {
     Async,
     /// The warp coalescer in front of the L2-slice unit (`hw::WarpUnit`).
     Warp,
+    /// The 64-bit integer ALU (`hw::int_alu::IntAlu`).
+    IntAlu,
+    /// One f16/bf16 adder lane (`hw::fp_add16::FpAdd16`).
+    FpAdd16,
+    /// One f32 adder (`hw::fp_add::FpAddF32`).
+    FpAddF32,
+    /// The f64 adder (`hw::fp_add::FpAddF64`).
+    FpAddF64,
+    /// One f16/bf16 min/max lane (`hw::fp_minmax16::FpMinMax16`).
+    FpMinmax16,
+    /// The ordering queue (`hw::ordering_queue::OrderingQueue`).
+    OrderingQueue,
+    /// The backing RAM (`hw::line_memory::LineMemory`).
+    LineMemory,
+    /// The response FIFO (`hw::response_fifo::ResponseFifo`).
+    ResponseFifo,
 }
 
 impl Top {
+    /// The same block in `redunit synth` (all but the redux block).
+    fn block(self) -> Option<testbench::synth::SynthTop> {
+        use testbench::synth::SynthTop as S;
+        Some(match self {
+            Top::Unit => S::Unit,
+            Top::Alu => S::Alu,
+            Top::Redux | Top::Async | Top::Warp => return None,
+            Top::IntAlu => S::IntAlu,
+            Top::FpAdd16 => S::FpAdd16,
+            Top::FpAddF32 => S::FpAddF32,
+            Top::FpAddF64 => S::FpAddF64,
+            Top::FpMinmax16 => S::FpMinmax16,
+            Top::OrderingQueue => S::OrderingQueue,
+            Top::LineMemory => S::LineMemory,
+            Top::ResponseFifo => S::ResponseFifo,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Top::Redux => "redux",
+            Top::Async => "async",
+            Top::Warp => "warp",
+            t => t.block().expect("a block").name(),
+        }
+    }
+
     fn describe(self, mem_bytes: usize) -> String {
         match self {
             Top::Unit => format!("the L2-slice unit with {mem_bytes} bytes of memory"),
@@ -513,21 +615,27 @@ impl Top {
             Top::Redux => "the redux.sync block".into(),
             Top::Async => format!("the async unit (L2-slice unit + mbarriers) with {mem_bytes} bytes of memory"),
             Top::Warp => format!("the warp coalescer and the L2-slice unit with {mem_bytes} bytes of memory"),
+            t => format!("the block {}", t.name()),
         }
     }
 }
 
 /// Writes the Verilog of `top` to `path`, creating its folder; returns the line count.
 fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::Result<usize> {
+    write_verilog_with(path, top, mem_bytes, &hw::Config::default())
+}
+
+/// [`write_verilog`] at the depths of `cfg` (checked by [`depth_config`] for the unit).
+fn write_verilog_with(path: &std::path::Path, top: Top, mem_bytes: usize, cfg: &hw::Config) -> anyhow::Result<usize> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
     }
     let v = match top {
         Top::Unit => hw::unit_verilog(mem_bytes),
-        Top::Alu => hw::alu_verilog(),
         Top::Redux => hw::redux_verilog(),
         Top::Async => hw::async_verilog(mem_bytes),
         Top::Warp => hw::warp_verilog(mem_bytes),
+        t => t.block().expect("a block").verilog_with(mem_bytes, cfg),
     };
     std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(v.lines().count())

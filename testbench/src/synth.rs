@@ -66,16 +66,28 @@ impl SynthTop {
         }
     }
 
-    /// The block's Verilog (module `top`).
+    /// Whether the block's depth follows `cfg` (the unit's integration of deeper blocks is
+    /// phase 2 of issue 5: the unit takes the default configuration only).
+    pub fn takes_config(self) -> bool {
+        !matches!(self, SynthTop::Unit)
+    }
+
+    /// The block's Verilog (module `top`) in the default configuration.
     pub fn verilog(self, mem_bytes: usize) -> String {
+        self.verilog_with(mem_bytes, &hw::Config::default())
+    }
+
+    /// The block's Verilog (module `top`) at the depths of `cfg` (blocks without a depth
+    /// ignore it; check [`SynthTop::takes_config`] first for the unit).
+    pub fn verilog_with(self, mem_bytes: usize, cfg: &hw::Config) -> String {
         use hw::verilog::verilog;
         match self {
             SynthTop::Unit => hw::unit_verilog(mem_bytes),
             SynthTop::Alu => hw::alu_verilog(),
             SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::default()),
             SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::default()),
-            SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::default()),
-            SynthTop::FpAddF64 => verilog(&mut hw::fp_add::FpAddF64::default()),
+            SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),
+            SynthTop::FpAddF64 => verilog(&mut hw::fp_add::FpAddF64::new(cfg)),
             SynthTop::FpMinmax16 => verilog(&mut hw::fp_minmax16::FpMinMax16::default()),
             SynthTop::OrderingQueue => verilog(&mut hw::ordering_queue::OrderingQueue::default()),
             SynthTop::LineMemory => verilog(&mut hw::line_memory::LineMemory::new(mem_bytes / 16)),

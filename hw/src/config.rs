@@ -1,0 +1,115 @@
+//! Generator parameters: the pipeline depths of the datapath blocks.
+//!
+//! Clock rate and operations per cycle pull against each other: a deeper adder clocks faster
+//! but makes dependent adds to one address wait longer. [`Config`] chooses the depths; every
+//! block that has a depth takes a `&Config` in its `new` and its latency follows it
+//! (`Config::fp_add_latency`, …). [`Config::default`] is the depth the unit is built for
+//! (the latency constants `FP_ADD_LATENCY` = 3, `INT_ALU_LATENCY` = 1, `ALU_LATENCY` = 3);
+//! [`Config::fastest_clock`] is the deepest one, cut for 150 MHz on the ECP5 85k part.
+//!
+//! The mechanism is [`Cut`]: a candidate pipeline register that a constant (a Verilog
+//! `localparam`) either keeps or turns into a wire. Each block has a fixed list of candidate
+//! cut points in a priority order (the one that shortens the longest stage first); a depth of
+//! `N` keeps the block's fixed registers plus the first `N - min` candidates. The generated
+//! Verilog is static: Yosys and Verilator fold the constant and drop the unused register.
+
+use rust_hdl::prelude::*;
+
+/// Pipeline depths (latencies in cycles, inputs to result) of the datapath blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// The f32 and f64 adders (`fp_add.rs`): [`FP_STAGES_MIN`]..=[`FP_STAGES_MAX`].
+    pub fp_stages: usize,
+}
+
+/// The shallowest f32/f64 adder (input registers, align, add + normalise; round and pack drive
+/// the output).
+pub const FP_STAGES_MIN: usize = 3;
+/// The deepest f32/f64 adder (every candidate cut kept, the output registered).
+pub const FP_STAGES_MAX: usize = 11;
+
+impl Default for Config {
+    /// The depths the unit is built for (the latency constants).
+    fn default() -> Self {
+        Config { fp_stages: 3 }
+    }
+}
+
+impl Config {
+    /// Every block at its deepest pipeline: the fastest clock.
+    pub fn fastest_clock() -> Self {
+        Config { fp_stages: FP_STAGES_MAX }
+    }
+
+    /// The fewest cycles per dependent operation: today's depths.
+    pub fn most_ops_per_cycle() -> Self {
+        Config::default()
+    }
+
+    /// Checks every depth against its block's range; the error names the field and the range.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(FP_STAGES_MIN..=FP_STAGES_MAX).contains(&self.fp_stages) {
+            return Err(format!(
+                "fp stages {} is out of range: the f32/f64 adders take {FP_STAGES_MIN} to {FP_STAGES_MAX} stages",
+                self.fp_stages
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether this is the default configuration.
+    pub fn is_default(&self) -> bool {
+        *self == Config::default()
+    }
+
+    /// A short name for reports and file names, e.g. `fp3` (the default) or `fp11`.
+    pub fn tag(&self) -> String {
+        format!("fp{}", self.fp_stages)
+    }
+
+    /// Cycles from inputs to `sum` of the f32/f64 adders.
+    pub fn fp_add_latency(&self) -> usize {
+        self.fp_stages
+    }
+
+    /// Whether candidate cut `k` (0-based, in the block's priority order) of a block whose
+    /// shallowest depth is `min` is a register at depth `stages`.
+    pub fn cut_on(stages: usize, min: usize, k: usize) -> bool {
+        stages > min + k
+    }
+}
+
+/// A candidate pipeline register: `q` is `d` one cycle later when `on`, else `d` itself.
+#[derive(LogicBlock)]
+pub struct Cut<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub d: Signal<In, T>,
+    pub q: Signal<Out, T>,
+    r: DFF<T>,
+    on: Constant<Bit>,
+}
+
+impl<T: Synth> Cut<T> {
+    /// A register when `on`, a wire otherwise.
+    pub fn new(on: bool) -> Self {
+        Cut { clock: Default::default(), d: Default::default(), q: Default::default(), r: Default::default(), on: Constant::new(on) }
+    }
+}
+
+impl<T: Synth> Default for Cut<T> {
+    fn default() -> Self {
+        Cut::new(false)
+    }
+}
+
+impl<T: Synth> Logic for Cut<T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r);
+        self.r.d.next = self.d.val();
+        self.q.next = self.d.val();
+        if self.on.val() {
+            self.q.next = self.r.q.val();
+        }
+    }
+}
