@@ -243,9 +243,9 @@ fn depth_config(depths: &DepthArgs, takes: bool, top: &str) -> Result<hw::Config
     let cfg = depths.config()?;
     if !takes && !cfg.is_default() {
         return Err(format!(
-            "--top {top} takes the default pipeline depths only ({}): integrating deeper blocks into the unit \
-             (forwarding window, result timing) is phase 2 of issue 5. Synthesise a block instead \
-             (--top alu, fp-add-f64, fp-add-f32, …) or drop the depth flags.",
+            "--top {top} takes the default pipeline depths only ({}): so far only the f32/f64 adders have \
+             depth cuts, and integrating deeper adders into the ALU and the unit (forwarding window, result \
+             timing) is phase 2 of issue 5. Use --top fp-add-f32 or --top fp-add-f64, or drop the depth flags.",
             hw::Config::default().tag()
         ));
     }

@@ -69,7 +69,9 @@ impl SynthTop {
     /// Whether the block's depth follows `cfg` (the unit's integration of deeper blocks is
     /// phase 2 of issue 5: the unit takes the default configuration only).
     pub fn takes_config(self) -> bool {
-        !matches!(self, SynthTop::Unit)
+        // Only the f32/f64 adders have depth cuts so far (issue 5 phase 1); every other block
+        // would ignore the flags, so they are refused rather than silently dropped.
+        matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64)
     }
 
     /// The block's Verilog (module `top`) in the default configuration.

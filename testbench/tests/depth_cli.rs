@@ -46,4 +46,12 @@ fn bad_depths_are_refused_with_a_message() {
         let err = text(&out.stderr);
         assert!(err.contains("phase 2") && err.contains("--top unit"), "{cmd}: {err}");
     }
+    // Blocks without depth cuts (the ALU, the other lanes, the warp and async tops) refuse
+    // the flags instead of ignoring them.
+    for top in ["alu", "int-alu", "fp-add16", "warp", "async"] {
+        let out = redunit(&["verilog", "-o", "/dev/null", "--top", top, "--fp-stages", "5"], "");
+        assert_eq!(out.status.code(), Some(2), "{top}");
+        let err = text(&out.stderr);
+        assert!(err.contains(&format!("--top {top} takes the default pipeline depths only")), "{top}: {err}");
+    }
 }
