@@ -51,6 +51,7 @@
 
 use crate::mbarrier::{MBARRIER_SLOTS, Mbarrier};
 use crate::slice_unit::{ID_WIDTH, SliceUnit, UNIT_MIN_LATENCY};
+use crate::k;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{TYPE_LSB, TYPE_WIDTH};
 use sim::mbarrier::mbar_encoding::{ARG_WIDTH, ERR_WIDTH, OP_WIDTH, SLOT_WIDTH, TX_WIDTH};
@@ -66,9 +67,6 @@ pub const ASYNC_FLIP_AFTER_RESPONSE: usize = 2;
 
 const _: () = assert!(ASYNC_TAGS == 16 && MBARRIER_SLOTS == 8, "loops and pointer widths below");
 
-fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(crate::fp_add::bits_u128(v as u128))
-}
 
 #[derive(LogicBlock)]
 pub struct AsyncUnit {
@@ -168,7 +166,7 @@ pub struct AsyncUnit {
 impl AsyncUnit {
     /// The async unit with a [`SliceUnit`] of `mem_bytes` of memory.
     pub fn new(mem_bytes: usize) -> Self {
-        let mut b8 = 0u64;
+        let mut b8 = 0u128;
         for t in sim::form::TYPES {
             if t.bits() == 64 {
                 b8 |= 1 << t as u64;
@@ -218,9 +216,9 @@ impl AsyncUnit {
             rd_ptr: Default::default(),
             count: Default::default(),
             outstanding: Default::default(),
-            ty_lsb: k(TYPE_LSB as u64),
+            ty_lsb: k(TYPE_LSB as u128),
             bytes8_tbl: k(b8),
-            status_ok: k(STATUS_OK as u64),
+            status_ok: k(STATUS_OK as u128),
             one16: k(1),
             one8: k(1),
             one4: k(1),

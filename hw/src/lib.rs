@@ -32,6 +32,12 @@ pub mod slice_unit;
 pub mod verilog;
 pub mod warp_coalescer;
 
+/// A sized constant (a Verilog localparam of `N` bits) holding `v`: the one helper the blocks
+/// use for their encodings, tables and masks.
+pub(crate) fn k<const N: usize>(v: u128) -> rust_hdl::prelude::Constant<rust_hdl::prelude::Bits<N>> {
+    rust_hdl::prelude::Constant::new(fp_add::bits_u128(v))
+}
+
 pub use async_unit::{ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
 pub use mbarrier::mbarrier_verilog;
 pub use config::Config;

@@ -30,6 +30,7 @@
 //! Synchronous `reset` puts every slot into the `Uninitialized` error state. The power-up
 //! register contents are not a valid state: reset before use.
 
+use crate::k;
 use rust_hdl::prelude::*;
 use sim::mbarrier::mbar_encoding::{
     ARG_WIDTH, ERR_COUNT, ERR_NONE, ERR_TX_RANGE, ERR_UNINIT, ERR_WIDTH, OP_ARRIVE, OP_ARRIVE_EXPECT_TX,
@@ -39,9 +40,6 @@ pub use sim::mbarrier::MBARRIER_SLOTS;
 
 const _: () = assert!(MBARRIER_SLOTS == 8 && TX_WIDTH == ARG_WIDTH + 2, "the loops and range check below");
 
-fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(crate::fp_add::bits_u128(v as u128))
-}
 
 #[derive(LogicBlock)]
 pub struct Mbarrier {
@@ -134,16 +132,16 @@ impl Default for Mbarrier {
             pending: Default::default(),
             tx: Default::default(),
             err: Default::default(),
-            c_init: k(OP_INIT as u64),
-            c_arrive: k(OP_ARRIVE as u64),
-            c_arrive_expect: k(OP_ARRIVE_EXPECT_TX as u64),
-            c_expect: k(OP_EXPECT_TX as u64),
-            c_complete: k(OP_COMPLETE_TX as u64),
-            c_test_wait: k(OP_TEST_WAIT as u64),
-            e_none: k(ERR_NONE as u64),
-            e_uninit: k(ERR_UNINIT as u64),
-            e_tx_range: k(ERR_TX_RANGE as u64),
-            e_count: k(ERR_COUNT as u64),
+            c_init: k(OP_INIT as u128),
+            c_arrive: k(OP_ARRIVE as u128),
+            c_arrive_expect: k(OP_ARRIVE_EXPECT_TX as u128),
+            c_expect: k(OP_EXPECT_TX as u128),
+            c_complete: k(OP_COMPLETE_TX as u128),
+            c_test_wait: k(OP_TEST_WAIT as u128),
+            e_none: k(ERR_NONE as u128),
+            e_uninit: k(ERR_UNINIT as u128),
+            e_tx_range: k(ERR_TX_RANGE as u128),
+            e_count: k(ERR_COUNT as u128),
             one_slot: k(1),
             zero_slots: k(0),
             one_arg: k(1),

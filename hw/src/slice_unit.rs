@@ -108,6 +108,7 @@ use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
 use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::ordering_queue::{OrderingQueue, QUEUE_PAYLOAD_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
+use crate::k;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
 use sim::memory::req_encoding::{
@@ -238,6 +239,16 @@ const _: () = assert!(P_MASK + 8 == QUEUE_PAYLOAD_BITS);
 // Response entry (bit offsets).
 const R_DATA: usize = ID_WIDTH;
 const R_STATUS: usize = ID_WIDTH + 128;
+
+/// The element-size table of the type codes: bits `2t+1..2t` hold log2 of the element bytes
+/// of type code `t` (the unit's and the coalescer's decode shift it by `2 * type`).
+pub(crate) fn elem_log2_table() -> u128 {
+    let mut tbl = 0u128;
+    for t in sim::form::TYPES {
+        tbl |= ((t.bits() / 8).trailing_zeros() as u128) << (2 * t as u128);
+    }
+    tbl
+}
 
 #[derive(LogicBlock)]
 pub struct SliceUnit {
@@ -453,25 +464,16 @@ pub struct SliceUnit {
     ev_reset_in_flight: Signal<Local, Bit>,
 }
 
-/// A sized constant.
-fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(crate::fp_add::bits_u128(v as u128))
-}
-fn k128(v: u128) -> Constant<Bits<128>> {
-    Constant::new(crate::fp_add::bits_u128(v))
-}
 
 impl SliceUnit {
     /// A unit with `mem_bytes` of memory (a multiple of 16).
     pub fn new(mem_bytes: usize) -> Self {
         assert!(mem_bytes > 0 && mem_bytes % 16 == 0, "memory size must be a positive multiple of 16");
         assert!(mem_bytes >= 32 && (mem_bytes as u64) < 1u64 << 32, "memory size must be in 32..2^32");
-        let mut elem_log2 = 0u64;
-        let mut fp = 0u64;
+        let elem_log2 = elem_log2_table();
+        let mut fp = 0u128;
         for t in sim::form::TYPES {
-            let code = t as u64;
-            let log2 = (t.bits() / 8).trailing_zeros() as u64;
-            elem_log2 |= log2 << (2 * code);
+            let code = t as u128;
             let is_int = matches!(
                 t,
                 sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64
@@ -502,18 +504,18 @@ impl SliceUnit {
             int_lane: Default::default(),
             alu: Default::default(),
             rsp_fifo: Default::default(),
-            mem_bytes: k(mem_bytes as u64),
-            kind_lsb: k(KIND_LSB as u64),
-            op_lsb: k(OP_LSB as u64),
-            ty_lsb: k(TYPE_LSB as u64),
-            vec_lsb: k(VEC_LSB as u64),
-            kind_red: k(KIND_RED as u64),
-            kind_atom: k(KIND_ATOM as u64),
-            kind_ld: k(KIND_LD as u64),
-            kind_st: k(KIND_ST as u64),
-            status_ok: k(STATUS_OK as u64),
-            status_mis: k(STATUS_MISALIGNED as u64),
-            status_oor: k(STATUS_OUT_OF_RANGE as u64),
+            mem_bytes: k(mem_bytes as u128),
+            kind_lsb: k(KIND_LSB as u128),
+            op_lsb: k(OP_LSB as u128),
+            ty_lsb: k(TYPE_LSB as u128),
+            vec_lsb: k(VEC_LSB as u128),
+            kind_red: k(KIND_RED as u128),
+            kind_atom: k(KIND_ATOM as u128),
+            kind_ld: k(KIND_LD as u128),
+            kind_st: k(KIND_ST as u128),
+            status_ok: k(STATUS_OK as u128),
+            status_mis: k(STATUS_MISALIGNED as u128),
+            status_oor: k(STATUS_OUT_OF_RANGE as u128),
             elem_log2_tbl: k(elem_log2),
             fp_tbl: k(fp),
             two3: k(2),
@@ -524,29 +526,29 @@ impl SliceUnit {
             align3: k(3),
             align7: k(7),
             align15: k(15),
-            mask16: k128(u16::MAX as u128),
-            mask32: k128(u32::MAX as u128),
-            mask64: k128(u64::MAX as u128),
-            mask128: k128(u128::MAX),
-            zero128: k128(0),
+            mask16: k(u16::MAX as u128),
+            mask32: k(u32::MAX as u128),
+            mask64: k(u64::MAX as u128),
+            mask128: k(u128::MAX),
+            zero128: k(0),
             zero_cov: k(0),
-            p_off: k(P_OFF as u64),
-            p_size: k(P_SIZE as u64),
-            p_fp: k(P_FP as u64),
-            p_status: k(P_STATUS as u64),
-            p_id: k(P_ID as u64),
-            p_data: k(P_DATA as u64),
-            p_mask: k(P_MASK as u64),
+            p_off: k(P_OFF as u128),
+            p_size: k(P_SIZE as u128),
+            p_fp: k(P_FP as u128),
+            p_status: k(P_STATUS as u128),
+            p_id: k(P_ID as u128),
+            p_data: k(P_DATA as u128),
+            p_mask: k(P_MASK as u128),
             size4: k(4),
             zero8: k(0),
             zero2: k(0),
             elog1: k(1),
             elog2: k(2),
             elog3: k(3),
-            vec_clear: k(((1u64 << CODE_WIDTH) - 1) & !(((1u64 << VEC_WIDTH) - 1) << VEC_LSB)),
-            r_data: k(R_DATA as u64),
-            r_status: k(R_STATUS as u64),
-            credit_max: k(RSP_FIFO_DEPTH as u64),
+            vec_clear: k(((1u128 << CODE_WIDTH) - 1) & !(((1u128 << VEC_WIDTH) - 1) << VEC_LSB)),
+            r_data: k(R_DATA as u128),
+            r_status: k(R_STATUS as u128),
+            credit_max: k(RSP_FIFO_DEPTH as u128),
             one4: k(1),
             zero4: k(0),
             zero_line: k(0),

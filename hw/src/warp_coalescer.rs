@@ -39,8 +39,8 @@
 //! `fire_id`, `fire_lanes` (0 for a plain request) and `fire_mask`, so that a testbench can
 //! map each response (`rsp_id`) to its lanes.
 
-use crate::fp_add::bits_u128;
-use crate::slice_unit::{COV_WIDTH, ID_WIDTH, SliceUnit};
+use crate::k;
+use crate::slice_unit::{COV_WIDTH, ID_WIDTH, SliceUnit, elem_log2_table};
 use rust_hdl::prelude::*;
 use sim::form::encoding::{CODE_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
 use sim::memory::req_encoding::{KIND_LSB, KIND_RED, REQ_OP_WIDTH, STATUS_WIDTH};
@@ -49,9 +49,6 @@ use sim::memory::req_encoding::{KIND_LSB, KIND_RED, REQ_OP_WIDTH, STATUS_WIDTH};
 pub const WARP_LANES: usize = 32;
 const _: () = assert!(WARP_LANES == sim::warp::WARP_LANES);
 
-fn k<const N: usize>(v: u128) -> Constant<Bits<N>> {
-    Constant::new(bits_u128(v))
-}
 
 /// The coalescer's combinational datapath: from the registered instruction (`form`,
 /// `pending`, `addr`, `data`) to the request of this round and the lanes it serves (`sel`).
@@ -135,10 +132,7 @@ pub struct CoalescerPick {
 
 impl Default for CoalescerPick {
     fn default() -> Self {
-        let mut elem_log2 = 0u128;
-        for t in sim::form::TYPES {
-            elem_log2 |= ((t.bits() / 8).trailing_zeros() as u128) << (2 * t as u128);
-        }
+        let elem_log2 = elem_log2_table();
         Self {
             form: Default::default(),
             pending: Default::default(),
