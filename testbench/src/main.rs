@@ -799,34 +799,16 @@ fn regress_cmd(
     }
     // The warp coalescer in front of the unit: random warp instructions, lane order.
     let wt = Instant::now();
-    let winsts = testbench::warp::random_insts(seed, warp_insts, 4096);
-    let mut wmodel = Memory::new(testbench::warp::RtlWarp::MEM_BYTES);
-    let wexp = testbench::warp::execute_model(&mut wmodel, &winsts);
-    let mut wrtl = testbench::warp::RtlWarp::new();
-    let items: Vec<testbench::warp::Item> = winsts.iter().map(|w| testbench::warp::Item::Warp(*w)).collect();
-    let (wgot, wcycles) = wrtl.run(&items)?;
-    let mut wbad = 0usize;
-    let mut wreqs = 0usize;
-    for (i, (g, e)) in wgot.iter().zip(&wexp).enumerate() {
-        match g {
-            testbench::warp::ItemResult::Warp { requests, outcome } if (*requests, *outcome) == (e.requests, e.outcome) => wreqs += requests,
-            g => {
-                wbad += 1;
-                if wbad <= 3 {
-                    writeln!(out, "  warp instruction {i} ({}): RTL {g:?}, model {e:?}", winsts[i].form)?;
-                }
-            }
-        }
+    let wc = testbench::warp::random_check(seed, warp_insts)?;
+    for m in wc.mismatches.iter().take(3) {
+        writeln!(out, "  warp: {m}")?;
     }
-    let wmem_ok = wrtl.read_memory(8192)? == wmodel.bytes()[..8192];
-    if !wmem_ok {
-        wbad += 1;
-        writeln!(out, "  warp: the memory read back differs from the model's (lane order)")?;
-    }
+    let (wbad, wreqs) = (wc.mismatches.len(), wc.requests);
     writeln!(
         out,
-        "warp: {} random instructions, {wreqs} unit requests, {wcycles} cycles, {wbad} mismatches ({:.2} s)",
-        winsts.len(),
+        "warp: {} random instructions, {wreqs} unit requests, {} cycles, {wbad} mismatches ({:.2} s)",
+        wc.insts,
+        wc.cycles,
         wt.elapsed().as_secs_f64()
     )?;
     // red.async with mbarrier completion: random traces, cycle-level flip check.
@@ -864,7 +846,7 @@ fn regress_cmd(
     writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
     writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
     writeln!(out, "unit requests: {} (coverage points hit: {})", u.requests, if holes.is_empty() { "all" } else { "not all" })?;
-    writeln!(out, "warp:          {} instructions ({wreqs} unit requests); async: {arows} rows, {aflips} phase flips", winsts.len())?;
+    writeln!(out, "warp:          {} instructions ({wreqs} unit requests); async: {arows} rows, {aflips} phase flips", wc.insts)?;
     writeln!(out, "mismatches:    {mismatches}")?;
     writeln!(out, "speed:         {:.2} M ops/s (random stream, RTL + golden model, one thread)", r.ops_per_sec() / 1e6)?;
     writeln!(out, "verilog:       {}", verilog.display())?;

@@ -526,3 +526,41 @@ pub fn random_insts(seed: u64, n: usize, mem: u32) -> Vec<WarpInst> {
         })
         .collect()
 }
+
+/// The outcome of [`random_check`].
+pub struct RandomCheck {
+    pub insts: usize,
+    /// Unit requests of the instructions that matched.
+    pub requests: usize,
+    pub cycles: u64,
+    /// One line per instruction whose request count or failed lanes differ from the model (or
+    /// whose request count differs from [`coalesce`]), and one if the memory differs.
+    pub mismatches: Vec<String>,
+}
+
+/// `n` random instructions ([`random_insts`] over the first 4,096 bytes) through the Verilated
+/// warp unit and the model (lane order): per-instruction request counts and failed lanes, then
+/// the memory read back.
+pub fn random_check(seed: u64, n: usize) -> anyhow::Result<RandomCheck> {
+    let insts = random_insts(seed, n, 4096);
+    let mut model = Memory::new(RtlWarp::MEM_BYTES);
+    let exp = execute_model(&mut model, &insts);
+    let mut rtl = RtlWarp::new();
+    let items: Vec<Item> = insts.iter().map(|w| Item::Warp(*w)).collect();
+    let (got, cycles) = rtl.run(&items)?;
+    let (mut requests, mut mismatches) = (0, Vec::new());
+    for (i, (g, e)) in got.iter().zip(&exp).enumerate() {
+        match g {
+            ItemResult::Warp { requests: r, outcome }
+                if (*r, *outcome) == (e.requests, e.outcome) && *r == coalesce(&insts[i]).len() =>
+            {
+                requests += r
+            }
+            g => mismatches.push(format!("instruction {i} ({:?}): RTL {g:?}, model {e:?}", insts[i])),
+        }
+    }
+    if rtl.read_memory(8192)? != model.bytes()[..8192] {
+        mismatches.push("the memory read back differs from the model's (lane order)".into());
+    }
+    Ok(RandomCheck { insts: insts.len(), requests, cycles, mismatches })
+}

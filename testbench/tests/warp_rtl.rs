@@ -6,31 +6,15 @@
 
 mod common;
 use common::{redunit, text};
-use sim::warp::{WarpInst, coalesce};
-use sim::Memory;
-use testbench::warp::{Item, ItemResult, RtlWarp, execute_model};
+use sim::warp::WarpInst;
 
 #[test]
 fn warp_unit_random_against_model() {
     let seed = testbench::stimulus::seed_from_env().unwrap();
     eprintln!("warp_unit_random_against_model: seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
-    let mem = RtlWarp::MEM_BYTES;
-    let insts = testbench::warp::random_insts(seed, 3000, 4096);
-    let mut model = Memory::new(mem);
-    let exp = execute_model(&mut model, &insts);
-    let mut rtl = RtlWarp::new();
-    let items: Vec<Item> = insts.iter().map(|w| Item::Warp(*w)).collect();
-    let (got, cycles) = rtl.run(&items).unwrap();
-    let mut reqs = 0;
-    for (i, (g, e)) in got.iter().zip(&exp).enumerate() {
-        let ItemResult::Warp { requests, outcome } = g else { panic!("not a warp result") };
-        assert_eq!((*requests, *outcome), (e.requests, e.outcome), "instruction {i}: {:?}", insts[i]);
-        assert_eq!(*requests, coalesce(&insts[i]).len());
-        reqs += requests;
-    }
-    let bytes = rtl.read_memory(8192).unwrap();
-    assert!(bytes == model.bytes()[..8192], "memory differs from the model (lane order)");
-    eprintln!("{} instructions, {reqs} unit requests, {cycles} cycles: all as the model", insts.len());
+    let r = testbench::warp::random_check(seed, 3000).unwrap();
+    assert!(r.mismatches.is_empty(), "seed {seed:#x}: {:#?}", r.mismatches);
+    eprintln!("{} instructions, {} unit requests, {} cycles: all as the model", r.insts, r.requests, r.cycles);
 }
 
 fn trace(insts: &[WarpInst]) -> String {
