@@ -11,7 +11,7 @@
 //! | [`FpAddF32`] | 4 | lane i = bits 32i+31..32i (scalar, v2, v4) |
 //! | [`FpAddF64`] | 2 | lane i = bits 64i+63..64i: lane 0 for every PTX f64 form; lane 1 only for the `v2` f64 code that the L2-slice unit sends for a masked sector request of f64 (two elements in one pass) |
 //!
-//! After [`ALU_LATENCY`] cycles the delayed form code selects one unit's 128-bit result and
+//! After the ALU's latency the delayed form code selects one unit's 128-bit result and
 //! zeroes the bits above the form's width (`elem_bits * vec`). Every unit registers its
 //! operands first and computes from those registers (the adders' last stage drives their
 //! `sum` from their stage-2 registers), so there is no logic between the input ports and the
@@ -23,7 +23,15 @@
 //! each stage to roughly one wide operation (align shift; add + leading-zero count + normalise
 //! shift; round increment + pack) while dependent f32 adds to one address can still issue
 //! every three cycles.
+//!
+//! # Pipeline depth
+//! [`ReductionAlu::new`] takes a [`Config`]: the f32/f64 adders get `cfg.fp_stages` stages,
+//! and the ALU's latency is its deepest lane ([`Config::alu_latency`]); every shallower lane
+//! is delayed to it by a [`Delay`] line (`dly_*`: registers at the lane's output, the form
+//! code and valid bit travelling beside them), so every form still has one latency. The
+//! default configuration has latency [`ALU_LATENCY`] and the same registers as before.
 
+use crate::config::{Config, Delay};
 use crate::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64, bits_u128};
 use crate::fp_add16::FpAdd16;
 use crate::fp_minmax16::{FpMinMax16, MINMAX16_LATENCY};
@@ -33,7 +41,8 @@ use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, SPACE_LSB, TYPE_LSB, TYP
 use sim::{Op, Type};
 
 /// Cycles from a request on the input ports (`in_valid` high at a rising edge) to its result
-/// on `out_valid`/`out_data`.
+/// on `out_valid`/`out_data`, in the default configuration ([`Config::alu_latency`] in
+/// general).
 pub const ALU_LATENCY: usize = 3;
 
 const _: () = assert!(CODE_WIDTH <= 16);
@@ -41,9 +50,52 @@ const _: () = assert!(FP_ADD_LATENCY == ALU_LATENCY);
 const _: () = assert!(INT_ALU_LATENCY + 2 == ALU_LATENCY);
 const _: () = assert!(MINMAX16_LATENCY + 2 == ALU_LATENCY);
 
-/// The latency of `form`: the same for every form.
+/// The latency of `form` in the default configuration: the same for every form.
 pub fn latency(_form: sim::Form) -> usize {
     ALU_LATENCY
+}
+
+/// The unit of [`ReductionAlu`] that executes a form (the table in the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluUnit {
+    /// [`IntAlu`]: integer and bitwise forms.
+    Int,
+    /// [`FpAdd16`] lanes: f16/bf16 add (scalar, x2, vectors).
+    Add16,
+    /// [`FpMinMax16`] lanes: f16/bf16 min and max.
+    MinMax16,
+    /// [`FpAddF32`] lanes.
+    AddF32,
+    /// [`FpAddF64`] lanes.
+    AddF64,
+}
+
+impl AluUnit {
+    /// The name used in `redunit forms` and in the Verilog instance names.
+    pub fn name(self) -> &'static str {
+        match self {
+            AluUnit::Int => "int_alu",
+            AluUnit::Add16 => "add16",
+            AluUnit::MinMax16 => "minmax16",
+            AluUnit::AddF32 => "add_f32",
+            AluUnit::AddF64 => "add_f64",
+        }
+    }
+}
+
+/// Which unit executes `form` and which of its lanes it uses (bit i = lane i): lane i of
+/// a unit of N-bit lanes holds bits N*i+N-1..N*i of the datapath, so a form of `w` bits in
+/// all uses lanes 0..w/N-1. (The module docs' table as data, for tools: `redunit forms`.)
+pub fn unit_lanes(form: sim::Form) -> (AluUnit, u8) {
+    let (unit, lane_bits) = match form.ty() {
+        Type::F32 => (AluUnit::AddF32, 32),
+        Type::F64 => (AluUnit::AddF64, 64),
+        Type::F16 | Type::Bf16 | Type::F16x2 | Type::Bf16x2 if form.op() == Op::Add => (AluUnit::Add16, 16),
+        Type::F16 | Type::Bf16 | Type::F16x2 | Type::Bf16x2 => (AluUnit::MinMax16, 16),
+        _ => return (AluUnit::Int, 1),
+    };
+    let lanes = (form.elem_bits() as usize * form.vec()).div_ceil(lane_bits);
+    (unit, ((1u16 << lanes) - 1) as u8)
 }
 
 #[derive(LogicBlock)]
@@ -57,7 +109,7 @@ pub struct ReductionAlu {
     pub in_old: Signal<In, Bits<128>>,
     /// Operand, laid out like `in_old`.
     pub in_b: Signal<In, Bits<128>>,
-    /// The result of the operation that entered `ALU_LATENCY` cycles ago.
+    /// The result of the operation that entered [`Config::alu_latency`] cycles ago.
     pub out_valid: Signal<Out, Bit>,
     pub out_form: Signal<Out, Bits<CODE_WIDTH>>,
     pub out_data: Signal<Out, Bits<128>>,
@@ -123,23 +175,36 @@ pub struct ReductionAlu {
     f32_lo: Signal<Local, Bits<64>>,
     f32_hi: Signal<Local, Bits<64>>,
 
-    // Pipeline registers.
-    s1_valid: DFF<Bit>,
-    s1_form: DFF<Bits<CODE_WIDTH>>,
-    s2_valid: DFF<Bit>,
-    s2_form: DFF<Bits<CODE_WIDTH>>,
-    s2_int: DFF<Bits<64>>,
-    s2_mm_lo: DFF<Bits<64>>,
-    s2_mm_hi: DFF<Bits<64>>,
-    s3_valid: DFF<Bit>,
-    s3_form: DFF<Bits<CODE_WIDTH>>,
-    s3_int: DFF<Bits<64>>,
-    s3_mm_lo: DFF<Bits<64>>,
-    s3_mm_hi: DFF<Bits<64>>,
+    // Delay lines: the request's valid bit and form code (the whole latency), and each lane
+    // group's result from its own latency to the ALU's.
+    dly_valid: Delay<Bit>,
+    dly_form: Delay<Bits<CODE_WIDTH>>,
+    dly_int: Delay<Bits<64>>,
+    dly_mm_lo: Delay<Bits<64>>,
+    dly_mm_hi: Delay<Bits<64>>,
+    dly_add16_lo: Delay<Bits<64>>,
+    dly_add16_hi: Delay<Bits<64>>,
+    dly_f32_lo: Delay<Bits<64>>,
+    dly_f32_hi: Delay<Bits<64>>,
+    dly_f64_lo: Delay<Bits<64>>,
+    dly_f64_hi: Delay<Bits<64>>,
 }
 
 impl Default for ReductionAlu {
+    /// The default configuration (latency [`ALU_LATENCY`]).
     fn default() -> Self {
+        Self::new(&Config::default())
+    }
+}
+
+impl ReductionAlu {
+    /// The ALU with the adders at `cfg`'s depths; latency [`Config::alu_latency`].
+    pub fn new(cfg: &Config) -> Self {
+        let lat = cfg.alu_latency();
+        let fp = cfg.fp_add_latency();
+        let fp16 = cfg.fp16_add_latency();
+        let one = crate::int_alu::INT_ALU_LATENCY;
+        const _: () = assert!(crate::int_alu::INT_ALU_LATENCY == MINMAX16_LATENCY);
         let op = |o: Op| Constant::new(bits_u128(o as u128));
         let ty = |t: Type| Constant::new(bits_u128(t as u128));
         let mask = |bits: u32| Constant::new(bits_u128(u128::MAX >> (128 - bits)));
@@ -156,9 +221,9 @@ impl Default for ReductionAlu {
             int_alu: Default::default(),
             add16: Default::default(),
             minmax16: Default::default(),
-            add_f32: Default::default(),
-            add_f64: Default::default(),
-            add_f64_hi: Default::default(),
+            add_f32: std::array::from_fn(|_| FpAddF32::new(cfg)),
+            add_f64: FpAddF64::new(cfg),
+            add_f64_hi: FpAddF64::new(cfg),
             op_lsb: Constant::new(bits_u128(OP_LSB as u128)),
             ty_lsb: Constant::new(bits_u128(TYPE_LSB as u128)),
             space_lsb: Constant::new(bits_u128(SPACE_LSB as u128)),
@@ -202,18 +267,17 @@ impl Default for ReductionAlu {
             add16_hi: Default::default(),
             f32_lo: Default::default(),
             f32_hi: Default::default(),
-            s1_valid: Default::default(),
-            s1_form: Default::default(),
-            s2_valid: Default::default(),
-            s2_form: Default::default(),
-            s2_int: Default::default(),
-            s2_mm_lo: Default::default(),
-            s2_mm_hi: Default::default(),
-            s3_valid: Default::default(),
-            s3_form: Default::default(),
-            s3_int: Default::default(),
-            s3_mm_lo: Default::default(),
-            s3_mm_hi: Default::default(),
+            dly_valid: Delay::new(lat),
+            dly_form: Delay::new(lat),
+            dly_int: Delay::new(lat - one),
+            dly_mm_lo: Delay::new(lat - one),
+            dly_mm_hi: Delay::new(lat - one),
+            dly_add16_lo: Delay::new(lat - fp16),
+            dly_add16_hi: Delay::new(lat - fp16),
+            dly_f32_lo: Delay::new(lat - fp),
+            dly_f32_hi: Delay::new(lat - fp),
+            dly_f64_lo: Delay::new(lat - fp),
+            dly_f64_hi: Delay::new(lat - fp),
         }
     }
 }
@@ -221,10 +285,17 @@ impl Default for ReductionAlu {
 impl Logic for ReductionAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, s1_valid, s1_form, s2_valid, s2_form, s2_int, s2_mm_lo, s2_mm_hi,
-            s3_valid, s3_form, s3_int, s3_mm_lo, s3_mm_hi
-        );
+        self.dly_valid.clock.next = self.clock.val();
+        self.dly_form.clock.next = self.clock.val();
+        self.dly_int.clock.next = self.clock.val();
+        self.dly_mm_lo.clock.next = self.clock.val();
+        self.dly_mm_hi.clock.next = self.clock.val();
+        self.dly_add16_lo.clock.next = self.clock.val();
+        self.dly_add16_hi.clock.next = self.clock.val();
+        self.dly_f32_lo.clock.next = self.clock.val();
+        self.dly_f32_hi.clock.next = self.clock.val();
+        self.dly_f64_lo.clock.next = self.clock.val();
+        self.dly_f64_hi.clock.next = self.clock.val();
 
         // ==========================================================================
         // Stage 1: decode the form, feed every unit its slice of the operands.
@@ -272,15 +343,14 @@ impl Logic for ReductionAlu {
         self.add_f64_hi.ftz.next = false;
         self.add_f64_hi.nan_quiet.next = self.in_shared.val();
 
-        self.s1_valid.d.next = self.in_valid.val();
-        self.s1_form.d.next = self.in_form.val();
+        self.dly_valid.d.next = self.in_valid.val();
+        self.dly_form.d.next = self.in_form.val();
 
         // ==========================================================================
-        // Stage 2: delay the one-stage units (integer, min/max) to the FP latency.
+        // Delay lines: every lane group's result from its own latency (integer and
+        // min/max: 1; f16/bf16 adders; f32/f64 adders) to the ALU's (the deepest).
         // ==========================================================================
-        self.s2_valid.d.next = self.s1_valid.q.val();
-        self.s2_form.d.next = self.s1_form.q.val();
-        self.s2_int.d.next = self.int_alu.y.val();
+        self.dly_int.d.next = self.int_alu.y.val();
         self.mm_lo.next = self.zero64.val();
         self.mm_hi.next = self.zero64.val();
         for i in 0..4 {
@@ -289,22 +359,8 @@ impl Logic for ReductionAlu {
             self.lane_mm.next = self.minmax16[7 - i].y.val();
             self.mm_hi.next = (self.mm_hi.val() << 16) | bit_cast::<64, 16>(self.lane_mm.val());
         }
-        self.s2_mm_lo.d.next = self.mm_lo.val();
-        self.s2_mm_hi.d.next = self.mm_hi.val();
-
-        // ==========================================================================
-        // Stage 3: one more delay for the one-stage units.
-        // ==========================================================================
-        self.s3_valid.d.next = self.s2_valid.q.val();
-        self.s3_form.d.next = self.s2_form.q.val();
-        self.s3_int.d.next = self.s2_int.q.val();
-        self.s3_mm_lo.d.next = self.s2_mm_lo.q.val();
-        self.s3_mm_hi.d.next = self.s2_mm_hi.q.val();
-
-        // ==========================================================================
-        // Output (after the stage-3 registers and the adders' stage-3 logic): gather lanes,
-        // select by form, mask.
-        // ==========================================================================
+        self.dly_mm_lo.d.next = self.mm_lo.val();
+        self.dly_mm_hi.d.next = self.mm_hi.val();
         self.add16_lo.next = self.zero64.val();
         self.add16_hi.next = self.zero64.val();
         for i in 0..4 {
@@ -319,10 +375,21 @@ impl Logic for ReductionAlu {
         self.lane_f32.next = self.add_f32[3].sum.val();
         self.f32_hi.next = (bit_cast::<64, 32>(self.lane_f32.val()) << 32)
             | bit_cast::<64, 32>(self.add_f32[2].sum.val());
+        self.dly_add16_lo.d.next = self.add16_lo.val();
+        self.dly_add16_hi.d.next = self.add16_hi.val();
+        self.dly_f32_lo.d.next = self.f32_lo.val();
+        self.dly_f32_hi.d.next = self.f32_hi.val();
+        self.dly_f64_lo.d.next = self.add_f64.sum.val();
+        self.dly_f64_hi.d.next = self.add_f64_hi.sum.val();
 
-        self.out_op.next = self.s3_form.q.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
-        self.out_ty.next = self.s3_form.q.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        self.out_vec.next = self.s3_form.q.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
+        // ==========================================================================
+        // Output (after the delay lines and the deepest lanes' last logic): select by
+        // form, mask.
+        // ==========================================================================
+
+        self.out_op.next = self.dly_form.q.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
+        self.out_ty.next = self.dly_form.q.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
+        self.out_vec.next = self.dly_form.q.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
 
         // log2 of the element width, then of the whole access.
         self.out_log2.next = self.log2_32.val();
@@ -349,29 +416,29 @@ impl Logic for ReductionAlu {
             self.mask_hi.next = self.zero64.val();
         }
 
-        self.sel_lo.next = self.s3_int.q.val();
+        self.sel_lo.next = self.dly_int.q.val();
         self.sel_hi.next = self.zero64.val();
         if self.out_ty.val() == self.ty_f32.val() {
-            self.sel_lo.next = self.f32_lo.val();
-            self.sel_hi.next = self.f32_hi.val();
+            self.sel_lo.next = self.dly_f32_lo.q.val();
+            self.sel_hi.next = self.dly_f32_hi.q.val();
         } else if self.out_ty.val() == self.ty_f64.val() {
-            self.sel_lo.next = self.add_f64.sum.val();
-            self.sel_hi.next = self.add_f64_hi.sum.val();
+            self.sel_lo.next = self.dly_f64_lo.q.val();
+            self.sel_hi.next = self.dly_f64_hi.q.val();
         } else if (self.out_ty.val() == self.ty_f16.val())
             || (self.out_ty.val() == self.ty_f16x2.val())
             || (self.out_ty.val() == self.ty_bf16.val())
             || (self.out_ty.val() == self.ty_bf16x2.val())
         {
-            self.sel_lo.next = self.s3_mm_lo.q.val();
-            self.sel_hi.next = self.s3_mm_hi.q.val();
+            self.sel_lo.next = self.dly_mm_lo.q.val();
+            self.sel_hi.next = self.dly_mm_hi.q.val();
             if self.out_op.val() == self.op_add.val() {
-                self.sel_lo.next = self.add16_lo.val();
-                self.sel_hi.next = self.add16_hi.val();
+                self.sel_lo.next = self.dly_add16_lo.q.val();
+                self.sel_hi.next = self.dly_add16_hi.q.val();
             }
         }
 
-        self.out_valid.next = self.s3_valid.q.val();
-        self.out_form.next = self.s3_form.q.val();
+        self.out_valid.next = self.dly_valid.q.val();
+        self.out_form.next = self.dly_form.q.val();
         self.sel_hi.next = self.sel_hi.val() & self.mask_hi.val();
         self.sel_lo.next = self.sel_lo.val() & self.mask_lo.val();
         self.out_data.next =
@@ -379,7 +446,12 @@ impl Logic for ReductionAlu {
     }
 }
 
-/// The Verilog of the ALU as a `top` module.
+/// The Verilog of the ALU (default configuration) as a `top` module.
 pub fn alu_verilog() -> String {
-    crate::verilog::verilog(&mut ReductionAlu::default())
+    alu_verilog_with(&Config::default())
+}
+
+/// The Verilog of the ALU at `cfg`'s depths as a `top` module.
+pub fn alu_verilog_with(cfg: &Config) -> String {
+    crate::verilog::verilog(&mut ReductionAlu::new(cfg))
 }

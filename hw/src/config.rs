@@ -72,6 +72,18 @@ impl Config {
         self.fp_stages
     }
 
+    /// Cycles from inputs to `sum` of the f16/bf16 adder lanes (`fp_add16.rs`: fixed at the
+    /// default adder depth).
+    pub fn fp16_add_latency(&self) -> usize {
+        crate::fp_add::FP_ADD_LATENCY
+    }
+
+    /// Cycles from request to result of the reduction ALU (`alu.rs`): its deepest lane; the
+    /// others are delayed to it, so every form has this latency.
+    pub fn alu_latency(&self) -> usize {
+        self.fp_add_latency().max(self.fp16_add_latency())
+    }
+
     /// Whether candidate cut `k` (0-based, in the block's priority order) of a block whose
     /// shallowest depth is `min` is a register at depth `stages`.
     pub fn cut_on(stages: usize, min: usize, k: usize) -> bool {
@@ -110,6 +122,50 @@ impl<T: Synth> Logic for Cut<T> {
         self.q.next = self.d.val();
         if self.on.val() {
             self.q.next = self.r.q.val();
+        }
+    }
+}
+
+/// The longest delay a [`Delay`] line can give: the deepest adder's latency (the ALU's form
+/// code and valid bit travel that long).
+pub const DELAY_MAX: usize = FP_STAGES_MAX;
+
+/// A delay line of `n` registers (0..=[`DELAY_MAX`], fixed by the constructor): `q` is `d`
+/// `n` cycles later. Built from [`Cut`]s, so the unused places are wires that Yosys and
+/// Verilator fold away.
+#[derive(LogicBlock)]
+pub struct Delay<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub d: Signal<In, T>,
+    pub q: Signal<Out, T>,
+    stages: [Cut<T>; DELAY_MAX],
+}
+
+impl<T: Synth> Delay<T> {
+    /// `n` cycles of delay.
+    pub fn new(n: usize) -> Self {
+        assert!(n <= DELAY_MAX, "a delay line of {n} registers is longer than DELAY_MAX = {DELAY_MAX}");
+        Delay {
+            clock: Default::default(),
+            d: Default::default(),
+            q: Default::default(),
+            stages: std::array::from_fn(|i| Cut::new(i < n)),
+        }
+    }
+}
+
+impl<T: Synth> Logic for Delay<T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.stages[0].clock.next = self.clock.val();
+        self.stages[0].d.next = self.d.val();
+        for i in 1..DELAY_MAX {
+            self.stages[i].clock.next = self.clock.val();
+            self.stages[i].d.next = self.stages[i - 1].q.val();
+        }
+        // (rust-hdl's array indices take loop variables only: the last place's q wins.)
+        for i in 0..DELAY_MAX {
+            self.q.next = self.stages[i].q.val();
         }
     }
 }

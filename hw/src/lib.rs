@@ -41,7 +41,7 @@ pub(crate) fn k<const N: usize>(v: u128) -> rust_hdl::prelude::Constant<rust_hdl
 pub use async_unit::{ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
 pub use mbarrier::mbarrier_verilog;
 pub use config::Config;
-pub use alu::{ALU_LATENCY, ReductionAlu, alu_verilog, latency};
+pub use alu::{ALU_LATENCY, AluUnit, ReductionAlu, alu_verilog, alu_verilog_with, latency, unit_lanes};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
 pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
 pub use sim::form::encoding;

@@ -1,21 +1,34 @@
 //! The whole ALU against `sim::apply`: every one of the 82 forms, special and random
 //! operands, one operation per cycle with the forms interleaved, each result checked
-//! `ALU_LATENCY` cycles after its request, with `out_valid`/`out_form` and zeroed high bits.
+//! `ALU_LATENCY` cycles after its request (`Config::alu_latency` for other depths), with
+//! `out_valid`/`out_form` and zeroed high bits.
 
 mod common;
 use common::*;
-use hw::{ALU_LATENCY, ReductionAlu};
+use hw::{ALU_LATENCY, Config, ReductionAlu};
 use rust_hdl::prelude::*;
 use sim::Form;
 
 #[test]
 fn alu_executes_all_82_forms_like_the_golden_model() {
+    check_alu(&Config::default(), 150, true, "alu");
+}
+
+/// The deepest configuration (every adder cut kept, the other lanes delayed to the f32/f64
+/// adders' latency): fewer cases, because rust-hdl's simulator is slow on the deeper design.
+#[test]
+fn alu_at_the_fastest_clock_configuration_matches_the_golden_model() {
+    let cfg = Config::fastest_clock();
+    assert!(cfg.alu_latency() > ALU_LATENCY);
+    check_alu(&cfg, 20, false, "alu-fastest");
+}
+
+fn check_alu(cfg: &Config, per_form: usize, specials: bool, name: &str) {
     let forms = Form::all();
     assert_eq!(forms.len(), 82);
-    let mut rng = Rng(seed("alu"));
+    let mut rng = Rng(seed(name));
     // (valid, form, old, b); an idle cycle now and then.
     let mut cases: Vec<(bool, Form, u128, u128)> = Vec::new();
-    let per_form = 150;
     for _ in 0..per_form {
         for &form in &forms {
             let (m, b) = alu_operands(&mut rng, form);
@@ -25,7 +38,7 @@ fn alu_executes_all_82_forms_like_the_golden_model() {
         cases.push((false, f, 0, 0));
     }
     // Every pair of element specials in lane 0 of each scalar form.
-    for &form in forms.iter().filter(|f| !f.is_vector()) {
+    for &form in forms.iter().filter(|f| specials && !f.is_vector()) {
         let sp = elem_specials(form.ty());
         for &a in &sp {
             for &b in &sp {
@@ -33,11 +46,11 @@ fn alu_executes_all_82_forms_like_the_golden_model() {
             }
         }
     }
-    let mut uut = ReductionAlu::default();
+    let mut uut = ReductionAlu::new(cfg);
     uut.connect_all();
     let got = stream(
         &mut uut,
-        ALU_LATENCY,
+        cfg.alu_latency(),
         &cases,
         |u, c| u.clock.next = c.into(),
         |u, &(valid, form, m, b)| {
@@ -63,7 +76,7 @@ fn alu_executes_all_82_forms_like_the_golden_model() {
             }
         }
     }
-    assert_eq!(bad, 0, "{bad} of {} ALU results wrong", cases.len());
+    assert_eq!(bad, 0, "{bad} of {} ALU results wrong (depths {})", cases.len(), cfg.tag());
 }
 
 #[test]
@@ -72,4 +85,5 @@ fn latency_is_the_same_for_every_form() {
         assert_eq!(hw::latency(form), ALU_LATENCY, "{form}");
     }
     assert!((2..=4).contains(&ALU_LATENCY));
+    assert_eq!(Config::default().alu_latency(), ALU_LATENCY);
 }

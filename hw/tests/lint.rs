@@ -111,3 +111,10 @@ fn lint_fp_add_f32_fastest_clock() {
 fn lint_fp_add_f64_fastest_clock() {
     lint("fp_add_f64_fastest", &hw::verilog::verilog(&mut FpAddF64::new(&hw::Config::fastest_clock())), true);
 }
+
+/// The ALU at the fastest clock (its lanes delayed to the deepest adders): lint and `proc`
+/// checks (the full synthesis of the deeper ALU is left to `redunit synth --top alu`).
+#[test]
+fn lint_reduction_alu_fastest_clock() {
+    lint("reduction_alu_fastest", &hw::alu_verilog_with(&hw::Config::fastest_clock()), false);
+}

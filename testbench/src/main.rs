@@ -190,6 +190,13 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// List the 82 legal `red` forms with their binary code (the one encoding of hw, sim and
+    /// testbench), size, ALU latency, and the ALU unit and lanes that execute them.
+    Forms {
+        /// CSV with the header `code,form,bytes,latency,unit,lanes` (lanes: a bit mask).
+        #[arg(long)]
+        csv: bool,
+    },
     /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
     /// simulator on the same block (release build; numbers for BENCHMARKS.md).
     BenchAlu {
@@ -348,6 +355,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             regress_cmd(ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
+        Cmd::Forms { csv } => forms_cmd(csv),
         Cmd::BenchRedux { insts, seed } => {
             if insts == 0 {
                 anyhow::bail!("--insts must be at least 1");
@@ -912,6 +920,36 @@ fn rust_hdl_speed(n: u64) -> (f64, u64) {
         assert!(simulate(&mut uut, 100), "rust-hdl simulation did not settle");
     }
     (n as f64 / t.elapsed().as_secs_f64(), bad)
+}
+
+/// `redunit forms`: the encoding table.
+fn forms_cmd(csv: bool) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    if csv {
+        writeln!(out, "code,form,bytes,latency,unit,lanes")?;
+    } else {
+        writeln!(out, "{:>5} {:>6}  {:<30} {:>5} {:>7}  {:<9} {}", "code", "hex", "form", "bytes", "latency", "ALU unit", "lanes")?;
+    }
+    for f in sim::Form::all() {
+        let (unit, lanes) = hw::unit_lanes(f);
+        if csv {
+            writeln!(out, "{},{f},{},{},{},{lanes}", f.code(), f.bytes(), hw::latency(f), unit.name())?;
+        } else {
+            let list: Vec<String> = (0..8).filter(|i| lanes >> i & 1 == 1).map(|i| i.to_string()).collect();
+            writeln!(
+                out,
+                "{:>5} {:>#6x}  {:<30} {:>5} {:>7}  {:<9} {}",
+                f.code(),
+                f.code(),
+                f.to_string(),
+                f.bytes(),
+                hw::latency(f),
+                unit.name(),
+                list.join(",")
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {

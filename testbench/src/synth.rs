@@ -69,9 +69,10 @@ impl SynthTop {
     /// Whether the block's depth follows `cfg` (the unit's integration of deeper blocks is
     /// phase 2 of issue 5: the unit takes the default configuration only).
     pub fn takes_config(self) -> bool {
-        // Only the f32/f64 adders have depth cuts so far (issue 5 phase 1); every other block
-        // would ignore the flags, so they are refused rather than silently dropped.
-        matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64)
+        // The f32/f64 adders have depth cuts (issue 5 phase 1) and the ALU takes them with its
+        // lanes delayed to the deepest; every other block would ignore the flags, so they are
+        // refused rather than silently dropped.
+        matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64 | SynthTop::Alu)
     }
 
     /// The block's Verilog (module `top`) in the default configuration.
@@ -85,7 +86,7 @@ impl SynthTop {
         use hw::verilog::verilog;
         match self {
             SynthTop::Unit => hw::unit_verilog(mem_bytes),
-            SynthTop::Alu => hw::alu_verilog(),
+            SynthTop::Alu => hw::alu_verilog_with(cfg),
             SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::default()),
             SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::default()),
             SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),

@@ -34,6 +34,20 @@ fn fp_stages_sets_the_number_of_kept_cuts() {
 }
 
 #[test]
+fn the_alu_takes_the_adder_depth_and_delays_its_other_lanes() {
+    let d = verilog(&["--top", "alu"]);
+    let deep = verilog(&["--top", "alu", "--preset", "fastest-clock"]);
+    // Default: the valid bit and form code delayed 3 cycles, the integer and min/max results
+    // 2 (the adders keep no candidate cut).
+    assert_eq!(kept_cuts(&d), 3 + 3 + 2 + 2 + 2, "delay registers of the default ALU");
+    // Fastest clock: 4 f32 and 2 f64 adders keep every cut, and the shallower lanes
+    // (integer, min/max, f16/bf16 add) are delayed to the f32/f64 latency.
+    let adder = kept_cuts(&verilog(&["--top", "fp-add-f32", "--preset", "fastest-clock"]));
+    let adder64 = kept_cuts(&verilog(&["--top", "fp-add-f64", "--preset", "fastest-clock"]));
+    assert!(kept_cuts(&deep) > 4 * adder + 2 * adder64, "{} kept cuts", kept_cuts(&deep));
+}
+
+#[test]
 fn bad_depths_are_refused_with_a_message() {
     let out = redunit(&["verilog", "-o", "/dev/null", "--top", "fp-add-f64", "--fp-stages", "2"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -46,9 +60,9 @@ fn bad_depths_are_refused_with_a_message() {
         let err = text(&out.stderr);
         assert!(err.contains("phase 2") && err.contains("--top unit"), "{cmd}: {err}");
     }
-    // Blocks without depth cuts (the ALU, the other lanes, the warp and async tops) refuse
-    // the flags instead of ignoring them.
-    for top in ["alu", "int-alu", "fp-add16", "warp", "async"] {
+    // Blocks without depth cuts (the other lanes, the warp and async tops) refuse the flags
+    // instead of ignoring them.
+    for top in ["int-alu", "fp-add16", "warp", "async"] {
         let out = redunit(&["verilog", "-o", "/dev/null", "--top", top, "--fp-stages", "5"], "");
         assert_eq!(out.status.code(), Some(2), "{top}");
         let err = text(&out.stderr);
