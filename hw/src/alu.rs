@@ -26,7 +26,7 @@
 //!
 //! # Pipeline depth
 //! [`ReductionAlu::new`] takes a [`Config`]: the f32/f64 adders get `cfg.fp_stages` stages,
-//! and the ALU's latency is its deepest lane ([`Config::alu_latency`]); every shallower lane
+//! the integer ALU `cfg.int_stages`, and the ALU's latency is its deepest lane ([`Config::alu_latency`]); every shallower lane
 //! is delayed to it by a [`Delay`] line (`dly_*`: registers at the lane's output, the form
 //! code and valid bit travelling beside them), so every form still has one latency. The
 //! default configuration has latency [`ALU_LATENCY`] and the same registers as before.
@@ -203,8 +203,8 @@ impl ReductionAlu {
         let lat = cfg.alu_latency();
         let fp = cfg.fp_add_latency();
         let fp16 = cfg.fp16_add_latency();
-        let one = crate::int_alu::INT_ALU_LATENCY;
-        const _: () = assert!(crate::int_alu::INT_ALU_LATENCY == MINMAX16_LATENCY);
+        let int = cfg.int_alu_latency();
+        let mm = MINMAX16_LATENCY;
         let op = |o: Op| Constant::new(bits_u128(o as u128));
         let ty = |t: Type| Constant::new(bits_u128(t as u128));
         let mask = |bits: u32| Constant::new(bits_u128(u128::MAX >> (128 - bits)));
@@ -218,7 +218,7 @@ impl ReductionAlu {
             out_valid: Default::default(),
             out_form: Default::default(),
             out_data: Default::default(),
-            int_alu: Default::default(),
+            int_alu: IntAlu::new(cfg),
             add16: Default::default(),
             minmax16: Default::default(),
             add_f32: std::array::from_fn(|_| FpAddF32::new(cfg)),
@@ -269,9 +269,9 @@ impl ReductionAlu {
             f32_hi: Default::default(),
             dly_valid: Delay::new(lat),
             dly_form: Delay::new(lat),
-            dly_int: Delay::new(lat - one),
-            dly_mm_lo: Delay::new(lat - one),
-            dly_mm_hi: Delay::new(lat - one),
+            dly_int: Delay::new(lat - int),
+            dly_mm_lo: Delay::new(lat - mm),
+            dly_mm_hi: Delay::new(lat - mm),
             dly_add16_lo: Delay::new(lat - fp16),
             dly_add16_hi: Delay::new(lat - fp16),
             dly_f32_lo: Delay::new(lat - fp),

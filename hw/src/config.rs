@@ -20,7 +20,15 @@ use rust_hdl::prelude::*;
 pub struct Config {
     /// The f32 and f64 adders (`fp_add.rs`): [`FP_STAGES_MIN`]..=[`FP_STAGES_MAX`].
     pub fp_stages: usize,
+    /// The integer ALU (`int_alu.rs`): [`INT_STAGES_MIN`]..=[`INT_STAGES_MAX`] (2 splits its
+    /// 64-bit add and compares into 32-bit halves with a register between them).
+    pub int_stages: usize,
 }
+
+/// The shallowest integer ALU (input registers, the result combinational from them).
+pub const INT_STAGES_MIN: usize = 1;
+/// The deepest integer ALU (the two 32-bit halves in separate cycles).
+pub const INT_STAGES_MAX: usize = 2;
 
 /// The shallowest f32/f64 adder (input registers, align, add + normalise; round and pack drive
 /// the output).
@@ -31,14 +39,14 @@ pub const FP_STAGES_MAX: usize = 11;
 impl Default for Config {
     /// The depths the unit is built for (the latency constants).
     fn default() -> Self {
-        Config { fp_stages: 3 }
+        Config { fp_stages: 3, int_stages: INT_STAGES_MIN }
     }
 }
 
 impl Config {
     /// Every block at its deepest pipeline: the fastest clock.
     pub fn fastest_clock() -> Self {
-        Config { fp_stages: FP_STAGES_MAX }
+        Config { fp_stages: FP_STAGES_MAX, int_stages: INT_STAGES_MAX }
     }
 
     /// The fewest cycles per dependent operation: today's depths.
@@ -54,6 +62,12 @@ impl Config {
                 self.fp_stages
             ));
         }
+        if !(INT_STAGES_MIN..=INT_STAGES_MAX).contains(&self.int_stages) {
+            return Err(format!(
+                "int stages {} is out of range: the integer ALU takes {INT_STAGES_MIN} to {INT_STAGES_MAX} stages",
+                self.int_stages
+            ));
+        }
         Ok(())
     }
 
@@ -62,9 +76,14 @@ impl Config {
         *self == Config::default()
     }
 
-    /// A short name for reports and file names, e.g. `fp3` (the default) or `fp11`.
+    /// A short name for reports and file names, e.g. `fp3` (the default), `fp11` or
+    /// `fp11-int2` (a depth other than the default is named).
     pub fn tag(&self) -> String {
-        format!("fp{}", self.fp_stages)
+        let mut t = format!("fp{}", self.fp_stages);
+        if self.int_stages != INT_STAGES_MIN {
+            t += &format!("-int{}", self.int_stages);
+        }
+        t
     }
 
     /// Cycles from inputs to `sum` of the f32/f64 adders.
@@ -78,10 +97,15 @@ impl Config {
         crate::fp_add::FP_ADD_LATENCY
     }
 
+    /// Cycles from inputs to `y` of the integer ALU.
+    pub fn int_alu_latency(&self) -> usize {
+        self.int_stages
+    }
+
     /// Cycles from request to result of the reduction ALU (`alu.rs`): its deepest lane; the
     /// others are delayed to it, so every form has this latency.
     pub fn alu_latency(&self) -> usize {
-        self.fp_add_latency().max(self.fp16_add_latency())
+        self.fp_add_latency().max(self.fp16_add_latency()).max(self.int_alu_latency())
     }
 
     /// Whether candidate cut `k` (0-based, in the block's priority order) of a block whose

@@ -2,16 +2,26 @@
 //! 64 bits, inc and dec on u32 (PTX definitions, which the H100 follows exactly).
 //!
 //! 32-bit forms use the low 32 bits of `a`/`b` and give a result with bits 63..32 zero.
-//! Signed compares flip the sign bit and compare unsigned. Latency [`INT_ALU_LATENCY`] (the
-//! inputs are registered and the result is computed from those registers); the ALU delays the
-//! result to its common latency.
+//! Signed compares flip the sign bit and compare unsigned. Latency [`INT_ALU_LATENCY`] in the
+//! default configuration (the inputs are registered and the result is computed from those
+//! registers); the ALU delays the result to its common latency.
+//!
+//! The 64-bit work is split in two 32-bit halves with a candidate pipeline cut between them
+//! ([`Config::int_stages`], 1 or 2: the cut `c1_*` is a wire at 1 and a register at 2):
+//!
+//! | segment | work |
+//! | --- | --- |
+//! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), the whole inc/dec result (u32 forms), the bitwise result, the op's kind one-hot |
+//! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max select, the select by kind, the 32-bit mask |
 
+use crate::config::{Config, Cut};
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{OP_WIDTH, TYPE_WIDTH};
 use sim::{Op, Type};
 
-/// Cycles from inputs to `y`.
+/// Cycles from inputs to `y` in the default configuration ([`Config::int_stages`] in
+/// general).
 pub const INT_ALU_LATENCY: usize = 1;
 
 #[derive(LogicBlock)]
@@ -40,28 +50,69 @@ pub struct IntAlu {
     ty_s64: Constant<Bits<TYPE_WIDTH>>,
     ty_s32: Constant<Bits<TYPE_WIDTH>>,
     low32: Constant<Bits<64>>,
-    bit31: Constant<Bits<64>>,
-    bit63: Constant<Bits<64>>,
-    one64: Constant<Bits<64>>,
-    zero64: Constant<Bits<64>>,
 
+    one33: Constant<Bits<33>>,
+    kind_add: Constant<Bits<4>>,
+    kind_bitw: Constant<Bits<4>>,
+    kind_minmax: Constant<Bits<4>>,
+    kind_incdec: Constant<Bits<4>>,
+    one32: Constant<Bits<32>>,
+    bit31_32: Constant<Bits<32>>,
+    zero32: Constant<Bits<32>>,
+
+    // Decode of the type at the input (registered as s0_is64, s0_signed).
     is64: Signal<Local, Bit>,
     is_signed: Signal<Local, Bit>,
-    a_w: Signal<Local, Bits<64>>,
-    b_w: Signal<Local, Bits<64>>,
-    flip: Signal<Local, Bits<64>>,
+    // Segment 1.
+    flip_lo: Signal<Local, Bits<32>>,
+    flip_hi: Signal<Local, Bits<32>>,
+    a_lo: Signal<Local, Bits<32>>,
+    b_lo: Signal<Local, Bits<32>>,
+    a_hi: Signal<Local, Bits<32>>,
+    b_hi: Signal<Local, Bits<32>>,
+    // Segment 2.
+    lt_lo: Signal<Local, Bit>,
+    hi_x: Signal<Local, Bits<33>>,
+    hi_sum: Signal<Local, Bits<32>>,
     a_less: Signal<Local, Bit>,
     res: Signal<Local, Bits<64>>,
 
+    // Candidate cut between the segments (`c1_`).
+    /// The op's kind, one-hot: add, bitwise (and/or/xor), min/max, inc/dec.
+    c1_kind: Cut<Bits<4>>,
+    c1_max: Cut<Bit>,
+    c1_is64: Cut<Bit>,
+    c1_a: Cut<Bits<64>>,
+    c1_b: Cut<Bits<64>>,
+    /// The low halves' sum with its carry out (bit 32).
+    c1_sum_lo: Cut<Bits<33>>,
+    /// The and/or/xor result.
+    c1_bitw: Cut<Bits<64>>,
+    /// The inc/dec result (u32 forms only).
+    c1_incdec: Cut<Bits<32>>,
+    c1_lt_lo: Cut<Bit>,
+    c1_lt_hi: Cut<Bit>,
+    c1_eq_hi: Cut<Bit>,
+
     // Input registers (the result is combinational from them).
     s0_op: DFF<Bits<OP_WIDTH>>,
-    s0_ty: DFF<Bits<TYPE_WIDTH>>,
+    s0_is64: DFF<Bit>,
+    s0_signed: DFF<Bit>,
     s0_a: DFF<Bits<64>>,
     s0_b: DFF<Bits<64>>,
 }
 
 impl Default for IntAlu {
+    /// The default configuration (latency [`INT_ALU_LATENCY`]).
     fn default() -> Self {
+        Self::new(&Config::default())
+    }
+}
+
+impl IntAlu {
+    /// The unit at `cfg.int_stages` stages ([`Config::int_stages`]).
+    pub fn new(cfg: &Config) -> Self {
+        let on = cfg.int_stages > 1;
         let op = |o: Op| Constant::new(bits_u128(o as u128));
         let ty = |t: Type| Constant::new(bits_u128(t as u128));
         Self {
@@ -83,19 +134,41 @@ impl Default for IntAlu {
             ty_s64: ty(Type::S64),
             ty_s32: ty(Type::S32),
             low32: Constant::new(bits_u128(0xffff_ffff)),
-            bit31: Constant::new(bits_u128(1 << 31)),
-            bit63: Constant::new(bits_u128(1 << 63)),
-            one64: Constant::new(bits_u128(1)),
-            zero64: Constant::new(bits_u128(0)),
+            one33: Constant::new(bits_u128(1)),
+            kind_add: Constant::new(bits_u128(1)),
+            kind_bitw: Constant::new(bits_u128(2)),
+            kind_minmax: Constant::new(bits_u128(4)),
+            kind_incdec: Constant::new(bits_u128(8)),
+            one32: Constant::new(bits_u128(1)),
+            bit31_32: Constant::new(bits_u128(1 << 31)),
+            zero32: Constant::new(bits_u128(0)),
             is64: Default::default(),
             is_signed: Default::default(),
-            a_w: Default::default(),
-            b_w: Default::default(),
-            flip: Default::default(),
+            flip_lo: Default::default(),
+            flip_hi: Default::default(),
+            a_lo: Default::default(),
+            b_lo: Default::default(),
+            a_hi: Default::default(),
+            b_hi: Default::default(),
+            lt_lo: Default::default(),
+            hi_x: Default::default(),
+            hi_sum: Default::default(),
             a_less: Default::default(),
             res: Default::default(),
+            c1_kind: Cut::new(on),
+            c1_max: Cut::new(on),
+            c1_is64: Cut::new(on),
+            c1_a: Cut::new(on),
+            c1_b: Cut::new(on),
+            c1_sum_lo: Cut::new(on),
+            c1_bitw: Cut::new(on),
+            c1_incdec: Cut::new(on),
+            c1_lt_lo: Cut::new(on),
+            c1_lt_hi: Cut::new(on),
+            c1_eq_hi: Cut::new(on),
             s0_op: Default::default(),
-            s0_ty: Default::default(),
+            s0_is64: Default::default(),
+            s0_signed: Default::default(),
             s0_a: Default::default(),
             s0_b: Default::default(),
         }
@@ -105,72 +178,122 @@ impl Default for IntAlu {
 impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s0_op, s0_ty, s0_a, s0_b);
+        dff_setup!(self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b);
+        self.c1_kind.clock.next = self.clock.val();
+        self.c1_max.clock.next = self.clock.val();
+        self.c1_is64.clock.next = self.clock.val();
+        self.c1_a.clock.next = self.clock.val();
+        self.c1_b.clock.next = self.clock.val();
+        self.c1_sum_lo.clock.next = self.clock.val();
+        self.c1_bitw.clock.next = self.clock.val();
+        self.c1_incdec.clock.next = self.clock.val();
+        self.c1_lt_lo.clock.next = self.clock.val();
+        self.c1_lt_hi.clock.next = self.clock.val();
+        self.c1_eq_hi.clock.next = self.clock.val();
 
         // ==========================================================================
-        // Input registers (s0_): the operands enter the pipeline unchanged.
+        // Input registers (s0_): the operands unchanged, the type decoded to width and
+        // signedness.
         // ==========================================================================
+        self.is64.next = (self.ty.val() == self.ty_b64.val())
+            || (self.ty.val() == self.ty_u64.val())
+            || (self.ty.val() == self.ty_s64.val());
+        self.is_signed.next = (self.ty.val() == self.ty_s64.val()) || (self.ty.val() == self.ty_s32.val());
         self.s0_op.d.next = self.op.val();
-        self.s0_ty.d.next = self.ty.val();
+        self.s0_is64.d.next = self.is64.val();
+        self.s0_signed.d.next = self.is_signed.val();
         self.s0_a.d.next = self.a.val();
         self.s0_b.d.next = self.b.val();
 
         // ==========================================================================
-        // Stage 1 (from the s0_ registers, drives `y`): decode width and signedness, compute, select by op.
+        // Segment 1 (from the s0_ registers): per 32-bit half, the low add, +1, -1, the
+        // compares and the zero tests. The high halves of 32-bit operands may hold anything:
+        // segment 2 ignores their compares and the output keeps only the low half.
         // ==========================================================================
-        self.is64.next = (self.s0_ty.q.val() == self.ty_b64.val())
-            || (self.s0_ty.q.val() == self.ty_u64.val())
-            || (self.s0_ty.q.val() == self.ty_s64.val());
-        self.is_signed.next =
-            (self.s0_ty.q.val() == self.ty_s64.val()) || (self.s0_ty.q.val() == self.ty_s32.val());
-        // Operands at the form's width (zero-extended 32-bit values).
-        self.a_w.next = self.s0_a.q.val() & self.low32.val();
-        self.b_w.next = self.s0_b.q.val() & self.low32.val();
-        self.flip.next = self.bit31.val();
-        if self.is64.val() {
-            self.a_w.next = self.s0_a.q.val();
-            self.b_w.next = self.s0_b.q.val();
-            self.flip.next = self.bit63.val();
-        }
-        // Signed compare = unsigned compare with the sign bits flipped.
-        if self.is_signed.val() {
-            self.a_less.next = (self.a_w.val() ^ self.flip.val()) < (self.b_w.val() ^ self.flip.val());
-        } else {
-            self.a_less.next = self.a_w.val() < self.b_w.val();
-        }
-        if self.s0_op.q.val() == self.op_add.val() {
-            self.res.next = self.a_w.val() + self.b_w.val();
-        } else if self.s0_op.q.val() == self.op_and.val() {
-            self.res.next = self.a_w.val() & self.b_w.val();
-        } else if self.s0_op.q.val() == self.op_or.val() {
-            self.res.next = self.a_w.val() | self.b_w.val();
-        } else if self.s0_op.q.val() == self.op_xor.val() {
-            self.res.next = self.a_w.val() ^ self.b_w.val();
-        } else if self.s0_op.q.val() == self.op_min.val() {
-            self.res.next = self.b_w.val();
-            if self.a_less.val() {
-                self.res.next = self.a_w.val();
+        // Signed compare = unsigned compare with the sign bit flipped: bit 31 of the low half
+        // for s32, of the high half for s64.
+        self.flip_lo.next = self.zero32.val();
+        self.flip_hi.next = self.zero32.val();
+        if self.s0_signed.q.val() {
+            if self.s0_is64.q.val() {
+                self.flip_hi.next = self.bit31_32.val();
+            } else {
+                self.flip_lo.next = self.bit31_32.val();
             }
-        } else if self.s0_op.q.val() == self.op_max.val() {
-            self.res.next = self.a_w.val();
-            if self.a_less.val() {
-                self.res.next = self.b_w.val();
-            }
-        } else if self.s0_op.q.val() == self.op_inc.val() {
+        }
+        self.a_lo.next = self.s0_a.q.val().get_bits::<32>(0);
+        self.b_lo.next = self.s0_b.q.val().get_bits::<32>(0);
+        self.a_hi.next = self.s0_a.q.val().get_bits::<32>(32);
+        self.b_hi.next = self.s0_b.q.val().get_bits::<32>(32);
+        self.c1_sum_lo.d.next = bit_cast::<33, 32>(self.a_lo.val()) + bit_cast::<33, 32>(self.b_lo.val());
+        self.lt_lo.next = (self.a_lo.val() ^ self.flip_lo.val()) < (self.b_lo.val() ^ self.flip_lo.val());
+        self.c1_lt_lo.d.next = self.lt_lo.val();
+        self.c1_lt_hi.d.next = (self.a_hi.val() ^ self.flip_hi.val()) < (self.b_hi.val() ^ self.flip_hi.val());
+        self.c1_eq_hi.d.next = self.a_hi.val() == self.b_hi.val();
+        // inc and dec are u32 forms: their whole result from the low halves.
+        if self.s0_op.q.val() == self.op_inc.val() {
             // inc: (M >= b) ? 0 : M + 1
-            self.res.next = self.a_w.val() + self.one64.val();
-            if !self.a_less.val() {
-                self.res.next = self.zero64.val();
+            self.c1_incdec.d.next = self.zero32.val();
+            if self.lt_lo.val() {
+                self.c1_incdec.d.next = self.a_lo.val() + self.one32.val();
             }
         } else {
             // dec: (M == 0 || M > b) ? b : M - 1
-            self.res.next = self.a_w.val() - self.one64.val();
-            if !self.a_w.val().any() || (self.b_w.val() < self.a_w.val()) {
-                self.res.next = self.b_w.val();
+            self.c1_incdec.d.next = self.a_lo.val() - self.one32.val();
+            if !self.a_lo.val().any() || !(self.lt_lo.val() || (self.a_lo.val() == self.b_lo.val())) {
+                self.c1_incdec.d.next = self.b_lo.val();
             }
         }
+        self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
+        if self.s0_op.q.val() == self.op_and.val() {
+            self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();
+        } else if self.s0_op.q.val() == self.op_or.val() {
+            self.c1_bitw.d.next = self.s0_a.q.val() | self.s0_b.q.val();
+        }
+        self.c1_kind.d.next = self.kind_incdec.val();
+        if self.s0_op.q.val() == self.op_add.val() {
+            self.c1_kind.d.next = self.kind_add.val();
+        } else if (self.s0_op.q.val() == self.op_and.val())
+            || (self.s0_op.q.val() == self.op_or.val())
+            || (self.s0_op.q.val() == self.op_xor.val())
+        {
+            self.c1_kind.d.next = self.kind_bitw.val();
+        } else if (self.s0_op.q.val() == self.op_min.val()) || (self.s0_op.q.val() == self.op_max.val()) {
+            self.c1_kind.d.next = self.kind_minmax.val();
+        }
+        self.c1_max.d.next = self.s0_op.q.val() == self.op_max.val();
+        self.c1_is64.d.next = self.s0_is64.q.val();
+        self.c1_a.d.next = self.s0_a.q.val();
+        self.c1_b.d.next = self.s0_b.q.val();
+
+        // ==========================================================================
+        // Segment 2 (after the c1_ cut, drives `y`): the high add with the low carry as an
+        // extra low bit, the whole compare from the halves', the select by op.
+        // ==========================================================================
+        self.hi_x.next = ((bit_cast::<33, 32>(self.c1_a.q.val().get_bits::<32>(32)) << 1) | self.one33.val())
+            + ((bit_cast::<33, 32>(self.c1_b.q.val().get_bits::<32>(32)) << 1)
+                | bit_cast::<33, 1>(self.c1_sum_lo.q.val().get_bits::<1>(32)));
+        self.hi_sum.next = self.hi_x.val().get_bits::<32>(1);
+        self.a_less.next = self.c1_lt_lo.q.val();
+        if self.c1_is64.q.val() {
+            self.a_less.next = self.c1_lt_hi.q.val() || (self.c1_eq_hi.q.val() && self.c1_lt_lo.q.val());
+        }
+        if self.c1_kind.q.val() == self.kind_add.val() {
+            self.res.next = (bit_cast::<64, 32>(self.hi_sum.val()) << 32)
+                | bit_cast::<64, 32>(self.c1_sum_lo.q.val().get_bits::<32>(0));
+        } else if self.c1_kind.q.val() == self.kind_bitw.val() {
+            self.res.next = self.c1_bitw.q.val();
+        } else if self.c1_kind.q.val() == self.kind_minmax.val() {
+            // min: a < b ? a : b; max: a < b ? b : a.
+            self.res.next = self.c1_b.q.val();
+            if self.a_less.val() != self.c1_max.q.val() {
+                self.res.next = self.c1_a.q.val();
+            }
+        } else {
+            self.res.next = bit_cast::<64, 32>(self.c1_incdec.q.val());
+        }
         self.y.next = self.res.val() & self.low32.val();
-        if self.is64.val() {
+        if self.c1_is64.q.val() {
             self.y.next = self.res.val();
         }
     }

@@ -118,3 +118,8 @@ fn lint_fp_add_f64_fastest_clock() {
 fn lint_reduction_alu_fastest_clock() {
     lint("reduction_alu_fastest", &hw::alu_verilog_with(&hw::Config::fastest_clock()), false);
 }
+
+#[test]
+fn lint_int_alu_fastest_clock() {
+    lint("int_alu_fastest", &hw::verilog::verilog(&mut IntAlu::new(&hw::Config::fastest_clock())), true);
+}

@@ -65,7 +65,17 @@ fn int_specials(bits: u32) -> Vec<u64> {
 
 #[test]
 fn int_alu_matches_golden_model_for_every_integer_form() {
-    let mut rng = Rng(seed("int_alu"));
+    for stages in hw::config::INT_STAGES_MIN..=hw::config::INT_STAGES_MAX {
+        let cfg = hw::Config { int_stages: stages, ..hw::Config::default() };
+        check_int_alu(&cfg);
+    }
+    assert_eq!(hw::Config::default().int_alu_latency(), INT_ALU_LATENCY);
+}
+
+/// Every integer form at `cfg.int_stages`: specials, random operands, close pairs (equal,
+/// +-1: inc/dec/min/max edges) and pairs with equal high halves (the split compare).
+fn check_int_alu(cfg: &hw::Config) {
+    let mut rng = Rng(seed(&format!("int_alu-{}", cfg.int_stages)));
     let forms: Vec<Form> = Form::all()
         .into_iter()
         .filter(|f| matches!(f.ty(), Type::B32 | Type::B64 | Type::U32 | Type::S32 | Type::U64 | Type::S64))
@@ -87,15 +97,18 @@ fn int_alu_matches_golden_model_for_every_integer_form() {
             if rng.below(3) == 0 {
                 // Close values: equal, +-1, and small differences for inc/dec/min/max.
                 b = a.wrapping_add(rng.below(5) as u64).wrapping_sub(2);
+            } else if rng.below(3) == 0 {
+                // Equal high halves, any low halves (carries and compares across the split).
+                b = (a & 0xffff_ffff_0000_0000) | (b & 0xffff_ffff);
             }
             cases.push((form, a, b));
         }
     }
-    let mut uut = IntAlu::default();
+    let mut uut = IntAlu::new(cfg);
     uut.connect_all();
     let got = stream(
         &mut uut,
-        INT_ALU_LATENCY,
+        cfg.int_alu_latency(),
         &cases,
         |u, c| u.clock.next = c.into(),
         |u, &(form, a, b)| {
@@ -116,5 +129,5 @@ fn int_alu_matches_golden_model_for_every_integer_form() {
             }
         }
     }
-    assert_eq!(bad, 0, "{bad} of {} integer results wrong", cases.len());
+    assert_eq!(bad, 0, "{bad} of {} integer results wrong at {} stages", cases.len(), cfg.int_stages);
 }

@@ -219,6 +219,9 @@ struct DepthArgs {
     /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 11.
     #[arg(long)]
     fp_stages: Option<usize>,
+    /// Stages (cycles) of the integer ALU, 1 (default) or 2 (32-bit halves in two cycles).
+    #[arg(long)]
+    int_stages: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -239,7 +242,13 @@ impl DepthArgs {
         if let Some(n) = self.fp_stages {
             c.fp_stages = n;
         }
-        c.validate().map_err(|e| format!("--fp-stages: {e}"))?;
+        if let Some(n) = self.int_stages {
+            c.int_stages = n;
+        }
+        c.validate().map_err(|e| {
+            let flag = if e.starts_with("int") { "--int-stages" } else { "--fp-stages" };
+            format!("{flag}: {e}")
+        })?;
         Ok(c)
     }
 }
@@ -250,9 +259,10 @@ fn depth_config(depths: &DepthArgs, takes: bool, top: &str) -> Result<hw::Config
     let cfg = depths.config()?;
     if !takes && !cfg.is_default() {
         return Err(format!(
-            "--top {top} takes the default pipeline depths only ({}): so far only the f32/f64 adders have \
-             depth cuts, and integrating deeper adders into the ALU and the unit (forwarding window, result \
-             timing) is phase 2 of issue 5. Use --top fp-add-f32 or --top fp-add-f64, or drop the depth flags.",
+            "--top {top} takes the default pipeline depths only ({}): so far the f32/f64 adders, the integer \
+             ALU and the reduction ALU (its lanes delayed to the deepest) take depths; integrating them into \
+             the unit (forwarding window, hazard lines) is phase 2 of issue 5. Use --top alu, fp-add-f32, \
+             fp-add-f64 or int-alu, or drop the depth flags.",
             hw::Config::default().tag()
         ));
     }

@@ -72,7 +72,7 @@ impl SynthTop {
         // The f32/f64 adders have depth cuts (issue 5 phase 1) and the ALU takes them with its
         // lanes delayed to the deepest; every other block would ignore the flags, so they are
         // refused rather than silently dropped.
-        matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64 | SynthTop::Alu)
+        matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64 | SynthTop::Alu | SynthTop::IntAlu)
     }
 
     /// The block's Verilog (module `top`) in the default configuration.
@@ -87,7 +87,7 @@ impl SynthTop {
         match self {
             SynthTop::Unit => hw::unit_verilog(mem_bytes),
             SynthTop::Alu => hw::alu_verilog_with(cfg),
-            SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::default()),
+            SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::new(cfg)),
             SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::default()),
             SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),
             SynthTop::FpAddF64 => verilog(&mut hw::fp_add::FpAddF64::new(cfg)),

@@ -48,6 +48,21 @@ fn the_alu_takes_the_adder_depth_and_delays_its_other_lanes() {
 }
 
 #[test]
+fn int_stages_cuts_the_integer_alu_in_halves() {
+    // 11 candidate cuts between the halves: all wires at 1 stage, all registers at 2.
+    assert_eq!(kept_cuts(&verilog(&["--top", "int-alu"])), 0);
+    assert_eq!(kept_cuts(&verilog(&["--top", "int-alu", "--int-stages", "2"])), 11);
+    assert_eq!(
+        verilog(&["--top", "int-alu", "--int-stages", "2"]),
+        verilog(&["--top", "int-alu", "--preset", "fastest-clock"])
+    );
+    let out = redunit(&["verilog", "-o", "/dev/null", "--top", "int-alu", "--int-stages", "3"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("--int-stages") && err.contains("1 to 2"), "{err}");
+}
+
+#[test]
 fn bad_depths_are_refused_with_a_message() {
     let out = redunit(&["verilog", "-o", "/dev/null", "--top", "fp-add-f64", "--fp-stages", "2"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -62,7 +77,7 @@ fn bad_depths_are_refused_with_a_message() {
     }
     // Blocks without depth cuts (the other lanes, the warp and async tops) refuse the flags
     // instead of ignoring them.
-    for top in ["int-alu", "fp-add16", "warp", "async"] {
+    for top in ["fp-add16", "warp", "async"] {
         let out = redunit(&["verilog", "-o", "/dev/null", "--top", top, "--fp-stages", "5"], "");
         assert_eq!(out.status.code(), Some(2), "{top}");
         let err = text(&out.stderr);
