@@ -11,8 +11,8 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), the whole inc/dec result (u32 forms), the bitwise result, the op's kind one-hot |
-//! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max select, the select by kind, the 32-bit mask |
+//! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), `M + 1`, `M - 1` and the inc/dec conditions (u32 forms), the bitwise result, the op's kind one-hot |
+//! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, the select by kind, the 32-bit mask |
 
 use crate::config::{Config, Cut};
 use crate::fp_add::bits_u128;
@@ -88,8 +88,13 @@ pub struct IntAlu {
     c1_sum_lo: Cut<Bits<33>>,
     /// The and/or/xor result.
     c1_bitw: Cut<Bits<64>>,
-    /// The inc/dec result (u32 forms only).
-    c1_incdec: Cut<Bits<32>>,
+    /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
+    c1_inc: Cut<Bits<32>>,
+    c1_dec: Cut<Bits<32>>,
+    /// The op is inc (else dec, for the inc/dec kind).
+    c1_is_inc: Cut<Bit>,
+    /// dec gives `b`: `M == 0 || M > b` (low halves).
+    c1_dec_b: Cut<Bit>,
     c1_lt_lo: Cut<Bit>,
     c1_lt_hi: Cut<Bit>,
     c1_eq_hi: Cut<Bit>,
@@ -162,7 +167,10 @@ impl IntAlu {
             c1_b: Cut::new(on),
             c1_sum_lo: Cut::new(on),
             c1_bitw: Cut::new(on),
-            c1_incdec: Cut::new(on),
+            c1_inc: Cut::new(on),
+            c1_dec: Cut::new(on),
+            c1_is_inc: Cut::new(on),
+            c1_dec_b: Cut::new(on),
             c1_lt_lo: Cut::new(on),
             c1_lt_hi: Cut::new(on),
             c1_eq_hi: Cut::new(on),
@@ -186,7 +194,10 @@ impl Logic for IntAlu {
         self.c1_b.clock.next = self.clock.val();
         self.c1_sum_lo.clock.next = self.clock.val();
         self.c1_bitw.clock.next = self.clock.val();
-        self.c1_incdec.clock.next = self.clock.val();
+        self.c1_inc.clock.next = self.clock.val();
+        self.c1_dec.clock.next = self.clock.val();
+        self.c1_is_inc.clock.next = self.clock.val();
+        self.c1_dec_b.clock.next = self.clock.val();
         self.c1_lt_lo.clock.next = self.clock.val();
         self.c1_lt_hi.clock.next = self.clock.val();
         self.c1_eq_hi.clock.next = self.clock.val();
@@ -230,20 +241,12 @@ impl Logic for IntAlu {
         self.c1_lt_lo.d.next = self.lt_lo.val();
         self.c1_lt_hi.d.next = (self.a_hi.val() ^ self.flip_hi.val()) < (self.b_hi.val() ^ self.flip_hi.val());
         self.c1_eq_hi.d.next = self.a_hi.val() == self.b_hi.val();
-        // inc and dec are u32 forms: their whole result from the low halves.
-        if self.s0_op.q.val() == self.op_inc.val() {
-            // inc: (M >= b) ? 0 : M + 1
-            self.c1_incdec.d.next = self.zero32.val();
-            if self.lt_lo.val() {
-                self.c1_incdec.d.next = self.a_lo.val() + self.one32.val();
-            }
-        } else {
-            // dec: (M == 0 || M > b) ? b : M - 1
-            self.c1_incdec.d.next = self.a_lo.val() - self.one32.val();
-            if !self.a_lo.val().any() || !(self.lt_lo.val() || (self.a_lo.val() == self.b_lo.val())) {
-                self.c1_incdec.d.next = self.b_lo.val();
-            }
-        }
+        // inc and dec are u32 forms: their operands and conditions from the low halves.
+        self.c1_inc.d.next = self.a_lo.val() + self.one32.val();
+        self.c1_dec.d.next = self.a_lo.val() - self.one32.val();
+        self.c1_is_inc.d.next = self.s0_op.q.val() == self.op_inc.val();
+        self.c1_dec_b.d.next =
+            !self.a_lo.val().any() || !(self.lt_lo.val() || (self.a_lo.val() == self.b_lo.val()));
         self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
         if self.s0_op.q.val() == self.op_and.val() {
             self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();
@@ -289,8 +292,18 @@ impl Logic for IntAlu {
             if self.a_less.val() != self.c1_max.q.val() {
                 self.res.next = self.c1_a.q.val();
             }
+        } else if self.c1_is_inc.q.val() {
+            // inc: (M >= b) ? 0 : M + 1
+            self.res.next = bit_cast::<64, 32>(self.c1_inc.q.val());
+            if !self.c1_lt_lo.q.val() {
+                self.res.next = bit_cast::<64, 32>(self.zero32.val());
+            }
         } else {
-            self.res.next = bit_cast::<64, 32>(self.c1_incdec.q.val());
+            // dec: (M == 0 || M > b) ? b : M - 1
+            self.res.next = bit_cast::<64, 32>(self.c1_dec.q.val());
+            if self.c1_dec_b.q.val() {
+                self.res.next = self.c1_b.q.val();
+            }
         }
         self.y.next = self.res.val() & self.low32.val();
         if self.c1_is64.q.val() {
