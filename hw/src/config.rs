@@ -34,7 +34,7 @@ pub const INT_STAGES_MAX: usize = 2;
 /// the output).
 pub const FP_STAGES_MIN: usize = 3;
 /// The deepest f32/f64 adder (every candidate cut kept, the output registered).
-pub const FP_STAGES_MAX: usize = 11;
+pub const FP_STAGES_MAX: usize = 14;
 
 impl Default for Config {
     /// The depths the unit is built for (the latency constants).

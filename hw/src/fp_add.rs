@@ -6,34 +6,41 @@
 //! | stage | work |
 //! | --- | --- |
 //! | 1 | unpack, flush-to-zero of inputs (`ftz`), special cases (NaN, infinity), magnitude compare and swap, alignment shift of the smaller operand with guard/round/sticky |
-//! | 2 | add or subtract the significands, leading-zero count, normalise (left shift limited to the minimum exponent, or one right shift on a carry) |
+//! | 2 | add or subtract the significands, leading-zero count (limited to the minimum exponent by a marker bit in its input), normalise (that left shift, or one right shift on a carry) |
 //! | 3 | round to nearest even, pack (exponent and significand added so that a rounding carry bumps the exponent), overflow to infinity, flush-to-zero of results, select the special result |
 //!
 //! The operands are registered first (`s0_`), stages 1 and 2 end in registers named `s1_` and
 //! `s2_`, and stage 3 drives `sum` from the `s2_` registers: in the default configuration the
 //! latency is [`FP_ADD_LATENCY`] for every format.
 //!
-//! Pipeline depth ([`Config::fp_stages`], 3..=11): each stage is written as segments with a
+//! Pipeline depth ([`Config::fp_stages`], 3..=14): each stage is written as segments with a
 //! candidate cut ([`Cut`], `c<cut>_<signal>`) between them; depth N keeps the first N - 3 cuts
 //! of this priority order (the latency is N):
 //!
 //! | priority | cut | between |
 //! | --- | --- | --- |
 //! | 0 | `cout` | pack (segment J) and `sum`: the output registered |
-//! | 1 | `csum` | the add's high part (E) and the leading-zero count (F) |
-//! | 2 | `cnrm` | the count's second half and limit (G) and the normalising shift (H) |
-//! | 3 | `csh` | swap and unpack (B) and the alignment shift with sticky (C) |
-//! | 4 | `crnd` | round increment (I) and pack (J) |
-//! | 5 | `clz` | the count's first three decisions (F) and the last three (G) |
-//! | 6 | `ccmp` | classify, split magnitude compare, exponent differences (A) and swap (B) |
-//! | 7 | `cadd` | the low part of the add with its carry-in (D) and the high part's carry (E) |
+//! | 1 | `csum` | the add's high part and the count's marked input (E) and the leading-zero count (F) |
+//! | 2 | `cnrm` | the count's last three decisions (G) and the normalising shift (H) |
+//! | 3 | `csh` | swap (B) and the alignment shift with sticky (C) |
+//! | 4 | `crnd` | round increment and the three final exponent fields (I) and pack (J) |
+//! | 5 | `clz` | the count's window after its first three decisions (F2) and the last three (G) |
+//! | 6 | `ccmp` | classify, unpack, chunked magnitude compare, exponent differences (A) and swap (B) |
+//! | 7 | `cadd` | the low part of the add with its carry-in and the shift limit (D) and the high part's carry (E) |
+//! | 8 | `cal` | the alignment shift by the multiple of 8 with its sticky (C) and the last three levels (C2) |
+//! | 9 | `cns` | the normalising shift by the multiple of 8, or the carry's right shift (H), and the last three levels (H2) |
+//! | 10 | `clw` | the count's first three decisions (F) and the shift of its input by their sum (F2) |
 //!
 //! Every segment is written for a short critical path even when the cuts are wires: the
-//! magnitude compare in two halves, the significand add in two parts with the carry-in as an
-//! extra low bit, the leading-zero count's decisions from the unshifted bits, 6-bit saturated
-//! shift amounts, and a pack that selects among three precomputed exponent fields (with their
-//! overflow and zero flags) by the rounded significand's top bits. Side-band signals travel
-//! packed (`sb`: ftz, special, sign, sub/zero, special value).
+//! magnitude compare in four chunks, both operands unpacked beside it (the swap only selects),
+//! the exponent differences from the raw fields beside their zero tests, the significand add in
+//! two parts with the carry-in as an extra low bit, the normalising limit as a marker bit ORed
+//! into the leading-zero count's input (no compare after the count), the count's decisions from
+//! the unshifted bits, 6-bit saturated shift amounts split into a multiple of 8 and the rest,
+//! and a pack that selects among three precomputed exponent fields (overflow, flush, zero and
+//! special cases already applied, decided by tests of the exponent rather than compares) by the
+//! rounded significand's top bits. Side-band signals travel packed (`sb`: ftz, special, sign,
+//! sub/zero, special value).
 //!
 //! NaN rules (`spec/red-semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
 //! is the format's canonical NaN (`7fff`, `7fffffff`); with `NAN_PROP` true (f64) one NaN
@@ -60,14 +67,15 @@ const _: () = assert!(FP_ADD_LATENCY == FP_STAGES_MIN);
 /// Widths (all literals, because rust-hdl needs them as types): `w` total width, `e`
 /// exponent, `f` fraction, `p = f + 1` significand, `x = p + 3` significand with guard, round
 /// and sticky, `y = x + 1` with the carry, `s = w - 1` the sign bit index, `m = w - 1` the
-/// magnitude width, `xm1 = x - 1`; the splits: `mh` the low part of the magnitude compare,
+/// magnitude width, `xm1 = x - 1`; the splits: `q` the chunk of the magnitude compare (chunks
+/// at 0, `q2 = 2q`, `q3 = 3q`, the top one `qt = m - 3q` wide),
 /// `lo` the low part of the significand add (`lo2 = lo + 2`, `hi = y - lo`), `e2 = e + 2`,
 /// `sb = w + 4` the packed side band, `p1 = p + 1`.
 macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
         $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
-        mh: $mh:tt, mhh: $mhh:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt,
+        q: $q:tt, q2: $q2:tt, q3: $q3:tt, qt: $qt:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
         $(#[$doc])*
@@ -89,14 +97,11 @@ macro_rules! fp_adder {
             canon_nan: Constant<Bits<$w>>,
             indef_nan: Constant<Bits<$w>>,
             quiet_bit: Constant<Bits<$w>>,
-            zero_m: Constant<Bits<$m>>,
             sign_w: Constant<Bits<$w>>,
-            inf_mag: Constant<Bits<$w>>,
-            inf_e: Constant<Bits<$e2>>,
+            inf_e: Constant<Bits<$e>>,
             zero_w: Constant<Bits<$w>>,
             one_e: Constant<Bits<$e>>,
             ones6: Constant<Bits<6>>,
-            one_e2: Constant<Bits<$e2>>,
             sb_ftz: Constant<Bits<$sb>>,
             sb_special: Constant<Bits<$sb>>,
             sb_sign: Constant<Bits<$sb>>,
@@ -110,11 +115,18 @@ macro_rules! fp_adder {
             one_x: Constant<Bits<$x>>,
             zero_e: Constant<Bits<$e>>,
             lz_pad: Constant<Bits<64>>,
+            lz_pad56: Constant<Bits<56>>,
             lz32: Constant<Bits<$e>>,
             lz16: Constant<Bits<$e>>,
             lz8: Constant<Bits<$e>>,
             lz4: Constant<Bits<$e>>,
             lz2: Constant<Bits<$e>>,
+            zero_p: Constant<Bits<$p>>,
+            top_x: Constant<Bits<$x>>,
+            k_hi3: Constant<Bits<6>>,
+            zero3: Constant<Bits<3>>,
+            zero_x: Constant<Bits<$x>>,
+            zero_f: Constant<Bits<$f>>,
             // Combinational locals, by segment.
             a_nan: Signal<Local, Bit>,
             b_nan: Signal<Local, Bit>,
@@ -125,15 +137,10 @@ macro_rules! fp_adder {
             nan_val: Signal<Local, Bits<$w>>,
             special_val: Signal<Local, Bits<$w>>,
             sb_a: Signal<Local, Bits<$sb>>,
-            a_mag_b: Signal<Local, Bits<$m>>,
-            b_mag_b: Signal<Local, Bits<$m>>,
             swap: Signal<Local, Bit>,
-            big_mag: Signal<Local, Bits<$m>>,
-            small_mag: Signal<Local, Bits<$m>>,
             big_sign: Signal<Local, Bit>,
             small_sign: Signal<Local, Bit>,
             big_exp: Signal<Local, Bits<$e>>,
-            small_exp: Signal<Local, Bits<$e>>,
             big_sig: Signal<Local, Bits<$p>>,
             small_sig: Signal<Local, Bits<$p>>,
             sb_b: Signal<Local, Bits<$sb>>,
@@ -150,7 +157,7 @@ macro_rules! fp_adder {
             lo_b: Signal<Local, Bits<$lo2>>,
             lo_t: Signal<Local, Bits<$lo2>>,
             hi: Signal<Local, Bits<$hi>>,
-            lz_t: Signal<Local, Bits<64>>,
+            lz_t: Signal<Local, Bits<56>>,
             lzc: Signal<Local, Bits<$e>>,
             sb_f: Signal<Local, Bits<$sb>>,
             lz_g: Signal<Local, Bits<7>>,
@@ -161,22 +168,47 @@ macro_rules! fp_adder {
             d2: Signal<Local, Bit>,
             d1: Signal<Local, Bit>,
             lzc_g: Signal<Local, Bits<$e>>,
-            norm_limit: Signal<Local, Bits<$e>>,
             norm_shift: Signal<Local, Bits<$e>>,
             low_x: Signal<Local, Bits<$x>>,
             norm_sig: Signal<Local, Bits<$x>>,
             norm_exp: Signal<Local, Bits<$e>>,
             round_up: Signal<Local, Bit>,
             sig_w: Signal<Local, Bits<$p1>>,
-            em: Signal<Local, Bits<$e2>>,
-            ef0: Signal<Local, Bits<$e2>>,
-            ef1: Signal<Local, Bits<$e2>>,
-            ef2: Signal<Local, Bits<$e2>>,
-            ov: Signal<Local, Bit>,
-            zf: Signal<Local, Bit>,
-            ef: Signal<Local, Bits<$e2>>,
-            mag: Signal<Local, Bits<$w>>,
+            ef0: Signal<Local, Bits<$e>>,
+            ef1: Signal<Local, Bits<$e>>,
+            ef2: Signal<Local, Bits<$e>>,
             result: Signal<Local, Bits<$w>>,
+            lt0: Signal<Local, Bit>,
+            lt1: Signal<Local, Bit>,
+            eq1: Signal<Local, Bit>,
+            lt2: Signal<Local, Bit>,
+            eq2: Signal<Local, Bit>,
+            lt3: Signal<Local, Bit>,
+            eq3: Signal<Local, Bit>,
+            a_sig: Signal<Local, Bits<$p>>,
+            b_sig: Signal<Local, Bits<$p>>,
+            sh_c: Signal<Local, Bits<6>>,
+            coarse: Signal<Local, Bits<$x>>,
+            lost_c: Signal<Local, Bit>,
+            limit: Signal<Local, Bits<$e>>,
+            mark: Signal<Local, Bits<$x>>,
+            nsh_c: Signal<Local, Bits<6>>,
+            norm_f: Signal<Local, Bits<3>>,
+            e_0: Signal<Local, Bits<$e>>,
+            e_1: Signal<Local, Bits<$e>>,
+            e_2: Signal<Local, Bits<$e>>,
+            k_0: Signal<Local, Bit>,
+            k_1: Signal<Local, Bit>,
+            k_2: Signal<Local, Bit>,
+            ek: Signal<Local, Bits<$e>>,
+            kk: Signal<Local, Bit>,
+            frac: Signal<Local, Bits<$f>>,
+            a_sig_b: Signal<Local, Bits<$p>>,
+            b_sig_b: Signal<Local, Bits<$p>>,
+            za: Signal<Local, Bit>,
+            zb: Signal<Local, Bit>,
+            sum_e: Signal<Local, Bits<$y>>,
+            lz_w: Signal<Local, Bits<64>>,
             // Fixed pipeline registers: s0_ the inputs, s1_/s2_ the ends of stages 1/2.
             s0_a: DFF<Bits<$w>>,
             s0_b: DFF<Bits<$w>>,
@@ -212,6 +244,8 @@ macro_rules! fp_adder {
             cadd_carry: Cut<Bit>,
             cadd_hi0: Cut<Bits<$hi>>,
             cadd_exp: Cut<Bits<$e>>,
+            cadd_lim6: Cut<Bits<6>>,
+            cadd_lim_big: Cut<Bit>,
             cadd_sb: Cut<Bits<$sb>>,
             csum_sum_y: Cut<Bits<$y>>,
             csum_exp: Cut<Bits<$e>>,
@@ -220,24 +254,43 @@ macro_rules! fp_adder {
             clz_lzc: Cut<Bits<$e>>,
             clz_sum_y: Cut<Bits<$y>>,
             clz_exp: Cut<Bits<$e>>,
-            clz_limit: Cut<Bits<$e>>,
             clz_sb: Cut<Bits<$sb>>,
             cnrm_norm_shift: Cut<Bits<$e>>,
             cnrm_sum_y: Cut<Bits<$y>>,
             cnrm_exp: Cut<Bits<$e>>,
             cnrm_sb: Cut<Bits<$sb>>,
             crnd_sig_w: Cut<Bits<$p1>>,
-            crnd_z2: Cut<Bit>,
-            crnd_ov2: Cut<Bit>,
-            crnd_ef2: Cut<Bits<$e2>>,
-            crnd_z1: Cut<Bit>,
-            crnd_ov1: Cut<Bit>,
-            crnd_ef1: Cut<Bits<$e2>>,
-            crnd_z0: Cut<Bit>,
-            crnd_ov0: Cut<Bit>,
-            crnd_ef0: Cut<Bits<$e2>>,
-            crnd_sb: Cut<Bits<$sb>>,
+            crnd_e0: Cut<Bits<$e>>,
+            crnd_e1: Cut<Bits<$e>>,
+            crnd_e2: Cut<Bits<$e>>,
+            crnd_k0: Cut<Bit>,
+            crnd_k1: Cut<Bit>,
+            crnd_k2: Cut<Bit>,
+            crnd_sign: Cut<Bit>,
+            crnd_spf: Cut<Bits<$f>>,
             cout_result: Cut<Bits<$w>>,
+            ccmp_a_sig: Cut<Bits<$p>>,
+            ccmp_b_sig: Cut<Bits<$p>>,
+            ccmp_a_exp: Cut<Bits<$e>>,
+            ccmp_a_flush: Cut<Bit>,
+            ccmp_b_flush: Cut<Bit>,
+            ccmp_b_exp: Cut<Bits<$e>>,
+            csum_lzin: Cut<Bits<$x>>,
+            cal_small: Cut<Bits<$x>>,
+            cal_lost: Cut<Bit>,
+            cal_fine: Cut<Bits<3>>,
+            cal_big_sig: Cut<Bits<$p>>,
+            cal_big_exp: Cut<Bits<$e>>,
+            cal_sb: Cut<Bits<$sb>>,
+            cns_sig: Cut<Bits<$x>>,
+            cns_fine: Cut<Bits<3>>,
+            cns_exp: Cut<Bits<$e>>,
+            cns_sb: Cut<Bits<$sb>>,
+            clw_lzin: Cut<Bits<$x>>,
+            clw_lzc: Cut<Bits<$e>>,
+            clw_sum_y: Cut<Bits<$y>>,
+            clw_exp: Cut<Bits<$e>>,
+            clw_sb: Cut<Bits<$sb>>,
         }
 
         impl Default for $name {
@@ -262,14 +315,11 @@ macro_rules! fp_adder {
                     canon_nan: Constant::new(bits_u128($canon)),
                     indef_nan: Constant::new(bits_u128($indef)),
                     quiet_bit: Constant::new(bits_u128($quiet)),
-                    zero_m: Constant::new(bits_u128(0)),
                     sign_w: Constant::new(bits_u128(1u128 << ($w - 1))),
-                    inf_mag: Constant::new(bits_u128(((1u128 << $e) - 1) << $f)),
                     inf_e: Constant::new(bits_u128((1u128 << $e) - 1)),
                     zero_w: Constant::new(bits_u128(0)),
                     one_e: Constant::new(bits_u128(1)),
                     ones6: Constant::new(bits_u128(63)),
-                    one_e2: Constant::new(bits_u128(1)),
                     sb_ftz: Constant::new(bits_u128(1)),
                     sb_special: Constant::new(bits_u128(2)),
                     sb_sign: Constant::new(bits_u128(4)),
@@ -283,11 +333,18 @@ macro_rules! fp_adder {
                     one_x: Constant::new(bits_u128(1)),
                     zero_e: Constant::new(bits_u128(0)),
                     lz_pad: Constant::new(bits_u128((1u128 << (64 - $x)) - 1)),
+                    lz_pad56: Constant::new(bits_u128((1u128 << (56 - $x)) - 1)),
                     lz32: Constant::new(bits_u128(32)),
                     lz16: Constant::new(bits_u128(16)),
                     lz8: Constant::new(bits_u128(8)),
                     lz4: Constant::new(bits_u128(4)),
                     lz2: Constant::new(bits_u128(2)),
+                    zero_p: Constant::new(bits_u128(0)),
+                    top_x: Constant::new(bits_u128(1u128 << ($x - 1))),
+                    k_hi3: Constant::new(bits_u128(0b111000)),
+                    zero3: Constant::new(bits_u128(0)),
+                    zero_x: Constant::new(bits_u128(0)),
+                    zero_f: Constant::new(bits_u128(0)),
                     a_nan: Default::default(),
                     b_nan: Default::default(),
                     a_inf: Default::default(),
@@ -297,15 +354,10 @@ macro_rules! fp_adder {
                     nan_val: Default::default(),
                     special_val: Default::default(),
                     sb_a: Default::default(),
-                    a_mag_b: Default::default(),
-                    b_mag_b: Default::default(),
                     swap: Default::default(),
-                    big_mag: Default::default(),
-                    small_mag: Default::default(),
                     big_sign: Default::default(),
                     small_sign: Default::default(),
                     big_exp: Default::default(),
-                    small_exp: Default::default(),
                     big_sig: Default::default(),
                     small_sig: Default::default(),
                     sb_b: Default::default(),
@@ -333,22 +385,47 @@ macro_rules! fp_adder {
                     d2: Default::default(),
                     d1: Default::default(),
                     lzc_g: Default::default(),
-                    norm_limit: Default::default(),
                     norm_shift: Default::default(),
                     low_x: Default::default(),
                     norm_sig: Default::default(),
                     norm_exp: Default::default(),
                     round_up: Default::default(),
                     sig_w: Default::default(),
-                    em: Default::default(),
                     ef0: Default::default(),
                     ef1: Default::default(),
                     ef2: Default::default(),
-                    ov: Default::default(),
-                    zf: Default::default(),
-                    ef: Default::default(),
-                    mag: Default::default(),
                     result: Default::default(),
+                    lt0: Default::default(),
+                    lt1: Default::default(),
+                    eq1: Default::default(),
+                    lt2: Default::default(),
+                    eq2: Default::default(),
+                    lt3: Default::default(),
+                    eq3: Default::default(),
+                    a_sig: Default::default(),
+                    b_sig: Default::default(),
+                    sh_c: Default::default(),
+                    coarse: Default::default(),
+                    lost_c: Default::default(),
+                    limit: Default::default(),
+                    mark: Default::default(),
+                    nsh_c: Default::default(),
+                    norm_f: Default::default(),
+                    e_0: Default::default(),
+                    e_1: Default::default(),
+                    e_2: Default::default(),
+                    k_0: Default::default(),
+                    k_1: Default::default(),
+                    k_2: Default::default(),
+                    ek: Default::default(),
+                    kk: Default::default(),
+                    frac: Default::default(),
+                    a_sig_b: Default::default(),
+                    b_sig_b: Default::default(),
+                    za: Default::default(),
+                    zb: Default::default(),
+                    sum_e: Default::default(),
+                    lz_w: Default::default(),
                     s0_a: Default::default(),
                     s0_b: Default::default(),
                     s0_ftz: Default::default(),
@@ -382,6 +459,8 @@ macro_rules! fp_adder {
                     cadd_carry: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_hi0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_lim6: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_lim_big: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     csum_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
                     csum_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
@@ -390,24 +469,43 @@ macro_rules! fp_adder {
                     clz_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
-                    clz_limit: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     cnrm_norm_shift: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     cnrm_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     cnrm_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     cnrm_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
                     crnd_sig_w: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_z2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_ov2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_ef2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_z1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_ov1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_ef1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_z0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_ov0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_ef0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_e0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_e1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_e2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_k0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_k1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_k2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_sign: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
+                    crnd_spf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
                     cout_result: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 0)),
+                    ccmp_a_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_flush: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_flush: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    csum_lzin: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
+                    cal_small: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
+                    cal_lost: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
+                    cal_fine: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
+                    cal_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
+                    cal_big_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
+                    cal_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
+                    cns_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
+                    cns_fine: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
+                    cns_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
+                    cns_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
+                    clw_lzin: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
+                    clw_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
+                    clw_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
+                    clw_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
+                    clw_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
                 }
             }
         }
@@ -441,6 +539,8 @@ macro_rules! fp_adder {
                 self.cadd_carry.clock.next = self.clock.val();
                 self.cadd_hi0.clock.next = self.clock.val();
                 self.cadd_exp.clock.next = self.clock.val();
+                self.cadd_lim6.clock.next = self.clock.val();
+                self.cadd_lim_big.clock.next = self.clock.val();
                 self.cadd_sb.clock.next = self.clock.val();
                 self.csum_sum_y.clock.next = self.clock.val();
                 self.csum_exp.clock.next = self.clock.val();
@@ -449,24 +549,43 @@ macro_rules! fp_adder {
                 self.clz_lzc.clock.next = self.clock.val();
                 self.clz_sum_y.clock.next = self.clock.val();
                 self.clz_exp.clock.next = self.clock.val();
-                self.clz_limit.clock.next = self.clock.val();
                 self.clz_sb.clock.next = self.clock.val();
                 self.cnrm_norm_shift.clock.next = self.clock.val();
                 self.cnrm_sum_y.clock.next = self.clock.val();
                 self.cnrm_exp.clock.next = self.clock.val();
                 self.cnrm_sb.clock.next = self.clock.val();
                 self.crnd_sig_w.clock.next = self.clock.val();
-                self.crnd_z2.clock.next = self.clock.val();
-                self.crnd_ov2.clock.next = self.clock.val();
-                self.crnd_ef2.clock.next = self.clock.val();
-                self.crnd_z1.clock.next = self.clock.val();
-                self.crnd_ov1.clock.next = self.clock.val();
-                self.crnd_ef1.clock.next = self.clock.val();
-                self.crnd_z0.clock.next = self.clock.val();
-                self.crnd_ov0.clock.next = self.clock.val();
-                self.crnd_ef0.clock.next = self.clock.val();
-                self.crnd_sb.clock.next = self.clock.val();
+                self.crnd_e0.clock.next = self.clock.val();
+                self.crnd_e1.clock.next = self.clock.val();
+                self.crnd_e2.clock.next = self.clock.val();
+                self.crnd_k0.clock.next = self.clock.val();
+                self.crnd_k1.clock.next = self.clock.val();
+                self.crnd_k2.clock.next = self.clock.val();
+                self.crnd_sign.clock.next = self.clock.val();
+                self.crnd_spf.clock.next = self.clock.val();
                 self.cout_result.clock.next = self.clock.val();
+                self.ccmp_a_sig.clock.next = self.clock.val();
+                self.ccmp_b_sig.clock.next = self.clock.val();
+                self.ccmp_a_exp.clock.next = self.clock.val();
+                self.ccmp_a_flush.clock.next = self.clock.val();
+                self.ccmp_b_flush.clock.next = self.clock.val();
+                self.ccmp_b_exp.clock.next = self.clock.val();
+                self.csum_lzin.clock.next = self.clock.val();
+                self.cal_small.clock.next = self.clock.val();
+                self.cal_lost.clock.next = self.clock.val();
+                self.cal_fine.clock.next = self.clock.val();
+                self.cal_big_sig.clock.next = self.clock.val();
+                self.cal_big_exp.clock.next = self.clock.val();
+                self.cal_sb.clock.next = self.clock.val();
+                self.cns_sig.clock.next = self.clock.val();
+                self.cns_fine.clock.next = self.clock.val();
+                self.cns_exp.clock.next = self.clock.val();
+                self.cns_sb.clock.next = self.clock.val();
+                self.clw_lzin.clock.next = self.clock.val();
+                self.clw_lzc.clock.next = self.clock.val();
+                self.clw_sum_y.clock.next = self.clock.val();
+                self.clw_exp.clock.next = self.clock.val();
+                self.clw_sb.clock.next = self.clock.val();
 
                 // ======================================================================
                 // Input registers (s0_): the operands enter the pipeline unchanged, so no
@@ -478,8 +597,8 @@ macro_rules! fp_adder {
                 self.s0_nan_quiet.d.next = self.nan_quiet.val();
 
                 // ======================================================================
-                // Stage 1, segment A (from s0_): classify, flush inputs, special result,
-                // magnitude compare as a high and a low half. Side band `sb`: bit 0 ftz,
+                // Stage 1, segment A (from s0_): classify, unpack, flush flags, magnitude
+                // compare in chunks, exponent differences. Side band `sb`: bit 0 ftz,
                 // 1 special, 2 sign, 3 sub (from segment F on: zero result), 4.. the special result.
                 // ======================================================================
                 self.a_nan.next = self.s0_a.q.val().get_bits::<$e>($f).all()
@@ -495,22 +614,60 @@ macro_rules! fp_adder {
                 // zeros does not depend on their order.
                 self.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
                 self.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
-                self.ccmp_lt_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) < self.b_mag.val().get_bits::<$mhh>($mh);
-                self.ccmp_eq_hi.d.next = self.a_mag.val().get_bits::<$mhh>($mh) == self.b_mag.val().get_bits::<$mhh>($mh);
-                self.ccmp_lt_lo.d.next = self.a_mag.val().get_bits::<$mh>(0) < self.b_mag.val().get_bits::<$mh>(0);
+                // In four chunks (short carry chains), combined into two halves.
+                self.lt0.next = self.a_mag.val().get_bits::<$q>(0) < self.b_mag.val().get_bits::<$q>(0);
+                self.lt1.next = self.a_mag.val().get_bits::<$q>($q) < self.b_mag.val().get_bits::<$q>($q);
+                self.eq1.next = self.a_mag.val().get_bits::<$q>($q) == self.b_mag.val().get_bits::<$q>($q);
+                self.lt2.next = self.a_mag.val().get_bits::<$q>($q2) < self.b_mag.val().get_bits::<$q>($q2);
+                self.eq2.next = self.a_mag.val().get_bits::<$q>($q2) == self.b_mag.val().get_bits::<$q>($q2);
+                self.lt3.next = self.a_mag.val().get_bits::<$qt>($q3) < self.b_mag.val().get_bits::<$qt>($q3);
+                self.eq3.next = self.a_mag.val().get_bits::<$qt>($q3) == self.b_mag.val().get_bits::<$qt>($q3);
+                self.ccmp_lt_hi.d.next = self.lt3.val() || (self.eq3.val() && self.lt2.val());
+                self.ccmp_eq_hi.d.next = self.eq3.val() && self.eq2.val();
+                self.ccmp_lt_lo.d.next = self.lt1.val() || (self.eq1.val() && self.lt0.val());
                 // Exponent differences both ways (subnormals and zero at exponent 1), in
                 // parallel with the compare; the alignment shift saturates at 63 (>= x:
                 // everything shifts out), so the shifter has 6 levels rather than e.
+                // From the raw exponent fields, so that the zero tests run beside the
+                // subtractions: a zero field counts as 1, which matters only when the other
+                // field is not zero (both zero: the difference is 0 either way); a difference
+                // is used only when its minuend belongs to the larger magnitude, which rules
+                // out a zero minuend with a non-zero subtrahend.
                 self.ea.next = self.s0_a.q.val().get_bits::<$e>($f);
-                if !self.ea.val().any() {
+                self.eb.next = self.s0_b.q.val().get_bits::<$e>($f);
+                self.za.next = !self.ea.val().any();
+                self.zb.next = !self.eb.val().any();
+                self.dab.next = self.ea.val() - self.eb.val();
+                if self.zb.val() && !self.za.val() {
+                    self.dab.next = self.ea.val() - self.one_e.val();
+                }
+                self.dba.next = self.eb.val() - self.ea.val();
+                if self.za.val() && !self.zb.val() {
+                    self.dba.next = self.eb.val() - self.one_e.val();
+                }
+                if self.za.val() {
                     self.ea.next = self.one_e.val();
                 }
-                self.eb.next = self.s0_b.q.val().get_bits::<$e>($f);
-                if !self.eb.val().any() {
+                if self.zb.val() {
                     self.eb.next = self.one_e.val();
                 }
-                self.dab.next = self.ea.val() - self.eb.val();
-                self.dba.next = self.eb.val() - self.ea.val();
+                // Unpack both operands beside the compare, so that the swap only selects:
+                // significand with the hidden bit, exponent (1 for subnormals and zero), and
+                // whether the significand flushes to zero (applied with the swap).
+                self.a_sig.next = bit_cast::<$p, $f>(self.s0_a.q.val().get_bits::<$f>(0));
+                if !self.za.val() {
+                    self.a_sig.next = self.a_sig.val() | self.hidden_p.val();
+                }
+                self.b_sig.next = bit_cast::<$p, $f>(self.s0_b.q.val().get_bits::<$f>(0));
+                if !self.zb.val() {
+                    self.b_sig.next = self.b_sig.val() | self.hidden_p.val();
+                }
+                self.ccmp_a_sig.d.next = self.a_sig.val();
+                self.ccmp_b_sig.d.next = self.b_sig.val();
+                self.ccmp_a_flush.d.next = self.s0_ftz.q.val() && self.za.val();
+                self.ccmp_b_flush.d.next = self.s0_ftz.q.val() && self.zb.val();
+                self.ccmp_a_exp.d.next = self.ea.val();
+                self.ccmp_b_exp.d.next = self.eb.val();
                 self.ccmp_sh_ab.d.next = self.dab.val().get_bits::<6>(0);
                 if (self.dab.val() >> 6).any() {
                     self.ccmp_sh_ab.d.next = self.ones6.val();
@@ -534,41 +691,29 @@ macro_rules! fp_adder {
 
                 // ======================================================================
                 // Stage 1, segment B: swap (the larger magnitude first; on a tie `a` stays
-                // first), unpack the significands, exponent difference.
+                // first) of the unpacked significands, exponents, signs and exponent
+                // differences; the flush of a subnormal input.
                 // ======================================================================
-                self.a_mag_b.next = self.ccmp_a.q.val().get_bits::<$m>(0);
-                if self.ccmp_sb.q.val().get_bit(0) && !self.ccmp_a.q.val().get_bits::<$e>($f).any() {
-                    self.a_mag_b.next = self.zero_m.val();
-                }
-                self.b_mag_b.next = self.ccmp_b.q.val().get_bits::<$m>(0);
-                if self.ccmp_sb.q.val().get_bit(0) && !self.ccmp_b.q.val().get_bits::<$e>($f).any() {
-                    self.b_mag_b.next = self.zero_m.val();
-                }
                 self.swap.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
-                self.big_mag.next = self.a_mag_b.val();
-                self.small_mag.next = self.b_mag_b.val();
+                self.a_sig_b.next = self.ccmp_a_sig.q.val();
+                if self.ccmp_a_flush.q.val() {
+                    self.a_sig_b.next = self.zero_p.val();
+                }
+                self.b_sig_b.next = self.ccmp_b_sig.q.val();
+                if self.ccmp_b_flush.q.val() {
+                    self.b_sig_b.next = self.zero_p.val();
+                }
+                self.big_sig.next = self.a_sig_b.val();
+                self.small_sig.next = self.b_sig_b.val();
+                self.big_exp.next = self.ccmp_a_exp.q.val();
                 self.big_sign.next = self.ccmp_a.q.val().get_bit($s);
                 self.small_sign.next = self.ccmp_b.q.val().get_bit($s);
                 if self.swap.val() {
-                    self.big_mag.next = self.b_mag_b.val();
-                    self.small_mag.next = self.a_mag_b.val();
+                    self.big_sig.next = self.b_sig_b.val();
+                    self.small_sig.next = self.a_sig_b.val();
+                    self.big_exp.next = self.ccmp_b_exp.q.val();
                     self.big_sign.next = self.ccmp_b.q.val().get_bit($s);
                     self.small_sign.next = self.ccmp_a.q.val().get_bit($s);
-                }
-                // Significands with the hidden bit; subnormals (and zero) have exponent 1.
-                self.big_exp.next = self.big_mag.val().get_bits::<$e>($f);
-                self.big_sig.next = bit_cast::<$p, $f>(self.big_mag.val().get_bits::<$f>(0));
-                if self.big_exp.val().any() {
-                    self.big_sig.next = self.big_sig.val() | self.hidden_p.val();
-                } else {
-                    self.big_exp.next = self.one_e.val();
-                }
-                self.small_exp.next = self.small_mag.val().get_bits::<$e>($f);
-                self.small_sig.next = bit_cast::<$p, $f>(self.small_mag.val().get_bits::<$f>(0));
-                if self.small_exp.val().any() {
-                    self.small_sig.next = self.small_sig.val() | self.hidden_p.val();
-                } else {
-                    self.small_exp.next = self.one_e.val();
                 }
                 self.csh_big_sig.d.next = self.big_sig.val();
                 self.csh_small_sig.d.next = self.small_sig.val();
@@ -630,17 +775,32 @@ macro_rules! fp_adder {
                 // right by the exponent difference; the bits shifted out of guard and round
                 // collapse into the sticky bit (bit 0).
                 // ======================================================================
+                // In two steps: the multiple of 8 (segment C), then the rest (segment C2,
+                // after the `cal` cut), each with the sticky of the bits it shifts out.
                 self.small_ext.next = bit_cast::<$x, $p>(self.csh_small_sig.q.val()) << 3;
-                self.small_shifted.next = self.small_ext.val() >> self.csh_exp_diff.q.val();
-                self.small_lost.next =
-                    (self.small_ext.val() & !(self.ones_x.val() << self.csh_exp_diff.q.val())).any();
+                self.sh_c.next = self.csh_exp_diff.q.val() & self.k_hi3.val();
+                self.coarse.next = self.small_ext.val() >> self.sh_c.val();
+                self.lost_c.next = (self.small_ext.val() & !(self.ones_x.val() << self.sh_c.val())).any();
+                self.cal_small.d.next = self.coarse.val();
+                self.cal_lost.d.next = self.lost_c.val();
+                self.cal_fine.d.next = self.csh_exp_diff.q.val().get_bits::<3>(0);
+                self.cal_big_sig.d.next = self.csh_big_sig.q.val();
+                self.cal_big_exp.d.next = self.csh_big_exp.q.val();
+                self.cal_sb.d.next = self.csh_sb.q.val();
+
+                // ======================================================================
+                // Stage 1, segment C2 (ends in s1_): the alignment's last three levels.
+                // ======================================================================
+                self.small_shifted.next = self.cal_small.q.val() >> self.cal_fine.q.val();
+                self.small_lost.next = self.cal_lost.q.val()
+                    || (self.cal_small.q.val() & !(self.ones_x.val() << self.cal_fine.q.val())).any();
                 self.s1_small.d.next = self.small_shifted.val();
                 if self.small_lost.val() {
                     self.s1_small.d.next = self.small_shifted.val() | self.one_x.val();
                 }
-                self.s1_big.d.next = bit_cast::<$x, $p>(self.csh_big_sig.q.val()) << 3;
-                self.s1_exp.d.next = self.csh_big_exp.q.val();
-                self.s1_sb.d.next = self.csh_sb.q.val();
+                self.s1_big.d.next = bit_cast::<$x, $p>(self.cal_big_sig.q.val()) << 3;
+                self.s1_exp.d.next = self.cal_big_exp.q.val();
+                self.s1_sb.d.next = self.cal_sb.q.val();
 
                 // ======================================================================
                 // Stage 2, segment D (from s1_): add or subtract (big + ~small + 1) in two
@@ -663,6 +823,10 @@ macro_rules! fp_adder {
                 self.cadd_hi0.d.next =
                     self.big_y.val().get_bits::<$hi>($lo) + self.small_inv.val().get_bits::<$hi>($lo);
                 self.cadd_exp.d.next = self.s1_exp.q.val();
+                // The limit of the normalising shift (segment E).
+                self.limit.next = self.s1_exp.q.val() - self.one_e.val();
+                self.cadd_lim6.d.next = self.limit.val().get_bits::<6>(0);
+                self.cadd_lim_big.d.next = (self.limit.val() >> 6).any();
                 self.cadd_sb.d.next = self.s1_sb.q.val();
 
                 // ======================================================================
@@ -672,47 +836,54 @@ macro_rules! fp_adder {
                 if self.cadd_carry.q.val() {
                     self.hi.next = self.cadd_hi0.q.val() + self.one_hi.val();
                 }
-                self.csum_sum_y.d.next =
+                self.sum_e.next =
                     (bit_cast::<$y, $hi>(self.hi.val()) << $lo) | bit_cast::<$y, $lo>(self.cadd_lo_sum.q.val());
+                self.csum_sum_y.d.next = self.sum_e.val();
                 self.csum_exp.d.next = self.cadd_exp.q.val();
+                // The normalising shift stops at the minimum exponent (1): a marker bit at
+                // `limit = exp - 1` leading zeros (none when limit >= 64, where the count's
+                // pad stops it anyway), ORed into the count's input, makes the count itself
+                // min(leading zeros, limit). `lzin`: the count's input.
+                self.mark.next = self.top_x.val() >> self.cadd_lim6.q.val();
+                if self.cadd_lim_big.q.val() {
+                    self.mark.next = self.zero_x.val();
+                }
+                self.csum_lzin.d.next = self.sum_e.val().get_bits::<$x>(0) | self.mark.val();
                 self.csum_sb.d.next = self.cadd_sb.q.val();
 
                 // ======================================================================
                 // Stage 2, segment F: zero result, first half of the leading-zero count of
-                // the low x bits (x when all zero): binary search on them followed by
-                // 64 - x pad ones (which stop the count at x).
+                // the low x bits, marked at the limit (x when all zero): binary search on them
+                // followed by 64 - x pad ones (which stop the count at x).
                 // ======================================================================
-                self.lz_t.next = (bit_cast::<64, $x>(self.csum_sum_y.q.val().get_bits::<$x>(0)) << (64 - $x))
-                    | self.lz_pad.val();
+                // (`lz_t`: the top 56 of those 64 bits; the decisions never look further.)
+                self.lz_t.next = (bit_cast::<56, $x>(self.csum_lzin.q.val()) << (56 - $x)) | self.lz_pad56.val();
                 // The three decisions of the binary search from the unshifted bits (in
-                // parallel), then one shift.
-                self.d32.next = !self.lz_t.val().get_bits::<32>(32).any();
-                self.d16.next = !self.lz_t.val().get_bits::<16>(48).any();
+                // parallel); the shift by their sum follows in segment F2.
+                self.d32.next = !self.lz_t.val().get_bits::<32>(24).any();
+                self.d16.next = !self.lz_t.val().get_bits::<16>(40).any();
                 if self.d32.val() {
-                    self.d16.next = !self.lz_t.val().get_bits::<16>(16).any();
+                    self.d16.next = !self.lz_t.val().get_bits::<16>(8).any();
                 }
-                self.d8.next = !self.lz_t.val().get_bits::<8>(56).any();
+                self.d8.next = !self.lz_t.val().get_bits::<8>(48).any();
                 if !self.d32.val() && self.d16.val() {
-                    self.d8.next = !self.lz_t.val().get_bits::<8>(40).any();
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(32).any();
                 }
                 if self.d32.val() && !self.d16.val() {
-                    self.d8.next = !self.lz_t.val().get_bits::<8>(24).any();
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(16).any();
                 }
                 if self.d32.val() && self.d16.val() {
-                    self.d8.next = !self.lz_t.val().get_bits::<8>(8).any();
+                    self.d8.next = !self.lz_t.val().get_bits::<8>(0).any();
                 }
                 self.lzc.next = self.zero_e.val();
                 if self.d32.val() {
                     self.lzc.next = self.lzc.val() | self.lz32.val();
-                    self.lz_t.next = self.lz_t.val() << 32;
                 }
                 if self.d16.val() {
                     self.lzc.next = self.lzc.val() | self.lz16.val();
-                    self.lz_t.next = self.lz_t.val() << 16;
                 }
                 if self.d8.val() {
                     self.lzc.next = self.lzc.val() | self.lz8.val();
-                    self.lz_t.next = self.lz_t.val() << 8;
                 }
                 // An exact zero of a subtraction is +0 (round to nearest); of an addition it
                 // keeps the common sign.
@@ -724,16 +895,27 @@ macro_rules! fp_adder {
                         self.sb_f.next = self.sb_f.val() & !self.sb_sign.val();
                     }
                 }
-                self.clz_lz_t.d.next = self.lz_t.val().get_bits::<7>(57);
-                self.clz_lzc.d.next = self.lzc.val();
-                self.clz_sum_y.d.next = self.csum_sum_y.q.val();
-                self.clz_exp.d.next = self.csum_exp.q.val();
-                self.clz_limit.d.next = self.csum_exp.q.val() - self.one_e.val();
-                self.clz_sb.d.next = self.sb_f.val();
+                self.clw_lzin.d.next = self.csum_lzin.q.val();
+                self.clw_lzc.d.next = self.lzc.val();
+                self.clw_sum_y.d.next = self.csum_sum_y.q.val();
+                self.clw_exp.d.next = self.csum_exp.q.val();
+                self.clw_sb.d.next = self.sb_f.val();
 
                 // ======================================================================
-                // Stage 2, segment G: second half of the count; the left shift stops at the
-                // minimum exponent (1): the result is subnormal.
+                // Stage 2, segment F2: the 7-bit window of the count's input after the
+                // first three decisions (a shift by a multiple of 8).
+                // ======================================================================
+                self.lz_w.next = (bit_cast::<64, $x>(self.clw_lzin.q.val()) << (64 - $x)) | self.lz_pad.val();
+                self.lz_w.next = self.lz_w.val() << (self.clw_lzc.q.val().get_bits::<6>(0) & self.k_hi3.val());
+                self.clz_lz_t.d.next = self.lz_w.val().get_bits::<7>(57);
+                self.clz_lzc.d.next = self.clw_lzc.q.val();
+                self.clz_sum_y.d.next = self.clw_sum_y.q.val();
+                self.clz_exp.d.next = self.clw_exp.q.val();
+                self.clz_sb.d.next = self.clw_sb.q.val();
+
+                // ======================================================================
+                // Stage 2, segment G: second half of the count (already limited by the marker
+                // to the minimum exponent, where the result is subnormal).
                 // ======================================================================
                 self.lz_g.next = self.clz_lz_t.q.val();
                 self.lzc_g.next = self.clz_lzc.q.val();
@@ -761,11 +943,7 @@ macro_rules! fp_adder {
                 if self.d1.val() {
                     self.lzc_g.next = self.lzc_g.val() | self.one_e.val();
                 }
-                self.norm_limit.next = self.clz_limit.q.val();
                 self.norm_shift.next = self.lzc_g.val();
-                if self.norm_limit.val() < self.lzc_g.val() {
-                    self.norm_shift.next = self.norm_limit.val();
-                }
                 self.cnrm_norm_shift.d.next = self.norm_shift.val();
                 self.cnrm_sum_y.d.next = self.clz_sum_y.q.val();
                 self.cnrm_exp.d.next = self.clz_exp.q.val();
@@ -776,19 +954,31 @@ macro_rules! fp_adder {
                 // on a carry out, keeping the sticky).
                 // ======================================================================
                 self.low_x.next = self.cnrm_sum_y.q.val().get_bits::<$x>(0);
-                // The shift is at most x (< 64): a 6-level shifter.
-                self.norm_sig.next = self.low_x.val() << self.cnrm_norm_shift.q.val().get_bits::<6>(0);
+                // The shift is at most x (< 64): a 6-level shifter, in two steps: the multiple
+                // of 8 here (or the right shift), the rest in segment H2 (after `cns`).
+                self.nsh_c.next = self.cnrm_norm_shift.q.val().get_bits::<6>(0) & self.k_hi3.val();
+                self.norm_sig.next = self.low_x.val() << self.nsh_c.val();
+                self.norm_f.next = self.cnrm_norm_shift.q.val().get_bits::<3>(0);
                 self.norm_exp.next = self.cnrm_exp.q.val() - self.cnrm_norm_shift.q.val();
                 if self.cnrm_sum_y.q.val().get_bit($x) {
                     self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1);
                     if self.cnrm_sum_y.q.val().get_bit(0) {
                         self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1) | self.one_x.val();
                     }
+                    self.norm_f.next = self.zero3.val();
                     self.norm_exp.next = self.cnrm_exp.q.val() + self.one_e.val();
                 }
-                self.s2_norm.d.next = self.norm_sig.val();
-                self.s2_exp.d.next = self.norm_exp.val();
-                self.s2_sb.d.next = self.cnrm_sb.q.val();
+                self.cns_sig.d.next = self.norm_sig.val();
+                self.cns_fine.d.next = self.norm_f.val();
+                self.cns_exp.d.next = self.norm_exp.val();
+                self.cns_sb.d.next = self.cnrm_sb.q.val();
+
+                // ======================================================================
+                // Stage 2, segment H2 (ends in s2_): the normalising shift's last three levels.
+                // ======================================================================
+                self.s2_norm.d.next = self.cns_sig.q.val() << self.cns_fine.q.val();
+                self.s2_exp.d.next = self.cns_exp.q.val();
+                self.s2_sb.d.next = self.cns_sb.q.val();
 
                 // ======================================================================
                 // Stage 3, segment I (from s2_): round to nearest even.
@@ -805,20 +995,65 @@ macro_rules! fp_adder {
                 // The exponent field for the three values the significand's bits above the
                 // fraction can take (0, 1, 2: subnormal, normal, rounding carry), each with
                 // its overflow and zero-field flags, so that the pack only selects.
-                self.em.next = bit_cast::<$e2, $e>(self.s2_exp.q.val());
-                self.ef0.next = self.em.val() - self.one_e2.val();
-                self.ef1.next = self.em.val();
-                self.ef2.next = self.em.val() + self.one_e2.val();
-                self.crnd_ef0.d.next = self.ef0.val();
-                self.crnd_ef1.d.next = self.ef1.val();
-                self.crnd_ef2.d.next = self.ef2.val();
-                self.crnd_ov0.d.next = self.ef0.val() >= self.inf_e.val();
-                self.crnd_ov1.d.next = self.ef1.val() >= self.inf_e.val();
-                self.crnd_ov2.d.next = self.ef2.val() >= self.inf_e.val();
-                self.crnd_z0.d.next = !self.ef0.val().get_bits::<$e>(0).any();
-                self.crnd_z1.d.next = !self.ef1.val().get_bits::<$e>(0).any();
-                self.crnd_z2.d.next = !self.ef2.val().get_bits::<$e>(0).any();
-                self.crnd_sb.d.next = self.s2_sb.q.val();
+                self.ef0.next = self.s2_exp.q.val() - self.one_e.val();
+                self.ef1.next = self.s2_exp.q.val();
+                self.ef2.next = self.s2_exp.q.val() + self.one_e.val();
+                // Per value: the final exponent field (infinity on overflow, zero for a zero
+                // result, the special value's) and whether the fraction is cleared (overflow,
+                // flush, zero, special). Overflow (field >= all ones) and a zero field are
+                // tests of `exp` itself (1 <= exp < 2^e): exp - 1 never overflows and is zero
+                // for exp = 1; exp overflows when all ones (its field is never zero); exp + 1
+                // overflows from all ones but the lowest bit.
+                self.e_0.next = self.ef0.val();
+                self.k_0.next = self.s2_sb.q.val().get_bit(0) && self.s2_exp.q.val() == self.one_e.val();
+                if self.s2_sb.q.val().get_bit(3) {
+                    self.e_0.next = self.zero_e.val();
+                    self.k_0.next = true;
+                }
+                if self.s2_sb.q.val().get_bit(1) {
+                    self.e_0.next = self.s2_sb.q.val().get_bits::<$e>($f + 4);
+                    self.k_0.next = true;
+                }
+                self.crnd_e0.d.next = self.e_0.val();
+                self.crnd_k0.d.next = self.k_0.val();
+                self.e_1.next = self.ef1.val();
+                self.k_1.next = self.s2_sb.q.val().get_bit(0) && !self.s2_exp.q.val().any();
+                if self.s2_exp.q.val().all() {
+                    self.e_1.next = self.inf_e.val();
+                    self.k_1.next = true;
+                }
+                if self.s2_sb.q.val().get_bit(3) {
+                    self.e_1.next = self.zero_e.val();
+                    self.k_1.next = true;
+                }
+                if self.s2_sb.q.val().get_bit(1) {
+                    self.e_1.next = self.s2_sb.q.val().get_bits::<$e>($f + 4);
+                    self.k_1.next = true;
+                }
+                self.crnd_e1.d.next = self.e_1.val();
+                self.crnd_k1.d.next = self.k_1.val();
+                self.e_2.next = self.ef2.val();
+                self.k_2.next = self.s2_sb.q.val().get_bit(0) && self.s2_exp.q.val().all();
+                if (self.s2_exp.q.val() | self.one_e.val()).all() {
+                    self.e_2.next = self.inf_e.val();
+                    self.k_2.next = true;
+                }
+                if self.s2_sb.q.val().get_bit(3) {
+                    self.e_2.next = self.zero_e.val();
+                    self.k_2.next = true;
+                }
+                if self.s2_sb.q.val().get_bit(1) {
+                    self.e_2.next = self.s2_sb.q.val().get_bits::<$e>($f + 4);
+                    self.k_2.next = true;
+                }
+                self.crnd_e2.d.next = self.e_2.val();
+                self.crnd_k2.d.next = self.k_2.val();
+                self.crnd_sign.d.next = self.s2_sb.q.val().get_bit(2);
+                self.crnd_spf.d.next = self.zero_f.val();
+                if self.s2_sb.q.val().get_bit(1) {
+                    self.crnd_sign.d.next = self.s2_sb.q.val().get_bit($s + 4);
+                    self.crnd_spf.d.next = self.s2_sb.q.val().get_bits::<$f>(4);
+                }
 
                 // ======================================================================
                 // Stage 3, segment J (drives `sum`, or the output cut): pack, overflow, flush,
@@ -826,35 +1061,24 @@ macro_rules! fp_adder {
                 // the fraction: the hidden bit adds the missing 1, a subnormal (hidden 0 at
                 // exponent 1) packs to exponent field 0, and a rounding carry bumps it.
                 // ======================================================================
-                self.ef.next = self.crnd_ef0.q.val();
-                self.ov.next = self.crnd_ov0.q.val();
-                self.zf.next = self.crnd_z0.q.val();
+                self.ek.next = self.crnd_e0.q.val();
+                self.kk.next = self.crnd_k0.q.val();
                 if self.crnd_sig_w.q.val().get_bit($f) {
-                    self.ef.next = self.crnd_ef1.q.val();
-                    self.ov.next = self.crnd_ov1.q.val();
-                    self.zf.next = self.crnd_z1.q.val();
+                    self.ek.next = self.crnd_e1.q.val();
+                    self.kk.next = self.crnd_k1.q.val();
                 }
                 if self.crnd_sig_w.q.val().get_bit($f + 1) {
-                    self.ef.next = self.crnd_ef2.q.val();
-                    self.ov.next = self.crnd_ov2.q.val();
-                    self.zf.next = self.crnd_z2.q.val();
+                    self.ek.next = self.crnd_e2.q.val();
+                    self.kk.next = self.crnd_k2.q.val();
                 }
-                self.mag.next = (bit_cast::<$w, $e2>(self.ef.val()) << $f)
-                    | bit_cast::<$w, $f>(self.crnd_sig_w.q.val().get_bits::<$f>(0));
-                if self.ov.val() {
-                    self.mag.next = self.inf_mag.val();
-                } else if self.crnd_sb.q.val().get_bit(0) && self.zf.val() {
-                    self.mag.next = self.zero_w.val();
+                self.frac.next = self.crnd_sig_w.q.val().get_bits::<$f>(0);
+                if self.kk.val() {
+                    self.frac.next = self.zero_f.val();
                 }
-                if self.crnd_sb.q.val().get_bit(3) {
-                    self.mag.next = self.zero_w.val();
-                }
-                self.result.next = self.mag.val();
-                if self.crnd_sb.q.val().get_bit(2) {
-                    self.result.next = self.mag.val() | self.sign_w.val();
-                }
-                if self.crnd_sb.q.val().get_bit(1) {
-                    self.result.next = self.crnd_sb.q.val().get_bits::<$w>(4);
+                self.frac.next = self.frac.val() | self.crnd_spf.q.val();
+                self.result.next = (bit_cast::<$w, $e>(self.ek.val()) << $f) | bit_cast::<$w, $f>(self.frac.val());
+                if self.crnd_sign.q.val() {
+                    self.result.next = self.result.val() | self.sign_w.val();
                 }
                 self.cout_result.d.next = self.result.val();
                 self.sum.next = self.cout_result.q.val();
@@ -882,13 +1106,13 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
     FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
-    mh: 16, mhh: 15, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25,
+    q: 8, q2: 16, q3: 24, qt: 7, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
     FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
-    mh: 32, mhh: 31, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54,
+    q: 16, q2: 32, q3: 48, qt: 15, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
 );

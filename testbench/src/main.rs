@@ -216,7 +216,7 @@ struct DepthArgs {
     /// at its deepest) or `most-ops-per-cycle` (= default). The depth flags override it.
     #[arg(long, default_value = "default")]
     preset: Preset,
-    /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 11.
+    /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 14 (`hw::config::FP_STAGES_MAX`).
     #[arg(long)]
     fp_stages: Option<usize>,
     /// Stages (cycles) of the integer ALU, 1 (default) or 2 (32-bit halves in two cycles).

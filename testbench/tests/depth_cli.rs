@@ -25,11 +25,11 @@ fn kept_cuts(v: &str) -> usize {
 #[test]
 fn fp_stages_sets_the_number_of_kept_cuts() {
     let d = verilog(&["--top", "fp-add-f32"]);
-    let deep = verilog(&["--top", "fp-add-f32", "--fp-stages", "11"]);
+    let deep = verilog(&["--top", "fp-add-f32", "--fp-stages", "14"]);
     let preset = verilog(&["--top", "fp-add-f32", "--preset", "fastest-clock"]);
     assert_eq!(kept_cuts(&d), 0, "the default adder keeps no candidate cut");
-    assert!(kept_cuts(&deep) > 8, "11 stages keep every cut group: {}", kept_cuts(&deep));
-    assert_eq!(deep, preset, "--preset fastest-clock is --fp-stages 11");
+    assert!(kept_cuts(&deep) > 8, "14 stages keep every cut group: {}", kept_cuts(&deep));
+    assert_eq!(deep, preset, "--preset fastest-clock is --fp-stages 14");
     assert!(kept_cuts(&verilog(&["--top", "fp-add-f32", "--fp-stages", "4"])) < kept_cuts(&deep));
 }
 
@@ -67,7 +67,7 @@ fn bad_depths_are_refused_with_a_message() {
     let out = redunit(&["verilog", "-o", "/dev/null", "--top", "fp-add-f64", "--fp-stages", "2"], "");
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("--fp-stages") && err.contains("3 to 11"), "{err}");
+    assert!(err.contains("--fp-stages") && err.contains("3 to 14"), "{err}");
 
     for cmd in ["verilog", "synth"] {
         let out = redunit(&[cmd, "--top", "unit", "--fp-stages", "5", "--no-save"][..if cmd == "synth" { 6 } else { 5 }], "");
