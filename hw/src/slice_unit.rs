@@ -76,6 +76,10 @@
 //! was already in the FIFO). Memory keeps what was written; a request in s4 in a reset cycle
 //! is not written. While `reset` is high, `req_ready` and `rsp_valid` are low. Register
 //! power-up values need a reset before the first request (the RAM starts at zero).
+//! The [`ResponseFifo`] empties itself one cycle after the reset cycle (its pointers take a
+//! registered copy of `reset`, for 150 MHz) and keeps `rsp_valid` low in that cycle too; the
+//! unit cannot notice: nothing it accepts at or after the reset can be answered before
+//! [`UNIT_MIN_LATENCY`] cycles, and the FIFO is empty by then.
 //!
 //! # Synthesis
 //! The RAM is [`LineMemory`] (custom Verilog, sized by the constructor): Yosys infers one
