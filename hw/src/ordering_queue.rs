@@ -1,25 +1,41 @@
 //! The per-address ordering queue: holds accepted requests until they may issue, keeps
 //! requests to one line in arrival order, and lets requests to other lines overtake.
 //!
-//! [`QUEUE_DEPTH`] entries, kept compacted in arrival order (entry 0 the oldest). Each entry
-//! holds a line address, an `ordered` flag (the request touches memory; error requests do
-//! not and are never ordered) and an opaque payload. An entry is *eligible* when it is valid
-//! and either not ordered, or ordered and
+//! [`QUEUE_DEPTH`] fixed slots; an entry stays in the slot it was pushed into until it
+//! issues (nothing shifts). Each entry holds a line address, an `ordered` flag (the request
+//! touches memory; error requests do not and are never ordered), a `late` flag (its new line
+//! exists only [`QUEUE_HAZARD_CYCLES`] cycles after its issue: the FP forms) and an opaque
+//! payload. An entry is *eligible* when it is valid and either not ordered, or ordered and
 //! - no older valid ordered entry has the same line (order within a line), and
-//! - its line matches neither hazard input (`hz_a`, `hz_b`: lines whose newest value the
-//!   pipeline cannot forward yet).
+//! - no ordered late entry to its line issued in the last [`QUEUE_HAZARD_CYCLES`] cycles
+//!   (its result is not there yet: the unit's s1 and s2 hold it).
 //!
 //! In each cycle with `issue_enable` high the oldest eligible entry leaves on the `issue_*`
-//! outputs (combinationally from the entry registers; the consumer must take it) and the
-//! entries above it move down one place. A push (`push_valid` and `push_ready`) lands behind
-//! the entries that remain. `push_ready` is low only when all entries are valid (it does not
-//! look at this cycle's issue, so there is no combinational path from the issue side to it).
-//! Synchronous `reset` empties the queue.
+//! outputs (combinationally from the entry registers; the consumer must take it). A push
+//! (`push_valid` and `push_ready`) takes the lowest free slot. `push_ready` is low only when
+//! all slots are valid (it does not look at this cycle's issue, so there is no combinational
+//! path from the issue side to it). Synchronous `reset` empties the queue.
+//!
+//! # Timing structure (issue 5: 150 MHz on the ECP5)
+//! Everything the pick needs is registered, so the issue outputs are two short steps from
+//! the registers: a one-hot oldest-eligible pick and a one-hot AND-OR of the slots.
+//! - `e_elig[i]` (entry i is eligible) is a register, computed from the next state;
+//! - `e_older[i]` bit j (entry i is older than entry j): the age matrix. A push into slot k
+//!   clears row k and sets column k. The pick: `sel[i] = elig[i] & !OR_j(elig[j] & older[j][i])`;
+//! - `e_dep[i]` bit j (entry i waits for the older ordered entry j to its line): set at the
+//!   push (the pushed line compared with every slot's line, the only line compares), cleared
+//!   when j issues;
+//! - `e_hz1`, `e_hz2`: entry i's line belongs to a late entry issued one / two cycles ago.
+//!   When a late entry j issues, its dependents (`e_dep[i]` bit j) get `e_hz1` (they move from
+//!   waiting on the line to waiting on the result); `e_hz2` follows `e_hz1`. An entry pushed in
+//!   the cycle of such an issue gets `e_hz1` from its line compare; one pushed in the cycle
+//!   after gets `e_hz2` from the line of the last issue (`last_iline`).
 //!
 //! Coverage outputs (high in the cycle the event happens): `cov_full` (all entries valid),
 //! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
 //! behind an older one to its line), `cov_hazard_wait` (an entry free of older same-line
-//! entries waits for a hazard line).
+//! entries waits for the result of a late entry to its line), `cov_back_to_back` (two
+//! ordered pushes to one line in consecutive cycles).
 
 use crate::line_memory::LINE_BITS;
 use rust_hdl::prelude::*;
@@ -27,10 +43,14 @@ use rust_hdl::prelude::*;
 /// Entries in the ordering queue: the queue's one size parameter (all its logic follows this
 /// constant; the unit and the tests pass with other depths, e.g. 5).
 pub const QUEUE_DEPTH: usize = 8;
-/// Index of the youngest place (`QUEUE_DEPTH - 1`; hdl loops need a plain name as a bound).
-const QUEUE_TOP: usize = QUEUE_DEPTH - 1;
 /// Width of an entry's opaque payload.
 pub const QUEUE_PAYLOAD_BITS: usize = 174;
+/// Cycles after the issue of an ordered late entry in which ordered entries to its line may
+/// not issue (the unit: an FP op's result is forwarded from s4, so a dependent request may
+/// issue [`crate::alu::ALU_LATENCY`] cycles after it, not while the FP op is in s1 or s2).
+/// The queue's `e_hz1`/`e_hz2` registers hold this window: the value is structural.
+pub const QUEUE_HAZARD_CYCLES: usize = 2;
+const _: () = assert!(QUEUE_DEPTH >= 2 && QUEUE_DEPTH <= 16, "slot vectors shift by a 4-bit constant");
 
 #[derive(LogicBlock)]
 pub struct OrderingQueue {
@@ -41,12 +61,9 @@ pub struct OrderingQueue {
     pub push_ready: Signal<Out, Bit>,
     pub push_line: Signal<In, Bits<LINE_BITS>>,
     pub push_ordered: Signal<In, Bit>,
+    /// The entry's new line exists only [`QUEUE_HAZARD_CYCLES`] cycles after its issue.
+    pub push_late: Signal<In, Bit>,
     pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
-    // Hazard lines: ordered entries on these lines may not issue this cycle.
-    pub hz_a_valid: Signal<In, Bit>,
-    pub hz_a_line: Signal<In, Bits<LINE_BITS>>,
-    pub hz_b_valid: Signal<In, Bit>,
-    pub hz_b_line: Signal<In, Bits<LINE_BITS>>,
     // Issue side.
     pub issue_enable: Signal<In, Bit>,
     pub issue_valid: Signal<Out, Bit>,
@@ -60,31 +77,55 @@ pub struct OrderingQueue {
     pub cov_hazard_wait: Signal<Out, Bit>,
     pub cov_back_to_back: Signal<Out, Bit>,
 
-    // Entries (0 oldest).
+    // Slots.
     e_valid: [DFF<Bit>; QUEUE_DEPTH],
     e_line: [DFF<Bits<LINE_BITS>>; QUEUE_DEPTH],
     e_ordered: [DFF<Bit>; QUEUE_DEPTH],
+    /// Ordered and late.
+    e_late: [DFF<Bit>; QUEUE_DEPTH],
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
+    e_elig: [DFF<Bit>; QUEUE_DEPTH],
+    e_hz1: [DFF<Bit>; QUEUE_DEPTH],
+    e_hz2: [DFF<Bit>; QUEUE_DEPTH],
+    e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    e_older: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    // The last issue, when it was an ordered late entry (its line is a hazard one more cycle).
+    last_late: DFF<Bit>,
+    last_iline: DFF<Bits<LINE_BITS>>,
     // The last push (back-to-back coverage).
     last_ordered: DFF<Bit>,
     last_line: DFF<Bits<LINE_BITS>>,
 
-    // Combinational working signals.
-    older_same: Signal<Local, Bit>,
-    hz_hit: Signal<Local, Bit>,
-    eligible: Signal<Local, Bit>,
+    // Combinational working signals (bit i of a vector: slot i).
+    full: Signal<Local, Bit>,
+    en: Signal<Local, Bit>,
     found: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     push_fire: Signal<Local, Bit>,
-    top_valid: Signal<Local, Bit>,
-    sel_below: Signal<Local, Bit>,
-    moving: Signal<Local, Bit>,
-    kept: Signal<Local, Bit>,
-    placed: Signal<Local, Bit>,
+    seen_free: Signal<Local, Bit>,
+    we: Signal<Local, Bits<QUEUE_DEPTH>>,
+    win: Signal<Local, Bit>,
+    sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    fs: Signal<Local, Bits<QUEUE_DEPTH>>,
+    late_fire: Signal<Local, Bit>,
+    m: Signal<Local, Bits<QUEUE_DEPTH>>,
+    n_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
+    n_blk: Signal<Local, Bit>,
+    n_hz1: Signal<Local, Bit>,
+    n_hz2: Signal<Local, Bit>,
+    k_blk: Signal<Local, Bit>,
+    k_hz1: Signal<Local, Bit>,
+    oldest: Signal<Local, Bit>,
+    old_waits: Signal<Local, Bit>,
     line_wait: Signal<Local, Bit>,
     hazard_wait: Signal<Local, Bit>,
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
+    zero_d: Constant<Bits<QUEUE_DEPTH>>,
+    /// Vectors are built one bit per slot, shifted in at the top (`QUEUE_DEPTH - 1`), slot 0
+    /// first (`replace_bit` and shifts by a loop index give Verilog that -Wall rejects).
+    top_sh: Constant<Bits<4>>,
+    vb: Signal<Local, Bit>,
 }
 
 impl Default for OrderingQueue {
@@ -96,11 +137,8 @@ impl Default for OrderingQueue {
             push_ready: Default::default(),
             push_line: Default::default(),
             push_ordered: Default::default(),
+            push_late: Default::default(),
             push_payload: Default::default(),
-            hz_a_valid: Default::default(),
-            hz_a_line: Default::default(),
-            hz_b_valid: Default::default(),
-            hz_b_line: Default::default(),
             issue_enable: Default::default(),
             issue_valid: Default::default(),
             issue_line: Default::default(),
@@ -111,27 +149,47 @@ impl Default for OrderingQueue {
             cov_line_wait: Default::default(),
             cov_hazard_wait: Default::default(),
             cov_back_to_back: Default::default(),
-            last_ordered: Default::default(),
-            last_line: Default::default(),
             e_valid: Default::default(),
             e_line: Default::default(),
             e_ordered: Default::default(),
+            e_late: Default::default(),
             e_payload: Default::default(),
-            older_same: Default::default(),
-            hz_hit: Default::default(),
-            eligible: Default::default(),
+            e_elig: Default::default(),
+            e_hz1: Default::default(),
+            e_hz2: Default::default(),
+            e_dep: Default::default(),
+            e_older: Default::default(),
+            last_late: Default::default(),
+            last_iline: Default::default(),
+            last_ordered: Default::default(),
+            last_line: Default::default(),
+            full: Default::default(),
+            en: Default::default(),
             found: Default::default(),
             fire: Default::default(),
             push_fire: Default::default(),
-            top_valid: Default::default(),
-            sel_below: Default::default(),
-            moving: Default::default(),
-            kept: Default::default(),
-            placed: Default::default(),
+            seen_free: Default::default(),
+            we: Default::default(),
+            win: Default::default(),
+            sel: Default::default(),
+            fs: Default::default(),
+            late_fire: Default::default(),
+            m: Default::default(),
+            n_dep: Default::default(),
+            n_blk: Default::default(),
+            n_hz1: Default::default(),
+            n_hz2: Default::default(),
+            k_blk: Default::default(),
+            k_hz1: Default::default(),
+            oldest: Default::default(),
+            old_waits: Default::default(),
             line_wait: Default::default(),
             hazard_wait: Default::default(),
             zero_line: Constant::new(Bits::default()),
             zero_payload: Constant::new(Bits::default()),
+            zero_d: Constant::new(Bits::default()),
+            top_sh: Constant::new(((QUEUE_DEPTH - 1) as u64).to_bits()),
+            vb: Default::default(),
         }
     }
 }
@@ -139,140 +197,210 @@ impl Default for OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_ordered, last_line);
+        dff_setup!(self, clock, last_late, last_iline, last_ordered, last_line);
         for i in 0..QUEUE_DEPTH {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_line[i].clock.next = self.clock.val();
             self.e_ordered[i].clock.next = self.clock.val();
+            self.e_late[i].clock.next = self.clock.val();
             self.e_payload[i].clock.next = self.clock.val();
+            self.e_elig[i].clock.next = self.clock.val();
+            self.e_hz1[i].clock.next = self.clock.val();
+            self.e_hz2[i].clock.next = self.clock.val();
+            self.e_dep[i].clock.next = self.clock.val();
+            self.e_older[i].clock.next = self.clock.val();
         }
-        self.top_valid.next = false;
-        for i in QUEUE_TOP..QUEUE_DEPTH {
-            self.top_valid.next = self.e_valid[i].q.val();
+
+        // ==========================================================================
+        // Push side: full, the lowest free slot.
+        // ==========================================================================
+        self.full.next = true;
+        self.seen_free.next = false;
+        self.we.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            if !self.e_valid[i].q.val() {
+                self.full.next = false;
+            }
         }
-        self.push_ready.next = !self.top_valid.val() && !self.reset.val();
+        self.push_ready.next = !self.full.val() && !self.reset.val();
         // (Not from `push_ready`: Verilator orders this block's statements in separate groups
-        // only when they share no variable, and top reads `push_ready`.)
-        self.push_fire.next = self.push_valid.val() && !self.top_valid.val() && !self.reset.val();
+        // only when they share no variable, and the unit reads `push_ready`.)
+        self.push_fire.next = self.push_valid.val() && !self.full.val() && !self.reset.val();
+        for i in 0..QUEUE_DEPTH {
+            self.vb.next = !self.e_valid[i].q.val() && !self.seen_free.val() && self.push_fire.val();
+            self.we.next = (self.we.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            if !self.e_valid[i].q.val() {
+                self.seen_free.next = true;
+            }
+        }
         self.cov_back_to_back.next = self.push_fire.val()
             && self.push_ordered.val()
             && self.last_ordered.q.val()
             && (self.last_line.q.val() == self.push_line.val());
         self.last_ordered.d.next = self.push_fire.val() && self.push_ordered.val();
         self.last_line.d.next = self.push_line.val();
+
+        // ==========================================================================
+        // Pick: the oldest eligible entry (one-hot `sel`), from registers only.
+        // ==========================================================================
+        self.en.next = self.issue_enable.val() && !self.reset.val();
+        self.found.next = false;
+        self.sel.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            if self.e_elig[i].q.val() {
+                self.found.next = true;
+            }
+            self.win.next = self.e_elig[i].q.val();
+            for j in 0..QUEUE_DEPTH {
+                if (j != i) && self.e_elig[j].q.val() && self.e_older[j].q.val().get_bit(i) {
+                    self.win.next = false;
+                }
+            }
+            self.sel.next = (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
+        }
+        self.fire.next = self.found.val() && self.en.val();
+        self.issue_valid.next = self.fire.val();
+        self.fs.next = self.zero_d.val();
+        if self.en.val() {
+            self.fs.next = self.sel.val();
+        }
+        // The issue outputs: one-hot AND-OR of the slots (zero when nothing is eligible).
         self.issue_line.next = self.zero_line.val();
         self.issue_ordered.next = false;
         self.issue_payload.next = self.zero_payload.val();
-        self.line_wait.next = false;
-        self.hazard_wait.next = false;
-        self.found.next = false;
-        self.placed.next = false;
+        self.late_fire.next = false;
+        for i in 0..QUEUE_DEPTH {
+            if self.sel.val().get_bit(i) {
+                self.issue_line.next = self.issue_line.val() | self.e_line[i].q.val();
+                self.issue_ordered.next = self.issue_ordered.val() || self.e_ordered[i].q.val();
+                self.issue_payload.next = self.issue_payload.val() | self.e_payload[i].q.val();
+            }
+            if self.fs.val().get_bit(i) && self.e_late[i].q.val() {
+                self.late_fire.next = true;
+            }
+        }
+        self.last_late.d.next = self.late_fire.val();
+        self.last_iline.d.next = self.issue_line.val();
 
         // ==========================================================================
-        // One pass from the oldest entry up. For entry i: eligibility (order within a
-        // line, hazard lines); the oldest eligible entry drives the issue outputs; the
-        // entries from it up move down one place when it issues; the push lands on the
-        // first place that stays free.
+        // The pushed entry's state: line compares with every slot (`m`), its older ordered
+        // entries to the line (`n_dep`: not the one issuing now), whether it waits next
+        // cycle (`n_blk`: an older entry to its line stays, or a late one issues now), and
+        // its hazard bits.
+        // ==========================================================================
+        self.m.next = self.zero_d.val();
+        self.n_dep.next = self.zero_d.val();
+        self.n_blk.next = false;
+        self.n_hz1.next = false;
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.e_line[j].q.val() == self.push_line.val();
+            self.m.next = (self.m.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.m.val().get_bit(j)
+                && self.e_valid[j].q.val()
+                && self.e_ordered[j].q.val()
+                && !self.fs.val().get_bit(j);
+            self.n_dep.next = (self.n_dep.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            if self.m.val().get_bit(j) && self.e_valid[j].q.val() && self.e_ordered[j].q.val() {
+                if !self.fs.val().get_bit(j) {
+                    self.n_blk.next = true;
+                }
+                if self.e_late[j].q.val() {
+                    self.n_blk.next = true;
+                }
+                if self.fs.val().get_bit(j) && self.e_late[j].q.val() {
+                    self.n_hz1.next = true;
+                }
+            }
+        }
+        self.n_hz2.next = self.last_late.q.val() && (self.last_iline.q.val() == self.push_line.val());
+
+        // ==========================================================================
+        // Next state of every slot.
         // ==========================================================================
         for i in 0..QUEUE_DEPTH {
-            self.older_same.next = false;
+            // An entry that stays: it waits on its line while an older entry to it stays, and
+            // for the result while a late one of them has just issued (`k_hz1`).
+            self.k_blk.next = false;
+            self.k_hz1.next = false;
             for j in 0..QUEUE_DEPTH {
-                if (j < i)
-                    && self.e_valid[j].q.val()
-                    && self.e_ordered[j].q.val()
-                    && (self.e_line[j].q.val() == self.e_line[i].q.val())
-                {
-                    self.older_same.next = true;
+                if self.e_dep[i].q.val().get_bit(j) && (!self.fs.val().get_bit(j) || self.e_late[j].q.val()) {
+                    self.k_blk.next = true;
+                }
+                if self.e_dep[i].q.val().get_bit(j) && self.fs.val().get_bit(j) && self.e_late[j].q.val() {
+                    self.k_hz1.next = true;
                 }
             }
-            self.hz_hit.next = (self.hz_a_valid.val() && (self.hz_a_line.val() == self.e_line[i].q.val()))
-                || (self.hz_b_valid.val() && (self.hz_b_line.val() == self.e_line[i].q.val()));
-            self.eligible.next = self.e_valid[i].q.val()
-                && (!self.e_ordered[i].q.val() || (!self.older_same.val() && !self.hz_hit.val()));
-            if self.e_valid[i].q.val() && self.e_ordered[i].q.val() && self.older_same.val() {
-                self.line_wait.next = true;
-            }
-            if self.e_valid[i].q.val() && self.e_ordered[i].q.val() && !self.older_same.val() && self.hz_hit.val() {
-                self.hazard_wait.next = true;
-            }
-            if self.eligible.val() && !self.found.val() {
-                self.issue_line.next = self.e_line[i].q.val();
-                self.issue_ordered.next = self.e_ordered[i].q.val();
-                self.issue_payload.next = self.e_payload[i].q.val();
-                self.found.next = true;
-            }
-        }
-        self.fire.next = self.found.val() && self.issue_enable.val() && !self.reset.val();
-        self.issue_valid.next = self.fire.val();
-
-        // Next state. `sel_below` is recomputed per entry: the issuing entry is at or below i.
-        self.sel_below.next = false;
-        for i in 0..QUEUE_TOP {
-            self.older_same.next = false;
-            for j in 0..QUEUE_DEPTH {
-                if (j < i)
-                    && self.e_valid[j].q.val()
-                    && self.e_ordered[j].q.val()
-                    && (self.e_line[j].q.val() == self.e_line[i].q.val())
-                {
-                    self.older_same.next = true;
-                }
-            }
-            self.hz_hit.next = (self.hz_a_valid.val() && (self.hz_a_line.val() == self.e_line[i].q.val()))
-                || (self.hz_b_valid.val() && (self.hz_b_line.val() == self.e_line[i].q.val()));
-            self.eligible.next = self.e_valid[i].q.val()
-                && (!self.e_ordered[i].q.val() || (!self.older_same.val() && !self.hz_hit.val()));
-            self.sel_below.next = self.sel_below.val() || self.eligible.val();
-            self.moving.next = self.sel_below.val() && self.fire.val();
-            self.e_valid[i].d.next = self.e_valid[i].q.val();
+            self.e_valid[i].d.next = self.e_valid[i].q.val() && !self.fs.val().get_bit(i);
             self.e_line[i].d.next = self.e_line[i].q.val();
             self.e_ordered[i].d.next = self.e_ordered[i].q.val();
+            self.e_late[i].d.next = self.e_late[i].q.val();
             self.e_payload[i].d.next = self.e_payload[i].q.val();
-            self.kept.next = self.e_valid[i].q.val();
-            if self.moving.val() {
-                self.e_valid[i].d.next = self.e_valid[i + 1].q.val();
-                self.e_line[i].d.next = self.e_line[i + 1].q.val();
-                self.e_ordered[i].d.next = self.e_ordered[i + 1].q.val();
-                self.e_payload[i].d.next = self.e_payload[i + 1].q.val();
-                self.kept.next = self.e_valid[i + 1].q.val();
-            }
-            if self.push_fire.val() && !self.placed.val() && !self.kept.val() {
+            self.e_dep[i].d.next = self.e_dep[i].q.val() & !self.fs.val();
+            self.e_hz1[i].d.next = self.k_hz1.val();
+            self.e_hz2[i].d.next = self.e_hz1[i].q.val();
+            self.e_elig[i].d.next = self.e_valid[i].q.val()
+                && !self.fs.val().get_bit(i)
+                && !self.e_hz1[i].q.val()
+                && !self.k_blk.val();
+            // A push elsewhere makes that entry the youngest: column k of the age matrix.
+            self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
+            if self.we.val().get_bit(i) {
                 self.e_valid[i].d.next = true;
                 self.e_line[i].d.next = self.push_line.val();
                 self.e_ordered[i].d.next = self.push_ordered.val();
+                self.e_late[i].d.next = self.push_ordered.val() && self.push_late.val();
                 self.e_payload[i].d.next = self.push_payload.val();
-                self.placed.next = true;
-            }
-        }
-        // The top entry: moves out when it or an entry below issues; takes the push if
-        // every place below stays full.
-        for i in QUEUE_TOP..QUEUE_DEPTH {
-            self.e_valid[i].d.next = self.e_valid[i].q.val() && !self.fire.val();
-            self.e_line[i].d.next = self.e_line[i].q.val();
-            self.e_ordered[i].d.next = self.e_ordered[i].q.val();
-            self.e_payload[i].d.next = self.e_payload[i].q.val();
-            if self.push_fire.val() && !self.placed.val() {
-                self.e_valid[i].d.next = true;
-                self.e_line[i].d.next = self.push_line.val();
-                self.e_ordered[i].d.next = self.push_ordered.val();
-                self.e_payload[i].d.next = self.push_payload.val();
+                self.e_older[i].d.next = self.zero_d.val();
+                self.e_dep[i].d.next = self.zero_d.val();
+                self.e_hz1[i].d.next = false;
+                self.e_hz2[i].d.next = false;
+                self.e_elig[i].d.next = true;
+                if self.push_ordered.val() {
+                    self.e_dep[i].d.next = self.n_dep.val();
+                    self.e_hz1[i].d.next = self.n_hz1.val();
+                    self.e_hz2[i].d.next = self.n_hz2.val();
+                    self.e_elig[i].d.next = !self.n_blk.val() && !self.n_hz2.val();
+                }
             }
         }
         if self.reset.val() {
             for i in 0..QUEUE_DEPTH {
                 self.e_valid[i].d.next = false;
+                self.e_elig[i].d.next = false;
             }
         }
 
         // ==========================================================================
-        // Coverage. Entry 0 has no older entry: it is eligible unless a hazard line holds it.
+        // Coverage. The oldest valid entry has no older entry to its line: it waits only for
+        // a hazard, and an issue while it waits overtakes it.
         // ==========================================================================
-        self.cov_full.next = self.top_valid.val();
-        self.cov_overtake.next = self.fire.val()
-            && self.e_valid[0].q.val()
-            && self.e_ordered[0].q.val()
-            && ((self.hz_a_valid.val() && (self.hz_a_line.val() == self.e_line[0].q.val()))
-                || (self.hz_b_valid.val() && (self.hz_b_line.val() == self.e_line[0].q.val())));
+        self.line_wait.next = false;
+        self.hazard_wait.next = false;
+        self.old_waits.next = false;
+        for i in 0..QUEUE_DEPTH {
+            if self.e_valid[i].q.val() && self.e_dep[i].q.val().any() {
+                self.line_wait.next = true;
+            }
+            if self.e_valid[i].q.val()
+                && !self.e_dep[i].q.val().any()
+                && (self.e_hz1[i].q.val() || self.e_hz2[i].q.val())
+            {
+                self.hazard_wait.next = true;
+            }
+            self.oldest.next = self.e_valid[i].q.val();
+            for j in 0..QUEUE_DEPTH {
+                if (j != i) && self.e_valid[j].q.val() && self.e_older[j].q.val().get_bit(i) {
+                    self.oldest.next = false;
+                }
+            }
+            if self.oldest.val() && !self.e_elig[i].q.val() {
+                self.old_waits.next = true;
+            }
+        }
+        self.cov_full.next = self.full.val();
+        self.cov_overtake.next = self.fire.val() && self.old_waits.val();
         self.cov_line_wait.next = self.line_wait.val();
         self.cov_hazard_wait.next = self.hazard_wait.val();
     }

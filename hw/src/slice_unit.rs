@@ -19,7 +19,12 @@
 //! - **[`OrderingQueue`]**: issues the oldest *eligible* entry each cycle: no older entry to
 //!   the same 16-byte line waits, and the line is not a *hazard line* (an f16/bf16/f32/f64
 //!   operation in s1 or s2, whose result does not exist yet). Requests to other lines
-//!   overtake waiting ones. The issued line goes straight to the RAM read address.
+//!   overtake waiting ones. The issued line goes straight to the RAM read address. The
+//!   unit marks FP requests `push_late` at the push, and the queue itself holds their line
+//!   for [`QUEUE_HAZARD_CYCLES`] = 2 cycles after their issue (exactly the cycles the op is
+//!   in s1 and s2); until the 150 MHz work (issue 5) the unit fed the s1/s2 FP lines back as
+//!   hazard inputs (`hz_a`/`hz_b`), which put a line compare per entry in the issue path.
+//!   The issue order, and so every response and throughput, is cycle for cycle the same.
 //! - **s1**: the RAM line arrives; the *old line* is the youngest in-flight version of the
 //!   line (forwarding, below) or the RAM data. The old value (`old line >> 8*offset`) feeds
 //!   both ALUs; a store merges its data here; the response data (old value masked to the
@@ -71,6 +76,10 @@
 //! was already in the FIFO). Memory keeps what was written; a request in s4 in a reset cycle
 //! is not written. While `reset` is high, `req_ready` and `rsp_valid` are low. Register
 //! power-up values need a reset before the first request (the RAM starts at zero).
+//! The [`ResponseFifo`] empties itself one cycle after the reset cycle (its pointers take a
+//! registered copy of `reset`, for 150 MHz) and keeps `rsp_valid` low in that cycle too; the
+//! unit cannot notice: nothing it accepts at or after the reset can be answered before
+//! [`UNIT_MIN_LATENCY`] cycles, and the FIFO is empty by then.
 //!
 //! # Synthesis
 //! The RAM is [`LineMemory`] (custom Verilog, sized by the constructor): Yosys infers one
@@ -80,9 +89,9 @@
 //! script without `memory_map`.
 //!
 //! Verilator sees no combinational loop between this module and the queue only because the
-//! statements that drive the queue's inputs read registers, not values computed from the
-//! queue's outputs (it orders an `always` block's statements in separate groups only when
-//! they share no variable): keep the `hz_*` inputs on the stage registers.
+//! statements that drive the queue's inputs read registers and the request port, not values
+//! computed from the queue's outputs (it orders an `always` block's statements in separate
+//! groups only when they share no variable): keep them so.
 //!
 //! # Masked sector requests (`req_mask`, for the warp coalescer)
 //! `req_mask` zero (what every plain request sends) leaves the unit exactly as described
@@ -106,7 +115,7 @@
 use crate::alu::{ALU_LATENCY, ReductionAlu};
 use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
 use crate::line_memory::{LINE_BITS, LineMemory};
-use crate::ordering_queue::{OrderingQueue, QUEUE_PAYLOAD_BITS};
+use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use crate::k;
 use rust_hdl::prelude::*;
@@ -222,6 +231,10 @@ const _: () = assert!(
         && COV_RESET_IN_FLIGHT < COV_WIDTH
 );
 const _: () = assert!(ALU_LATENCY == 3, "the pipeline merges the ReductionAlu result in s4");
+const _: () = assert!(
+    QUEUE_HAZARD_CYCLES == ALU_LATENCY - 1,
+    "the queue holds a line for the cycles an FP op spends in s1 and s2"
+);
 const _: () = assert!(INT_ALU_LATENCY == 1, "the pipeline merges the IntAlu result in s2");
 const _: () = assert!(OP_LSB + OP_WIDTH <= CODE_WIDTH && KIND_LSB + KIND_WIDTH == REQ_OP_WIDTH);
 const _: () = assert!(RSP_ENTRY_BITS == ID_WIDTH + 128 + STATUS_WIDTH);
@@ -745,6 +758,9 @@ impl Logic for SliceUnit {
         self.queue.push_valid.next = self.req_valid.val();
         self.queue.push_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4);
         self.queue.push_ordered.next = self.a_status.val() == self.status_ok.val();
+        // FP forms are late: the queue holds ordered requests to their line for
+        // QUEUE_HAZARD_CYCLES = ALU_LATENCY - 1 cycles after their issue (while in s1 and s2).
+        self.queue.push_late.next = self.a_fp.val();
         self.queue.push_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.a_size.val()) << self.p_size.val())
@@ -860,18 +876,10 @@ impl Logic for SliceUnit {
         }
 
         // ==========================================================================
-        // Issue: the queue picks the oldest eligible entry; FP ops in s1 and s2 are hazard
-        // lines (their result is not there yet when a dependent request reaches s1). A
-        // request issues only with a response place reserved for it.
+        // Issue: the queue picks the oldest eligible entry; the queue itself holds requests to
+        // the line of an FP op in s1 or s2 (its result is not there yet when a dependent
+        // request reaches s1). A request issues only with a response place reserved for it.
         // ==========================================================================
-        // (From the registers, not the decode Locals, so that Verilator can order this apart from
-        // the logic that reads the queue's outputs.)
-        self.queue.hz_a_valid.next = self.s1_valid.q.val()
-            && self.s1_ordered.q.val()
-            && self.s1_payload.q.val().get_bit(self.p_fp.val().index());
-        self.queue.hz_a_line.next = self.s1_line.q.val();
-        self.queue.hz_b_valid.next = self.s2_valid.q.val() && self.s2_ordered.q.val() && self.s2_fp.q.val();
-        self.queue.hz_b_line.next = self.s2_line.q.val();
         self.queue.issue_enable.next = self.credits.q.val() < self.credit_max.val();
         self.issue.next = self.queue.issue_valid.val();
         // The RAM read of the issued line (unordered requests read line 0, unused).

@@ -1,33 +1,36 @@
 //! The ordering queue alone against a reference model of its rules: order within a line,
-//! overtaking across lines, hazard lines, unordered entries, full, reset.
+//! overtaking across lines (the age matrix picks the oldest eligible entry, whatever slots
+//! the entries sit in), the hazard window after a late entry's issue, unordered entries,
+//! full, reset.
 
 mod common;
 use common::{Rng, b128, seed, u128_of};
-use hw::ordering_queue::{OrderingQueue, QUEUE_DEPTH};
+use hw::ordering_queue::{OrderingQueue, QUEUE_DEPTH, QUEUE_HAZARD_CYCLES};
 use rust_hdl::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Entry {
     line: u64,
     ordered: bool,
+    late: bool,
     tag: u64,
 }
 
 struct Drive {
     push: Option<Entry>,
-    hz_a: Option<u64>,
-    hz_b: Option<u64>,
     enable: bool,
     reset: bool,
 }
 
 /// What the DUT showed in one cycle.
+#[derive(Debug)]
 struct Seen {
     push_ready: bool,
-    issued: Option<Entry>,
+    issued: Option<(u64, bool, u64)>,
     cov_full: bool,
     cov_overtake: bool,
     cov_line_wait: bool,
+    cov_hazard_wait: bool,
 }
 
 fn cycle(q: &mut OrderingQueue, d: &Drive) -> Seen {
@@ -37,122 +40,202 @@ fn cycle(q: &mut OrderingQueue, d: &Drive) -> Seen {
     if let Some(e) = d.push {
         q.push_line.next = b128(e.line as u128);
         q.push_ordered.next = e.ordered;
+        q.push_late.next = e.late;
         q.push_payload.next = b128(e.tag as u128);
     }
-    q.hz_a_valid.next = d.hz_a.is_some();
-    q.hz_a_line.next = b128(d.hz_a.unwrap_or(0) as u128);
-    q.hz_b_valid.next = d.hz_b.is_some();
-    q.hz_b_line.next = b128(d.hz_b.unwrap_or(0) as u128);
     q.issue_enable.next = d.enable;
     assert!(simulate(q, 1000));
     let seen = Seen {
         push_ready: q.push_ready.val(),
-        issued: q.issue_valid.val().then(|| Entry {
-            line: u128_of(q.issue_line.val()) as u64,
-            ordered: q.issue_ordered.val(),
-            tag: u128_of(q.issue_payload.val()) as u64,
+        issued: q.issue_valid.val().then(|| {
+            (u128_of(q.issue_line.val()) as u64, q.issue_ordered.val(), u128_of(q.issue_payload.val()) as u64)
         }),
         cov_full: q.cov_full.val(),
         cov_overtake: q.cov_overtake.val(),
         cov_line_wait: q.cov_line_wait.val(),
+        cov_hazard_wait: q.cov_hazard_wait.val(),
     };
     q.clock.next = Clock::from(true);
     assert!(simulate(q, 1000));
     seen
 }
 
-/// The reference: the oldest entry that is unordered, or ordered with no older ordered entry
-/// to its line and its line not a hazard line.
-fn pick(model: &[Entry], d: &Drive) -> Option<usize> {
-    if !d.enable || d.reset {
-        return None;
-    }
-    (0..model.len()).find(|&i| {
-        let e = model[i];
-        !e.ordered
-            || (!model[..i].iter().any(|o| o.ordered && o.line == e.line)
-                && d.hz_a != Some(e.line)
-                && d.hz_b != Some(e.line))
-    })
+/// The reference: entries in arrival order, and the lines of the ordered late entries issued
+/// in the last `QUEUE_HAZARD_CYCLES` cycles (newest first).
+struct Model {
+    entries: Vec<Entry>,
+    hazards: Vec<Option<u64>>,
 }
 
+impl Model {
+    fn new() -> Model {
+        Model { entries: vec![], hazards: vec![None; QUEUE_HAZARD_CYCLES] }
+    }
+    fn older_same(&self, i: usize) -> bool {
+        let e = self.entries[i];
+        e.ordered && self.entries[..i].iter().any(|o| o.ordered && o.line == e.line)
+    }
+    fn hazard(&self, i: usize) -> bool {
+        let e = self.entries[i];
+        e.ordered && self.hazards.contains(&Some(e.line))
+    }
+    fn eligible(&self, i: usize) -> bool {
+        !self.older_same(i) && !self.hazard(i)
+    }
+    /// The oldest eligible entry, when the queue may issue.
+    fn pick(&self, d: &Drive) -> Option<usize> {
+        if !d.enable || d.reset {
+            return None;
+        }
+        (0..self.entries.len()).find(|&i| self.eligible(i))
+    }
+    /// The clock edge: the pick leaves, the push lands behind, the hazard window moves.
+    fn step(&mut self, d: &Drive, pick: Option<usize>, pushed: bool) {
+        if d.reset {
+            *self = Model::new();
+            return;
+        }
+        let issued = pick.map(|i| self.entries.remove(i));
+        self.hazards.pop();
+        self.hazards.insert(0, issued.filter(|e| e.ordered && e.late).map(|e| e.line));
+        if pushed {
+            self.entries.push(d.push.unwrap());
+        }
+    }
+}
+
+fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen {
+    let exp = model.pick(d);
+    let seen = cycle(q, d);
+    let len = model.entries.len();
+    assert_eq!(seen.push_ready, len < QUEUE_DEPTH && !d.reset, "cycle {n}: push_ready");
+    assert_eq!(
+        seen.issued,
+        exp.map(|i| {
+            let e = model.entries[i];
+            (e.line, e.ordered, e.tag)
+        }),
+        "cycle {n}: issue (model {:?}, hazards {:?})",
+        model.entries,
+        model.hazards
+    );
+    assert_eq!(seen.cov_full, len == QUEUE_DEPTH, "cycle {n}: cov_full");
+    assert_eq!(seen.cov_overtake, exp.is_some_and(|i| i > 0), "cycle {n}: cov_overtake");
+    assert_eq!(seen.cov_line_wait, (0..len).any(|i| model.older_same(i)), "cycle {n}: cov_line_wait");
+    assert_eq!(
+        seen.cov_hazard_wait,
+        (0..len).any(|i| !model.older_same(i) && model.hazard(i)),
+        "cycle {n}: cov_hazard_wait"
+    );
+    model.step(d, exp, d.push.is_some() && seen.push_ready);
+    seen
+}
+
+/// Random pushes (few lines, so that lines collide; late and unordered entries), issue
+/// enables and resets, in phases that fill the queue, drain it and mix: every cycle's issue
+/// and coverage outputs equal the model's.
 #[test]
 fn ordering_queue_random_against_model() {
-    let mut rng = Rng(seed("ordering_queue_random_against_model"));
+    let s = seed("ordering_queue_random_against_model");
+    let mut rng = Rng(s);
     let mut q = OrderingQueue::default();
     q.connect_all();
-    let mut model: Vec<Entry> = vec![];
+    let mut model = Model::new();
     let mut tag = 0u64;
-    let (mut overtakes, mut fulls, mut waits, mut resets) = (0, 0, 0, 0);
-    cycle(&mut q, &Drive { push: None, hz_a: None, hz_b: None, enable: false, reset: true });
-    for n in 0..20_000 {
+    let (mut overtakes, mut fulls, mut waits, mut hz_waits, mut resets) = (0, 0, 0, 0, 0);
+    check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
+    for n in 1..30_000 {
         // Phases: fill (issue rarely), drain, mixed.
         let phase = (n / 500) % 3;
         let line = |rng: &mut Rng| [5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)];
         let push = (rng.below(10) < if phase == 1 { 3 } else { 8 }).then(|| {
             tag += 1;
-            Entry { line: line(&mut rng), ordered: rng.below(8) != 0, tag }
+            Entry { line: line(&mut rng), ordered: rng.below(8) != 0, late: rng.below(2) == 0, tag }
         });
         let d = Drive {
             push,
-            hz_a: (rng.below(3) == 0).then(|| line(&mut rng)),
-            hz_b: (rng.below(4) == 0).then(|| line(&mut rng)),
             enable: rng.below(10) < if phase == 0 { 2 } else { 8 },
             reset: rng.below(3000) == 0,
         };
-        let exp = pick(&model, &d);
-        let seen = cycle(&mut q, &d);
-        assert_eq!(seen.push_ready, model.len() < QUEUE_DEPTH && !d.reset, "cycle {n}: push_ready");
-        assert_eq!(seen.issued, exp.map(|i| model[i]), "cycle {n}: issue (model {model:?})");
-        assert_eq!(seen.cov_full, model.len() == QUEUE_DEPTH, "cycle {n}: cov_full");
-        assert_eq!(seen.cov_overtake, exp.is_some_and(|i| i > 0), "cycle {n}: cov_overtake");
-        let waiting = (0..model.len())
-            .any(|i| model[i].ordered && model[..i].iter().any(|o| o.ordered && o.line == model[i].line));
-        assert_eq!(seen.cov_line_wait, waiting, "cycle {n}: cov_line_wait");
+        let seen = check(&mut q, &mut model, &d, n);
         overtakes += seen.cov_overtake as usize;
         fulls += seen.cov_full as usize;
         waits += seen.cov_line_wait as usize;
-        if d.reset {
-            model.clear();
-            resets += 1;
-            continue;
-        }
-        if let Some(i) = exp {
-            model.remove(i);
-        }
-        if let Some(e) = d.push {
-            if seen.push_ready {
-                model.push(e);
-            }
-        }
+        hz_waits += seen.cov_hazard_wait as usize;
+        resets += d.reset as usize;
     }
-    eprintln!("overtakes {overtakes}, full cycles {fulls}, line waits {waits}, resets {resets}");
-    assert!(overtakes > 100 && fulls > 100 && waits > 100 && resets > 0);
+    eprintln!("overtakes {overtakes}, full cycles {fulls}, line waits {waits}, hazard waits {hz_waits}, resets {resets}");
+    assert!(overtakes > 100 && fulls > 100 && waits > 100 && hz_waits > 100 && resets > 0);
 }
 
-/// Directed: A1 B A2 to lines A, B, A with A a hazard line: B overtakes; then A1, then A2.
+/// Directed: A1 (late) B A2 to lines A, B, A: A1 issues, B overtakes A2 while A1's result is
+/// not there (two cycles), then A2, then A3 behind it.
 #[test]
 fn ordering_queue_overtake_and_order_within_line() {
     let mut q = OrderingQueue::default();
     q.connect_all();
-    let idle = |push, hz_a, enable| Drive { push, hz_a, hz_b: None, enable, reset: false };
-    cycle(&mut q, &Drive { push: None, hz_a: None, hz_b: None, enable: false, reset: true });
-    let a1 = Entry { line: 1, ordered: true, tag: 1 };
-    let b = Entry { line: 2, ordered: true, tag: 2 };
-    let a2 = Entry { line: 1, ordered: true, tag: 3 };
-    for e in [a1, b, a2] {
-        assert!(cycle(&mut q, &idle(Some(e), None, false)).push_ready);
-    }
-    let s = cycle(&mut q, &idle(None, Some(1), true));
-    assert_eq!(s.issued, Some(b));
-    assert!(s.cov_overtake && s.cov_line_wait);
-    assert_eq!(cycle(&mut q, &idle(None, None, true)).issued, Some(a1));
-    assert_eq!(cycle(&mut q, &idle(None, None, true)).issued, Some(a2));
-    assert_eq!(cycle(&mut q, &idle(None, None, true)).issued, None);
+    let mut model = Model::new();
+    let e = |line, late, tag| Entry { line, ordered: true, late, tag };
+    let d = |push, enable| Drive { push, enable, reset: false };
+    check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
+    let (a1, a2, b, a3) = (e(1, true, 1), e(1, false, 2), e(2, false, 3), e(1, false, 4));
+    assert!(check(&mut q, &mut model, &d(Some(a1), false), 1).push_ready);
+    assert_eq!(check(&mut q, &mut model, &d(Some(a2), true), 2).issued, Some((1, true, 1)));
+    let s = check(&mut q, &mut model, &d(Some(b), true), 3);
+    assert_eq!(s.issued, None);
+    assert!(s.cov_hazard_wait && !s.cov_line_wait);
+    let s = check(&mut q, &mut model, &d(Some(a3), true), 4);
+    assert_eq!(s.issued, Some((2, true, 3)));
+    assert!(s.cov_overtake && s.cov_hazard_wait);
+    assert_eq!(check(&mut q, &mut model, &d(None, true), 5).issued, Some((1, true, 2)));
+    assert_eq!(check(&mut q, &mut model, &d(None, true), 6).issued, Some((1, true, 4)));
+    assert_eq!(check(&mut q, &mut model, &d(None, true), 7).issued, None);
+    // A request pushed in the cycle after a late issue to its line waits for it too.
+    check(&mut q, &mut model, &d(Some(e(7, true, 5)), false), 8);
+    assert_eq!(check(&mut q, &mut model, &d(None, true), 9).issued, Some((7, true, 5)));
+    check(&mut q, &mut model, &d(Some(e(7, false, 6)), true), 10);
+    let s = check(&mut q, &mut model, &d(None, true), 11);
+    assert!(s.issued.is_none() && s.cov_hazard_wait);
+    assert_eq!(check(&mut q, &mut model, &d(None, true), 12).issued, Some((7, true, 6)));
     // Full after QUEUE_DEPTH pushes with nothing issuing.
     for t in 0..QUEUE_DEPTH as u64 {
-        assert!(cycle(&mut q, &idle(Some(Entry { line: t, ordered: true, tag: 10 + t }), None, false)).push_ready);
+        assert!(check(&mut q, &mut model, &d(Some(e(t, false, 10 + t)), false), 13).push_ready);
     }
-    let s = cycle(&mut q, &idle(Some(Entry { line: 99, ordered: true, tag: 99 }), None, false));
+    let s = check(&mut q, &mut model, &d(Some(e(99, false, 99)), false), 14);
     assert!(!s.push_ready && s.cov_full);
+}
+
+/// The age matrix across slot reuse: entries leave from the middle and new ones land in the
+/// freed slots (the lowest free one), yet the pick stays in arrival order. Each round fills
+/// the queue with distinct lines, issues a random subset out of order by holding the older
+/// ones behind late entries to their lines, and refills.
+#[test]
+fn ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse() {
+    let s = seed("ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse");
+    let mut rng = Rng(s);
+    let mut q = OrderingQueue::default();
+    q.connect_all();
+    let mut model = Model::new();
+    let mut tag = 0u64;
+    let mut n = 0;
+    let mut issued = 0;
+    check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, n);
+    for _round in 0..400 {
+        // Refill to full: distinct lines (a few shared), some late.
+        while model.entries.len() < QUEUE_DEPTH {
+            n += 1;
+            tag += 1;
+            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, late: rng.below(2) == 0, tag };
+            check(&mut q, &mut model, &Drive { push: Some(push), enable: false, reset: false }, n);
+        }
+        // Drain a few with random enables: late issues hold their lines and younger entries
+        // overtake, which frees slots in the middle.
+        for _ in 0..1 + rng.below(QUEUE_DEPTH) {
+            n += 1;
+            let seen = check(&mut q, &mut model, &Drive { push: None, enable: rng.below(4) != 0, reset: false }, n);
+            issued += seen.issued.is_some() as usize;
+        }
+    }
+    eprintln!("{n} cycles, {issued} issues");
+    assert!(issued > 1000);
 }
