@@ -20,6 +20,8 @@ use rust_hdl::prelude::*;
 pub struct Config {
     /// The f32 and f64 adders (`fp_add.rs`): [`FP_STAGES_MIN`]..=[`FP_STAGES_MAX`].
     pub fp_stages: usize,
+    /// The f16/bf16 add lane (`fp_add16.rs`): [`FP16_STAGES_MIN`]..=[`FP16_STAGES_MAX`].
+    pub fp16_stages: usize,
 }
 
 /// The shallowest f32/f64 adder (input registers, align, add + normalise; round and pack drive
@@ -28,17 +30,24 @@ pub const FP_STAGES_MIN: usize = 3;
 /// The deepest f32/f64 adder (every candidate cut kept, the output registered).
 pub const FP_STAGES_MAX: usize = 11;
 
+/// The shallowest f16/bf16 add lane (input registers, align, add + normalise; round and pack
+/// drive the output): the lane the unit is built for.
+pub const FP16_STAGES_MIN: usize = 3;
+/// The deepest f16/bf16 add lane (every candidate cut of `fp_add16.rs` kept, the output
+/// registered).
+pub const FP16_STAGES_MAX: usize = 9;
+
 impl Default for Config {
     /// The depths the unit is built for (the latency constants).
     fn default() -> Self {
-        Config { fp_stages: 3 }
+        Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN }
     }
 }
 
 impl Config {
     /// Every block at its deepest pipeline: the fastest clock.
     pub fn fastest_clock() -> Self {
-        Config { fp_stages: FP_STAGES_MAX }
+        Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX }
     }
 
     /// The fewest cycles per dependent operation: today's depths.
@@ -54,6 +63,12 @@ impl Config {
                 self.fp_stages
             ));
         }
+        if !(FP16_STAGES_MIN..=FP16_STAGES_MAX).contains(&self.fp16_stages) {
+            return Err(format!(
+                "fp16 stages {} is out of range: the f16/bf16 add lane takes {FP16_STAGES_MIN} to {FP16_STAGES_MAX} stages",
+                self.fp16_stages
+            ));
+        }
         Ok(())
     }
 
@@ -62,14 +77,26 @@ impl Config {
         *self == Config::default()
     }
 
-    /// A short name for reports and file names, e.g. `fp3` (the default) or `fp11`.
+    /// A short name for reports and file names: `fp3` (the default), `fp11` (the f32/f64
+    /// adders' depth), `h9` (the f16/bf16 lane's depth, when only that one differs from the
+    /// default) or `fp11-h9`.
     pub fn tag(&self) -> String {
-        format!("fp{}", self.fp_stages)
+        let d = Config::default();
+        match (self.fp_stages != d.fp_stages, self.fp16_stages != d.fp16_stages) {
+            (_, false) => format!("fp{}", self.fp_stages),
+            (false, true) => format!("h{}", self.fp16_stages),
+            (true, true) => format!("fp{}-h{}", self.fp_stages, self.fp16_stages),
+        }
     }
 
     /// Cycles from inputs to `sum` of the f32/f64 adders.
     pub fn fp_add_latency(&self) -> usize {
         self.fp_stages
+    }
+
+    /// Cycles from inputs to `sum` of the f16/bf16 add lane.
+    pub fn fp16_add_latency(&self) -> usize {
+        self.fp16_stages
     }
 
     /// Whether candidate cut `k` (0-based, in the block's priority order) of a block whose

@@ -212,6 +212,9 @@ struct DepthArgs {
     /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 11.
     #[arg(long)]
     fp_stages: Option<usize>,
+    /// Stages (cycles) of the f16/bf16 add lane (`--top fp-add16`), 3 (default) to 9.
+    #[arg(long)]
+    fp16_stages: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -232,24 +235,54 @@ impl DepthArgs {
         if let Some(n) = self.fp_stages {
             c.fp_stages = n;
         }
-        c.validate().map_err(|e| format!("--fp-stages: {e}"))?;
+        if let Some(n) = self.fp16_stages {
+            c.fp16_stages = n;
+        }
+        c.validate().map_err(|e| {
+            // validate() checks the fields in this order and names the first one out of range.
+            let flag = if !(hw::config::FP_STAGES_MIN..=hw::config::FP_STAGES_MAX).contains(&c.fp_stages) {
+                "--fp-stages"
+            } else {
+                "--fp16-stages"
+            };
+            format!("{flag}: {e}")
+        })?;
         Ok(c)
     }
 }
 
-/// The configuration of `depths` for a block that takes one (`takes`), or the message for
-/// people (exit status 2).
-fn depth_config(depths: &DepthArgs, takes: bool, top: &str) -> Result<hw::Config, String> {
+/// The configuration of `depths` for `block` (None: a top without depths), with the depths the
+/// block does not take at their defaults, or the message for people (exit status 2): a depth
+/// flag the block does not take is refused rather than ignored, and so is any non-default
+/// depth (a preset included) on a block without depths.
+fn depth_config(depths: &DepthArgs, block: Option<testbench::synth::SynthTop>, top: &str) -> Result<hw::Config, String> {
     let cfg = depths.config()?;
-    if !takes && !cfg.is_default() {
-        return Err(format!(
-            "--top {top} takes the default pipeline depths only ({}): so far only the f32/f64 adders have \
-             depth cuts, and integrating deeper adders into the ALU and the unit (forwarding window, result \
-             timing) is phase 2 of issue 5. Use --top fp-add-f32 or --top fp-add-f64, or drop the depth flags.",
-            hw::Config::default().tag()
-        ));
+    let d = hw::Config::default();
+    let Some(block) = block.filter(|b| b.takes_config()) else {
+        if !cfg.is_default() {
+            return Err(format!(
+                "--top {top} takes the default pipeline depths only ({}): so far only the f32/f64 adders and the \
+                 f16/bf16 add lane have depth cuts, and integrating deeper adders into the ALU and the unit \
+                 (forwarding window, result timing) is phase 2 of issue 5. Use --top fp-add-f32, fp-add-f64 or \
+                 fp-add16, or drop the depth flags.",
+                d.tag()
+            ));
+        }
+        return Ok(cfg);
+    };
+    let flags = [
+        ("--fp-stages", depths.fp_stages.is_some_and(|n| n != d.fp_stages), block.takes_fp_stages(), "the f32/f64 adders' depth: --top fp-add-f32 or fp-add-f64"),
+        ("--fp16-stages", depths.fp16_stages.is_some_and(|n| n != d.fp16_stages), block.takes_fp16_stages(), "the f16/bf16 add lane's depth: --top fp-add16"),
+    ];
+    for (flag, given, takes, whose) in flags {
+        if given && !takes {
+            return Err(format!(
+                "{flag}: --top {top} does not take it ({whose}); this block's depth flag is {}. Drop {flag}.",
+                if block.takes_fp_stages() { "--fp-stages" } else { "--fp16-stages" }
+            ));
+        }
     }
-    Ok(cfg)
+    Ok(block.config_for(&cfg))
 }
 
 const DEFAULT_VERILOG: &str = "synth/out/redunit.v";
@@ -333,7 +366,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Verilog { output, top, mem_bytes, depths } => {
             check_mem_bytes(mem_bytes)?;
-            let cfg = depth_config(&depths, top.block().is_some_and(|b| b.takes_config()), top.name())
+            let cfg = depth_config(&depths, top.block(), top.name())
                 .map_err(anyhow::Error::msg)?;
             let lines = write_verilog_with(&output, top, mem_bytes, &cfg)?;
             let depth = if cfg.is_default() { String::new() } else { format!(", depths {}", cfg.tag()) };
@@ -364,7 +397,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Synth { top, mem_bytes, depths, freq, seed, no_pnr, no_breakdown, no_save, json } => {
             check_mem_bytes(mem_bytes)?;
-            let cfg = depth_config(&depths, top.takes_config(), top.name()).map_err(anyhow::Error::msg)?;
+            let cfg = depth_config(&depths, Some(top), top.name()).map_err(anyhow::Error::msg)?;
             synth_cmd(top, mem_bytes, &cfg, freq, seed, no_pnr, no_breakdown, no_save, json)
         }
     }

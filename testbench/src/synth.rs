@@ -69,9 +69,33 @@ impl SynthTop {
     /// Whether the block's depth follows `cfg` (the unit's integration of deeper blocks is
     /// phase 2 of issue 5: the unit takes the default configuration only).
     pub fn takes_config(self) -> bool {
-        // Only the f32/f64 adders have depth cuts so far (issue 5 phase 1); every other block
-        // would ignore the flags, so they are refused rather than silently dropped.
+        // Only the adders have depth cuts so far (issue 5 phase 1); every other block would
+        // ignore the flags, so they are refused rather than silently dropped.
+        self.takes_fp_stages() || self.takes_fp16_stages()
+    }
+
+    /// Whether the block follows `Config::fp_stages` (the f32/f64 adders).
+    pub fn takes_fp_stages(self) -> bool {
         matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64)
+    }
+
+    /// Whether the block follows `Config::fp16_stages` (the f16/bf16 add lane).
+    pub fn takes_fp16_stages(self) -> bool {
+        matches!(self, SynthTop::FpAdd16)
+    }
+
+    /// `cfg` with the depths this block does not take put back to the default (a preset
+    /// such as `fastest-clock` sets every depth; a block reads its own).
+    pub fn config_for(self, cfg: &hw::Config) -> hw::Config {
+        let d = hw::Config::default();
+        let mut c = *cfg;
+        if !self.takes_fp_stages() {
+            c.fp_stages = d.fp_stages;
+        }
+        if !self.takes_fp16_stages() {
+            c.fp16_stages = d.fp16_stages;
+        }
+        c
     }
 
     /// The block's Verilog (module `top`) in the default configuration.
@@ -87,7 +111,7 @@ impl SynthTop {
             SynthTop::Unit => hw::unit_verilog(mem_bytes),
             SynthTop::Alu => hw::alu_verilog(),
             SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::default()),
-            SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::default()),
+            SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::new(cfg)),
             SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),
             SynthTop::FpAddF64 => verilog(&mut hw::fp_add::FpAddF64::new(cfg)),
             SynthTop::FpMinmax16 => verilog(&mut hw::fp_minmax16::FpMinMax16::default()),
