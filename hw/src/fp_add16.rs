@@ -643,14 +643,14 @@ struct Deep16 {
     sb_sub: Constant<Bits<20>>,
     ones14: Constant<Bits<14>>,
     one14: Constant<Bits<14>>,
-    mark_top: Constant<Bits<16>>,
+    mark_top: Constant<Bits<15>>,
     ones15: Constant<Bits<15>>,
     one16: Constant<Bits<16>>,
-    lz_pad: Constant<Bits<16>>,
+    lz_pad: Constant<Bits<15>>,
     lz4: Constant<Bits<8>>,
     lz8: Constant<Bits<8>>,
     lz12: Constant<Bits<8>>,
-    t4_carry: Constant<Bits<4>>,
+    t3_carry: Constant<Bits<3>>,
     one12: Constant<Bits<12>>,
     eight12: Constant<Bits<12>>,
     zero3: Constant<Bits<3>>,
@@ -691,12 +691,12 @@ struct Deep16 {
     lo_a: Signal<Local, Bits<16>>,
     lo_b: Signal<Local, Bits<16>>,
     lo_t: Signal<Local, Bits<16>>,
-    lz_t: Signal<Local, Bits<16>>,
+    lz_t: Signal<Local, Bits<15>>,
     h3: Signal<Local, Bit>,
     h2: Signal<Local, Bit>,
     h1: Signal<Local, Bit>,
     low_c: Signal<Local, Bits<14>>,
-    t4: Signal<Local, Bits<4>>,
+    t3: Signal<Local, Bits<3>>,
     e_c: Signal<Local, Bits<8>>,
     sb_f: Signal<Local, Bits<20>>,
     d2: Signal<Local, Bit>,
@@ -716,7 +716,7 @@ struct Deep16 {
     s1_big: DFF<Bits<14>>,
     s1_small: DFF<Bits<14>>,
     s1_exp: DFF<Bits<8>>,
-    s1_mark: DFF<Bits<16>>,
+    s1_mark: DFF<Bits<15>>,
     s1_sb: DFF<Bits<20>>,
     s2_norm: DFF<Bits<14>>,
     s2_exp: DFF<Bits<8>>,
@@ -740,10 +740,10 @@ struct Deep16 {
     csum_e_m4: Cut<Bits<8>>,
     csum_e_m8: Cut<Bits<8>>,
     csum_e_m12: Cut<Bits<8>>,
-    csum_mark: Cut<Bits<16>>,
+    csum_mark: Cut<Bits<15>>,
     csum_sb: Cut<Bits<20>>,
     cnrm_low: Cut<Bits<14>>,
-    cnrm_t4: Cut<Bits<4>>,
+    cnrm_t3: Cut<Bits<3>>,
     cnrm_exp: Cut<Bits<8>>,
     cnrm_sb: Cut<Bits<20>>,
     crnd_sig: Cut<Bits<12>>,
@@ -789,14 +789,14 @@ impl Deep16 {
             sb_sub: Constant::new(bits_u128(8)),
             ones14: Constant::new(bits_u128((1 << 14) - 1)),
             one14: Constant::new(bits_u128(1)),
-            mark_top: Constant::new(bits_u128(0x8000)),
+            mark_top: Constant::new(bits_u128(0x4000)),
             ones15: Constant::new(bits_u128((1 << 15) - 1)),
             one16: Constant::new(bits_u128(1)),
-            lz_pad: Constant::new(bits_u128(0b11)),
+            lz_pad: Constant::new(bits_u128(1)),
             lz4: Constant::new(bits_u128(4)),
             lz8: Constant::new(bits_u128(8)),
             lz12: Constant::new(bits_u128(12)),
-            t4_carry: Constant::new(bits_u128(0b1100)),
+            t3_carry: Constant::new(bits_u128(0b110)),
             one12: Constant::new(bits_u128(1)),
             eight12: Constant::new(bits_u128(8)),
             zero3: Constant::new(bits_u128(0)),
@@ -842,7 +842,7 @@ impl Deep16 {
             h2: Default::default(),
             h1: Default::default(),
             low_c: Default::default(),
-            t4: Default::default(),
+            t3: Default::default(),
             e_c: Default::default(),
             sb_f: Default::default(),
             d2: Default::default(),
@@ -889,7 +889,7 @@ impl Deep16 {
             csum_mark: Cut::new(on(Group::Csum)),
             csum_sb: Cut::new(on(Group::Csum)),
             cnrm_low: Cut::new(on(Group::Cnrm)),
-            cnrm_t4: Cut::new(on(Group::Cnrm)),
+            cnrm_t3: Cut::new(on(Group::Cnrm)),
             cnrm_exp: Cut::new(on(Group::Cnrm)),
             cnrm_sb: Cut::new(on(Group::Cnrm)),
             crnd_sig: Cut::new(on(Group::Crnd)),
@@ -929,7 +929,7 @@ impl Logic for Deep16 {
         self.csum_mark.clock.next = self.clock.val();
         self.csum_sb.clock.next = self.clock.val();
         self.cnrm_low.clock.next = self.clock.val();
-        self.cnrm_t4.clock.next = self.clock.val();
+        self.cnrm_t3.clock.next = self.clock.val();
         self.cnrm_exp.clock.next = self.clock.val();
         self.cnrm_sb.clock.next = self.clock.val();
         self.crnd_sig.clock.next = self.clock.val();
@@ -1106,8 +1106,8 @@ impl Logic for Deep16 {
         self.s1_big.d.next = bit_cast::<14, 11>(self.csh_big_sig.q.val()) << 3;
         self.s1_exp.d.next = self.csh_big_exp.q.val();
         // The left shift of normalisation stops at exponent 1 (a subnormal result): at most
-        // exp - 1 places. Bit 16 - exp of the count's input (bit 13 - (exp - 1) of the
-        // significand, bits 1..0 being the count's pad) makes the count stop there.
+        // exp - 1 places. Bit 15 - exp of the count's input (bit 13 - (exp - 1) of the
+        // significand, bit 0 being the count's pad) makes the count stop there.
         self.s1_mark.d.next = (self.mark_top.val() >> self.csh_big_exp.q.val()) << 1;
         self.s1_sb.d.next = self.csh_sb.q.val();
 
@@ -1137,41 +1137,42 @@ impl Logic for Deep16 {
 
         // ==========================================================================
         // Stage 2, segment F: zero result; the first two decisions of the leading-zero count
-        // of the low 14 bits (with the limit marker and two pad ones, which stop the count at
+        // of the low 14 bits (with the limit marker and a pad one, which stops the count at
         // 14) and the coarse normalising shift by 8 and 4; a carry out instead takes one
         // right shift (keeping the sticky) and exponent + 1.
         // ==========================================================================
-        self.lz_t.next = (bit_cast::<16, 14>(self.csum_sum.q.val().get_bits::<14>(0)) << 2)
+        self.lz_t.next = (bit_cast::<15, 14>(self.csum_sum.q.val().get_bits::<14>(0)) << 1)
             | self.lz_pad.val()
             | self.csum_mark.q.val();
         // The decisions from the unshifted bits in parallel (h_k: nibble k of the input is
-        // zero), then one 4:1 selection of the shifted significand, the count's next nibble
-        // and the exponent (precomputed in segment D).
-        self.h3.next = !self.lz_t.val().get_bits::<4>(12).any();
-        self.h2.next = !self.lz_t.val().get_bits::<4>(8).any();
-        self.h1.next = !self.lz_t.val().get_bits::<4>(4).any();
+        // zero), then one 4:1 selection of the shifted significand, the count's next three
+        // bits (the last one is not needed: the pad stops the count) and the exponent
+        // (precomputed in segment D).
+        self.h3.next = !self.lz_t.val().get_bits::<4>(11).any();
+        self.h2.next = !self.lz_t.val().get_bits::<4>(7).any();
+        self.h1.next = !self.lz_t.val().get_bits::<4>(3).any();
         if self.csum_sum.q.val().get_bit(14) {
             self.low_c.next = self.csum_sum.q.val().get_bits::<14>(1);
             if self.csum_sum.q.val().get_bit(0) {
                 self.low_c.next = self.csum_sum.q.val().get_bits::<14>(1) | self.one14.val();
             }
-            self.t4.next = self.t4_carry.val();
+            self.t3.next = self.t3_carry.val();
             self.e_c.next = self.csum_e_p1.q.val();
         } else {
             self.low_c.next = self.csum_sum.q.val().get_bits::<14>(0);
-            self.t4.next = self.lz_t.val().get_bits::<4>(12);
+            self.t3.next = self.lz_t.val().get_bits::<3>(12);
             self.e_c.next = self.csum_exp.q.val();
             if self.h3.val() {
                 self.low_c.next = self.csum_sum.q.val().get_bits::<14>(0) << 4;
-                self.t4.next = self.lz_t.val().get_bits::<4>(8);
+                self.t3.next = self.lz_t.val().get_bits::<3>(8);
                 self.e_c.next = self.csum_e_m4.q.val();
                 if self.h2.val() {
                     self.low_c.next = self.csum_sum.q.val().get_bits::<14>(0) << 8;
-                    self.t4.next = self.lz_t.val().get_bits::<4>(4);
+                    self.t3.next = self.lz_t.val().get_bits::<3>(4);
                     self.e_c.next = self.csum_e_m8.q.val();
                     if self.h1.val() {
                         self.low_c.next = self.csum_sum.q.val().get_bits::<14>(0) << 12;
-                        self.t4.next = self.lz_t.val().get_bits::<4>(0);
+                        self.t3.next = self.lz_t.val().get_bits::<3>(0);
                         self.e_c.next = self.csum_e_m12.q.val();
                     }
                 }
@@ -1187,7 +1188,7 @@ impl Logic for Deep16 {
             }
         }
         self.cnrm_low.d.next = self.low_c.val();
-        self.cnrm_t4.d.next = self.t4.val();
+        self.cnrm_t3.d.next = self.t3.val();
         self.cnrm_exp.d.next = self.e_c.val();
         self.cnrm_sb.d.next = self.sb_f.val();
 
@@ -1195,10 +1196,10 @@ impl Logic for Deep16 {
         // Stage 2, segment H (ends in s2_): the last two decisions of the count from the
         // coarse-shifted top bits and the fine shift by 2 and 1, exponent - count.
         // ==========================================================================
-        self.d2.next = !self.cnrm_t4.q.val().get_bits::<2>(2).any();
-        self.d1.next = !self.cnrm_t4.q.val().get_bit(3);
+        self.d2.next = !self.cnrm_t3.q.val().get_bits::<2>(1).any();
+        self.d1.next = !self.cnrm_t3.q.val().get_bit(2);
         if self.d2.val() {
-            self.d1.next = !self.cnrm_t4.q.val().get_bit(1);
+            self.d1.next = !self.cnrm_t3.q.val().get_bit(0);
         }
         self.s2_norm.d.next = self.cnrm_low.q.val();
         self.s2_exp.d.next = self.cnrm_exp.q.val();
