@@ -35,7 +35,7 @@
 //!   one that raised fmax most given the cuts before it (BENCHMARKS.md). The segments: each
 //!   operand classified and unpacked in its own format in parallel with the compare
 //!   (exponents in field units, subnormals at 1, so f16 needs no rebase); exponent
-//!   differences both ways beside the swap decision, saturated to 4 bits; one carry chain for
+//!   differences both ways beside the swap decision (4 bits of shift and a flag for 16 or more); one carry chain for
 //!   the add with the carry-in as an extra low bit; the normalisation limit (exponent - 1) as
 //!   a marker bit ORed into the leading-zero count's input, so that the count itself stops at
 //!   the limit (no compare after it); the count's four decisions interleaved with the shift
@@ -628,7 +628,7 @@ struct Deep16 {
     one8: Constant<Bits<8>>,
     two8: Constant<Bits<8>>,
     three8: Constant<Bits<8>>,
-    ones4: Constant<Bits<4>>,
+    zero14: Constant<Bits<14>>,
     zero7: Constant<Bits<7>>,
     fl_bf16: Constant<Bits<7>>,
     fl_a_nan: Constant<Bits<7>>,
@@ -676,8 +676,6 @@ struct Deep16 {
     b_exp: Signal<Local, Bits<8>>,
     dab: Signal<Local, Bits<8>>,
     dba: Signal<Local, Bits<8>>,
-    sh_ab: Signal<Local, Bits<4>>,
-    sh_ba: Signal<Local, Bits<4>>,
     fl: Signal<Local, Bits<7>>,
     swap: Signal<Local, Bit>,
     big_sign: Signal<Local, Bit>,
@@ -733,6 +731,7 @@ struct Deep16 {
     csh_small_sig: Cut<Bits<11>>,
     csh_big_exp: Cut<Bits<8>>,
     csh_sh: Cut<Bits<4>>,
+    csh_far: Cut<Bit>,
     csh_sb: Cut<Bits<20>>,
     csum_sum: Cut<Bits<15>>,
     csum_exp: Cut<Bits<8>>,
@@ -774,7 +773,7 @@ impl Deep16 {
             one8: Constant::new(bits_u128(1)),
             two8: Constant::new(bits_u128(2)),
             three8: Constant::new(bits_u128(3)),
-            ones4: Constant::new(bits_u128(15)),
+            zero14: Constant::new(bits_u128(0)),
             zero7: Constant::new(bits_u128(0)),
             fl_bf16: Constant::new(bits_u128(1)),
             fl_a_nan: Constant::new(bits_u128(2)),
@@ -822,8 +821,6 @@ impl Deep16 {
             b_exp: Default::default(),
             dab: Default::default(),
             dba: Default::default(),
-            sh_ab: Default::default(),
-            sh_ba: Default::default(),
             fl: Default::default(),
             swap: Default::default(),
             big_sign: Default::default(),
@@ -879,6 +876,7 @@ impl Deep16 {
             csh_small_sig: Cut::new(on(Group::Csh)),
             csh_big_exp: Cut::new(on(Group::Csh)),
             csh_sh: Cut::new(on(Group::Csh)),
+            csh_far: Cut::new(on(Group::Csh)),
             csh_sb: Cut::new(on(Group::Csh)),
             csum_sum: Cut::new(on(Group::Csum)),
             csum_exp: Cut::new(on(Group::Csum)),
@@ -919,6 +917,7 @@ impl Logic for Deep16 {
         self.csh_small_sig.clock.next = self.clock.val();
         self.csh_big_exp.clock.next = self.clock.val();
         self.csh_sh.clock.next = self.clock.val();
+        self.csh_far.clock.next = self.clock.val();
         self.csh_sb.clock.next = self.clock.val();
         self.csum_sum.clock.next = self.clock.val();
         self.csum_exp.clock.next = self.clock.val();
@@ -1034,28 +1033,22 @@ impl Logic for Deep16 {
         // 3 sub (from segment F on: zero result), 4.. the special result.
         // ==========================================================================
         self.swap.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
-        // Exponent differences both ways (beside the swap decision), saturated to 4 bits
-        // (15 >= 14: everything shifts out).
+        // Exponent differences both ways (beside the swap decision): the low 4 bits are the
+        // alignment shift, and a difference of 16 or more (`csh_far`) shifts everything out.
         self.dab.next = self.ccmp_a_exp.q.val() - self.ccmp_b_exp.q.val();
         self.dba.next = self.ccmp_b_exp.q.val() - self.ccmp_a_exp.q.val();
-        self.sh_ab.next = self.dab.val().get_bits::<4>(0);
-        if self.dab.val().get_bits::<4>(4).any() {
-            self.sh_ab.next = self.ones4.val();
-        }
-        self.sh_ba.next = self.dba.val().get_bits::<4>(0);
-        if self.dba.val().get_bits::<4>(4).any() {
-            self.sh_ba.next = self.ones4.val();
-        }
         self.csh_big_sig.d.next = self.ccmp_a_sig.q.val();
         self.csh_small_sig.d.next = self.ccmp_b_sig.q.val();
         self.csh_big_exp.d.next = self.ccmp_a_exp.q.val();
-        self.csh_sh.d.next = self.sh_ab.val();
+        self.csh_sh.d.next = self.dab.val().get_bits::<4>(0);
+        self.csh_far.d.next = self.dab.val().get_bits::<4>(4).any();
         self.big_sign.next = self.ccmp_fl.q.val().get_bit(5);
         if self.swap.val() {
             self.csh_big_sig.d.next = self.ccmp_b_sig.q.val();
             self.csh_small_sig.d.next = self.ccmp_a_sig.q.val();
             self.csh_big_exp.d.next = self.ccmp_b_exp.q.val();
-            self.csh_sh.d.next = self.sh_ba.val();
+            self.csh_sh.d.next = self.dba.val().get_bits::<4>(0);
+            self.csh_far.d.next = self.dba.val().get_bits::<4>(4).any();
             self.big_sign.next = self.ccmp_fl.q.val().get_bit(6);
         }
         // Special results: a NaN input or inf + -inf gives 7fff; else an infinity passes.
@@ -1099,6 +1092,10 @@ impl Logic for Deep16 {
         self.small_ext.next = bit_cast::<14, 11>(self.csh_small_sig.q.val()) << 3;
         self.small_shifted.next = self.small_ext.val() >> self.csh_sh.q.val();
         self.small_lost.next = (self.small_ext.val() & !(self.ones14.val() << self.csh_sh.q.val())).any();
+        if self.csh_far.q.val() {
+            self.small_shifted.next = self.zero14.val();
+            self.small_lost.next = self.small_ext.val().any();
+        }
         self.s1_small.d.next = self.small_shifted.val();
         if self.small_lost.val() {
             self.s1_small.d.next = self.small_shifted.val() | self.one14.val();
