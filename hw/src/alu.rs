@@ -26,7 +26,8 @@
 //!
 //! # Pipeline depth
 //! [`ReductionAlu::new`] takes a [`Config`]: the f32/f64 adders get `cfg.fp_stages` stages,
-//! the integer ALU `cfg.int_stages`, and the ALU's latency is its deepest lane ([`Config::alu_latency`]); every shallower lane
+//! the f16/bf16 add lanes `cfg.fp16_stages`, the integer ALU `cfg.int_stages`, and the ALU's
+//! latency is its deepest lane ([`Config::alu_latency`]); every shallower lane
 //! is delayed to it by a [`Delay`] line (`dly_*`: registers at the lane's output, the form
 //! code and valid bit travelling beside them), so every form still has one latency. The
 //! default configuration has latency [`ALU_LATENCY`] and the same registers as before.
@@ -219,7 +220,7 @@ impl ReductionAlu {
             out_form: Default::default(),
             out_data: Default::default(),
             int_alu: IntAlu::new(cfg),
-            add16: Default::default(),
+            add16: std::array::from_fn(|_| FpAdd16::new(cfg)),
             minmax16: Default::default(),
             add_f32: std::array::from_fn(|_| FpAddF32::new(cfg)),
             add_f64: FpAddF64::new(cfg),

@@ -20,6 +20,8 @@ use rust_hdl::prelude::*;
 pub struct Config {
     /// The f32 and f64 adders (`fp_add.rs`): [`FP_STAGES_MIN`]..=[`FP_STAGES_MAX`].
     pub fp_stages: usize,
+    /// The f16/bf16 add lane (`fp_add16.rs`): [`FP16_STAGES_MIN`]..=[`FP16_STAGES_MAX`].
+    pub fp16_stages: usize,
     /// The integer ALU (`int_alu.rs`): [`INT_STAGES_MIN`]..=[`INT_STAGES_MAX`] (2 splits its
     /// 64-bit add and compares into 32-bit halves with a register between them).
     pub int_stages: usize,
@@ -36,17 +38,24 @@ pub const FP_STAGES_MIN: usize = 3;
 /// The deepest f32/f64 adder (every candidate cut kept, the output registered).
 pub const FP_STAGES_MAX: usize = 14;
 
+/// The shallowest f16/bf16 add lane (input registers, align, add + normalise; round and pack
+/// drive the output): the lane the unit is built for.
+pub const FP16_STAGES_MIN: usize = 3;
+/// The deepest f16/bf16 add lane (every candidate cut of `fp_add16.rs` kept, the output
+/// registered).
+pub const FP16_STAGES_MAX: usize = 9;
+
 impl Default for Config {
     /// The depths the unit is built for (the latency constants).
     fn default() -> Self {
-        Config { fp_stages: 3, int_stages: INT_STAGES_MIN }
+        Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN, int_stages: INT_STAGES_MIN }
     }
 }
 
 impl Config {
     /// Every block at its deepest pipeline: the fastest clock.
     pub fn fastest_clock() -> Self {
-        Config { fp_stages: FP_STAGES_MAX, int_stages: INT_STAGES_MAX }
+        Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX }
     }
 
     /// The fewest cycles per dependent operation: today's depths.
@@ -60,6 +69,12 @@ impl Config {
             return Err(format!(
                 "fp stages {} is out of range: the f32/f64 adders take {FP_STAGES_MIN} to {FP_STAGES_MAX} stages",
                 self.fp_stages
+            ));
+        }
+        if !(FP16_STAGES_MIN..=FP16_STAGES_MAX).contains(&self.fp16_stages) {
+            return Err(format!(
+                "fp16 stages {} is out of range: the f16/bf16 add lane takes {FP16_STAGES_MIN} to {FP16_STAGES_MAX} stages",
+                self.fp16_stages
             ));
         }
         if !(INT_STAGES_MIN..=INT_STAGES_MAX).contains(&self.int_stages) {
@@ -76,14 +91,25 @@ impl Config {
         *self == Config::default()
     }
 
-    /// A short name for reports and file names, e.g. `fp3` (the default), `fp11` or
-    /// `fp11-int2` (a depth other than the default is named).
+    /// A short name for reports and file names: `fp3` (the default), `fp11` (the f32/f64
+    /// adders' depth), `h9` (the f16/bf16 lane's), `int2` (the integer ALU's), joined with `-`
+    /// when several differ from the default (`fp14-h9-int2`).
     pub fn tag(&self) -> String {
-        let mut t = format!("fp{}", self.fp_stages);
-        if self.int_stages != INT_STAGES_MIN {
-            t += &format!("-int{}", self.int_stages);
+        let d = Config::default();
+        let mut parts = Vec::new();
+        if self.fp_stages != d.fp_stages {
+            parts.push(format!("fp{}", self.fp_stages));
         }
-        t
+        if self.fp16_stages != d.fp16_stages {
+            parts.push(format!("h{}", self.fp16_stages));
+        }
+        if self.int_stages != d.int_stages {
+            parts.push(format!("int{}", self.int_stages));
+        }
+        if parts.is_empty() {
+            parts.push(format!("fp{}", self.fp_stages));
+        }
+        parts.join("-")
     }
 
     /// Cycles from inputs to `sum` of the f32/f64 adders.
@@ -91,10 +117,9 @@ impl Config {
         self.fp_stages
     }
 
-    /// Cycles from inputs to `sum` of the f16/bf16 adder lanes (`fp_add16.rs`: fixed at the
-    /// default adder depth).
+    /// Cycles from inputs to `sum` of the f16/bf16 add lane.
     pub fn fp16_add_latency(&self) -> usize {
-        crate::fp_add::FP_ADD_LATENCY
+        self.fp16_stages
     }
 
     /// Cycles from inputs to `y` of the integer ALU.
@@ -152,7 +177,7 @@ impl<T: Synth> Logic for Cut<T> {
 
 /// The longest delay a [`Delay`] line can give: the deepest adder's latency (the ALU's form
 /// code and valid bit travel that long).
-pub const DELAY_MAX: usize = FP_STAGES_MAX;
+pub const DELAY_MAX: usize = if FP_STAGES_MAX > FP16_STAGES_MAX { FP_STAGES_MAX } else { FP16_STAGES_MAX };
 
 /// A delay line of `n` registers (0..=[`DELAY_MAX`], fixed by the constructor): `q` is `d`
 /// `n` cycles later. Built from [`Cut`]s, so the unused places are wires that Yosys and

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use hw::config::{Config, FP_STAGES_MAX, FP_STAGES_MIN};
+use hw::config::{Config, FP16_STAGES_MAX, FP16_STAGES_MIN, FP_STAGES_MAX, FP_STAGES_MIN};
 use hw::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64};
 use hw::fp_add16::FpAdd16;
 use rust_hdl::prelude::*;
@@ -71,11 +71,16 @@ fn check(name: &str, cases: &[Case], got: &[u64], want: impl Fn(&Case) -> u64) {
 /// The shared 16-bit lane, streaming f16 and bf16 operations interleaved (the format select
 /// changes every cycle). `Case.2` is the format (true: bf16).
 fn run_add16(cases: &[Case]) -> Vec<u64> {
-    let mut uut = FpAdd16::default();
+    run_add16_on(FpAdd16::default(), cases)
+}
+
+/// [`run_add16`] on a given lane, at its latency.
+fn run_add16_on(mut uut: FpAdd16, cases: &[Case]) -> Vec<u64> {
     uut.connect_all();
+    let latency = uut.latency();
     stream(
         &mut uut,
-        FP_ADD_LATENCY,
+        latency,
         cases,
         |u, c| u.clock.next = c.into(),
         |u, &(a, b, bf16, _): &Case| {
@@ -88,8 +93,14 @@ fn run_add16(cases: &[Case]) -> Vec<u64> {
 }
 
 fn add16_cases() -> Vec<Case> {
-    let f16 = cases("add16 f16", 5, 10, 20_000, &[(false, false)]);
-    let bf16 = cases("add16 bf16", 8, 7, 20_000, &[(true, false)]);
+    add16_cases_n("add16", 20_000)
+}
+
+/// Every pair of special operands of each format and `random` seeded pairs of each, the
+/// formats interleaved.
+fn add16_cases_n(test: &str, random: usize) -> Vec<Case> {
+    let f16 = cases(&format!("{test} f16"), 5, 10, random, &[(false, false)]);
+    let bf16 = cases(&format!("{test} bf16"), 8, 7, random, &[(true, false)]);
     let mut v = Vec::new();
     for i in 0..f16.len().max(bf16.len()) {
         v.extend(f16.get(i));
@@ -98,14 +109,63 @@ fn add16_cases() -> Vec<Case> {
     v
 }
 
+fn want_add16(&(a, b, bf16, _): &Case) -> u64 {
+    let fmt = if bf16 { Half::Bf16 } else { Half::F16 };
+    fp::add_half(fmt, a as u16, b as u16) as u64
+}
+
 #[test]
 fn add16_lane_matches_golden_model_for_f16_and_bf16() {
     let c = add16_cases();
     let got = run_add16(&c);
-    check("add16", &c, &got, |&(a, b, bf16, _)| {
-        let fmt = if bf16 { Half::Bf16 } else { Half::F16 };
-        fp::add_half(fmt, a as u16, b as u16) as u64
-    });
+    check("add16", &c, &got, want_add16);
+}
+
+/// Every depth of the f16/bf16 lane (the original lane at 3, the segmented one from 4 on),
+/// and the segmented datapath with no cut and with each candidate cut on its own, against
+/// the golden model at the latency they give: specials of both formats (zeros, subnormals,
+/// ties, infinities, NaNs) and seeded random pairs, f16 and bf16 interleaved.
+#[test]
+fn add16_lane_matches_golden_model_at_every_depth() {
+    assert_eq!(Config::default().fp16_add_latency(), FP_ADD_LATENCY);
+    assert_eq!(FpAdd16::default().latency(), FP_ADD_LATENCY);
+    let mut lanes: Vec<(String, FpAdd16, usize)> = Vec::new();
+    for stages in FP16_STAGES_MIN..=FP16_STAGES_MAX {
+        let cfg = Config { fp16_stages: stages, ..Config::default() };
+        lanes.push((format!("depth {stages}"), FpAdd16::new(&cfg), cfg.fp16_add_latency()));
+    }
+    let cuts = FP16_STAGES_MAX - FP16_STAGES_MIN;
+    lanes.push(("no cut".into(), FpAdd16::with_cuts(0), FP16_STAGES_MIN));
+    for k in 0..cuts {
+        lanes.push((format!("cut {k} alone"), FpAdd16::with_cuts(1 << k), FP16_STAGES_MIN + 1));
+    }
+    for (name, lane, latency) in lanes {
+        assert_eq!(lane.latency(), latency, "{name}");
+        let c = add16_cases_n(&format!("add16 {name}"), 2_000);
+        let got = run_add16_on(lane, &c);
+        check(&format!("add16 {name}"), &c, &got, want_add16);
+    }
+}
+
+/// The deepest lane on every f16 and every bf16 bit pattern against three fixed operands
+/// each: a negative subnormal (cancellation into subnormals, the normalisation limit), +1
+/// (rounding ties of every binade) and -1 (cancellation, long normalising shifts).
+#[test]
+fn add16_deepest_lane_sweeps_f16_and_bf16() {
+    let cfg = Config::fastest_clock();
+    let mut c = Vec::new();
+    for &b in &[0x83ffu64, 0x3c00, 0xbc00] {
+        for a in 0..=0xffffu64 {
+            c.push((a, b, false, false));
+        }
+    }
+    for &b in &[0x8001u64, 0x3f80, 0xbf81] {
+        for a in 0..=0xffffu64 {
+            c.push((b, a, true, false));
+        }
+    }
+    let got = run_add16_on(FpAdd16::new(&cfg), &c);
+    check("add16 deepest sweep", &c, &got, want_add16);
 }
 
 #[test]

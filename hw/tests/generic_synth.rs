@@ -96,3 +96,18 @@ fn generic_synth_fp_add_f32_depth_adds_registers() {
         last = ff;
     }
 }
+
+/// The same for the f16/bf16 lane: every depth from 4 (the segmented lane) to the deepest keeps
+/// more registers than the one before (each candidate cut reaches the hardware).
+#[test]
+fn generic_synth_fp_add16_depth_adds_registers() {
+    use hw::config::{FP16_STAGES_MAX, FP16_STAGES_MIN};
+    let mut last = 0;
+    for stages in FP16_STAGES_MIN + 1..=FP16_STAGES_MAX {
+        let cfg = hw::Config { fp16_stages: stages, ..hw::Config::default() };
+        let ff = flip_flops(&format!("fp_add16_h{stages}"), &hw::verilog::verilog(&mut hw::fp_add16::FpAdd16::new(&cfg)));
+        eprintln!("fp_add16 at {stages} stages: {ff} flip-flops");
+        assert!(ff > last, "{stages} stages: {ff} flip-flops, not more than the shallower depth's {last}");
+        last = ff;
+    }
+}

@@ -123,3 +123,15 @@ fn lint_reduction_alu_fastest_clock() {
 fn lint_int_alu_fastest_clock() {
     lint("int_alu_fastest", &hw::verilog::verilog(&mut IntAlu::new(&hw::Config::fastest_clock())), true);
 }
+
+/// The deepest f16/bf16 lane (the segmented datapath, every candidate cut a register).
+#[test]
+fn lint_fp_add16_fastest_clock() {
+    lint("fp_add16_fastest", &hw::verilog::verilog(&mut FpAdd16::new(&hw::Config::fastest_clock())), true);
+}
+
+/// The segmented datapath with every cut a wire (the longest combinational paths).
+#[test]
+fn lint_fp_add16_segmented_no_cut() {
+    lint("fp_add16_no_cut", &hw::verilog::verilog(&mut FpAdd16::with_cuts(0)), true);
+}

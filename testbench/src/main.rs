@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::{Form, Memory};
 use testbench::conformance::{self, EXHAUSTIVE16_FORMS};
+use testbench::synth::Depth;
 use testbench::cosim::{self, Failure, MAX_ERRORS, vcd_time};
 use testbench::engine::{AluEngine, AluOp, EngineKind, golden, result_mask};
 use testbench::rtl::RtlAlu;
@@ -219,6 +220,9 @@ struct DepthArgs {
     /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 14 (`hw::config::FP_STAGES_MAX`).
     #[arg(long)]
     fp_stages: Option<usize>,
+    /// Stages (cycles) of the f16/bf16 add lane (`--top fp-add16`), 3 (default) to 9.
+    #[arg(long)]
+    fp16_stages: Option<usize>,
     /// Stages (cycles) of the integer ALU, 1 (default) or 2 (32-bit halves in two cycles).
     #[arg(long)]
     int_stages: Option<usize>,
@@ -232,6 +236,15 @@ enum Preset {
 }
 
 impl DepthArgs {
+    /// The value given for a depth flag, if any.
+    fn given(&self, d: Depth) -> Option<usize> {
+        match d {
+            Depth::Fp => self.fp_stages,
+            Depth::Fp16 => self.fp16_stages,
+            Depth::Int => self.int_stages,
+        }
+    }
+
     /// The configuration, or an error naming the flag and its range.
     fn config(&self) -> Result<hw::Config, String> {
         let mut c = match self.preset {
@@ -242,31 +255,54 @@ impl DepthArgs {
         if let Some(n) = self.fp_stages {
             c.fp_stages = n;
         }
+        if let Some(n) = self.fp16_stages {
+            c.fp16_stages = n;
+        }
         if let Some(n) = self.int_stages {
             c.int_stages = n;
         }
         c.validate().map_err(|e| {
-            let flag = if e.starts_with("int") { "--int-stages" } else { "--fp-stages" };
+            // validate() names the first field out of range.
+            let flag = Depth::ALL.into_iter().find(|d| !d.range().contains(&d.get(&c))).map_or("--fp-stages", |d| d.flag());
             format!("{flag}: {e}")
         })?;
         Ok(c)
     }
 }
 
-/// The configuration of `depths` for a block that takes one (`takes`), or the message for
-/// people (exit status 2).
-fn depth_config(depths: &DepthArgs, takes: bool, top: &str) -> Result<hw::Config, String> {
+/// The configuration of `depths` for `block` (None: a top without depths), with the depths the
+/// block does not take at their defaults, or the message for people (exit status 2): a depth
+/// flag the block does not take is refused rather than ignored, and so is any non-default
+/// depth (a preset included) on a block without depths.
+fn depth_config(depths: &DepthArgs, block: Option<testbench::synth::SynthTop>, top: &str) -> Result<hw::Config, String> {
     let cfg = depths.config()?;
-    if !takes && !cfg.is_default() {
-        return Err(format!(
-            "--top {top} takes the default pipeline depths only ({}): so far the f32/f64 adders, the integer \
-             ALU and the reduction ALU (its lanes delayed to the deepest) take depths; integrating them into \
-             the unit (forwarding window, hazard lines) is phase 2 of issue 5. Use --top alu, fp-add-f32, \
-             fp-add-f64 or int-alu, or drop the depth flags.",
-            hw::Config::default().tag()
-        ));
+    let d = hw::Config::default();
+    let Some(block) = block.filter(|b| b.takes_config()) else {
+        if !cfg.is_default() {
+            return Err(format!(
+                "--top {top} takes the default pipeline depths only ({}): so far the f32/f64 adders, the \
+                 f16/bf16 add lane, the integer ALU and the reduction ALU (its lanes delayed to the deepest) \
+                 take depths; integrating them into the unit (forwarding window, hazard lines) is phase 2 of \
+                 issue 5. Use --top alu, fp-add-f32, fp-add-f64, fp-add16 or int-alu, or drop the depth flags.",
+                d.tag()
+            ));
+        }
+        return Ok(cfg);
+    };
+    for dep in Depth::ALL {
+        let given = depths.given(dep).is_some_and(|n| n != dep.get(&d));
+        if given && !block.takes(dep) {
+            let own: Vec<&str> = block.depths().iter().map(|x| x.flag()).collect();
+            return Err(format!(
+                "{}: --top {top} does not take it ({}); this block's depth flags: {}. Drop {}.",
+                dep.flag(),
+                dep.whose(),
+                own.join(", "),
+                dep.flag()
+            ));
+        }
     }
-    Ok(cfg)
+    Ok(block.config_for(&cfg))
 }
 
 const DEFAULT_VERILOG: &str = "synth/out/redunit.v";
@@ -350,7 +386,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Verilog { output, top, mem_bytes, depths } => {
             check_mem_bytes(mem_bytes)?;
-            let cfg = depth_config(&depths, top.block().is_some_and(|b| b.takes_config()), top.name())
+            let cfg = depth_config(&depths, top.block(), top.name())
                 .map_err(anyhow::Error::msg)?;
             let lines = write_verilog_with(&output, top, mem_bytes, &cfg)?;
             let depth = if cfg.is_default() { String::new() } else { format!(", depths {}", cfg.tag()) };
@@ -382,7 +418,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Synth { top, mem_bytes, depths, freq, seed, no_pnr, no_breakdown, no_save, json } => {
             check_mem_bytes(mem_bytes)?;
-            let cfg = depth_config(&depths, top.takes_config(), top.name()).map_err(anyhow::Error::msg)?;
+            let cfg = depth_config(&depths, Some(top), top.name()).map_err(anyhow::Error::msg)?;
             synth_cmd(top, mem_bytes, &cfg, freq, seed, no_pnr, no_breakdown, no_save, json)
         }
     }

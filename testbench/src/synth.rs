@@ -50,6 +50,66 @@ pub enum SynthTop {
     ResponseFifo,
 }
 
+/// A pipeline-depth field of `hw::Config`, with its command-line flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// `fp_stages`: the f32/f64 adders.
+    Fp,
+    /// `fp16_stages`: the f16/bf16 add lane.
+    Fp16,
+    /// `int_stages`: the integer ALU.
+    Int,
+}
+
+impl Depth {
+    /// Every depth field, in the order `hw::Config::validate` checks them.
+    pub const ALL: [Depth; 3] = [Depth::Fp, Depth::Fp16, Depth::Int];
+
+    /// The flag of `redunit verilog` and `redunit synth`.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Depth::Fp => "--fp-stages",
+            Depth::Fp16 => "--fp16-stages",
+            Depth::Int => "--int-stages",
+        }
+    }
+
+    /// Whose depth it is and which tops take it (for messages).
+    pub fn whose(self) -> &'static str {
+        match self {
+            Depth::Fp => "the f32/f64 adders' depth: --top fp-add-f32, fp-add-f64 or alu",
+            Depth::Fp16 => "the f16/bf16 add lane's depth: --top fp-add16 or alu",
+            Depth::Int => "the integer ALU's depth: --top int-alu or alu",
+        }
+    }
+
+    /// The field's range.
+    pub fn range(self) -> std::ops::RangeInclusive<usize> {
+        use hw::config::*;
+        match self {
+            Depth::Fp => FP_STAGES_MIN..=FP_STAGES_MAX,
+            Depth::Fp16 => FP16_STAGES_MIN..=FP16_STAGES_MAX,
+            Depth::Int => INT_STAGES_MIN..=INT_STAGES_MAX,
+        }
+    }
+
+    pub fn get(self, c: &hw::Config) -> usize {
+        match self {
+            Depth::Fp => c.fp_stages,
+            Depth::Fp16 => c.fp16_stages,
+            Depth::Int => c.int_stages,
+        }
+    }
+
+    pub fn set(self, c: &mut hw::Config, n: usize) {
+        match self {
+            Depth::Fp => c.fp_stages = n,
+            Depth::Fp16 => c.fp16_stages = n,
+            Depth::Int => c.int_stages = n,
+        }
+    }
+}
+
 impl SynthTop {
     pub fn name(self) -> &'static str {
         match self {
@@ -69,10 +129,49 @@ impl SynthTop {
     /// Whether the block's depth follows `cfg` (the unit's integration of deeper blocks is
     /// phase 2 of issue 5: the unit takes the default configuration only).
     pub fn takes_config(self) -> bool {
-        // The f32/f64 adders have depth cuts (issue 5 phase 1) and the ALU takes them with its
-        // lanes delayed to the deepest; every other block would ignore the flags, so they are
-        // refused rather than silently dropped.
-        matches!(self, SynthTop::FpAddF32 | SynthTop::FpAddF64 | SynthTop::Alu | SynthTop::IntAlu)
+        // The adders, the integer ALU and the reduction ALU have depth cuts (issue 5 phase 1);
+        // every other block would ignore the flags, so they are refused rather than silently
+        // dropped.
+        !self.depths().is_empty()
+    }
+
+    /// The depth fields of `hw::Config` this block follows.
+    pub fn depths(self) -> &'static [Depth] {
+        match self {
+            SynthTop::FpAddF32 | SynthTop::FpAddF64 => &[Depth::Fp],
+            SynthTop::FpAdd16 => &[Depth::Fp16],
+            SynthTop::IntAlu => &[Depth::Int],
+            SynthTop::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
+            _ => &[],
+        }
+    }
+
+    /// Whether the block follows depth field `d`.
+    pub fn takes(self, d: Depth) -> bool {
+        self.depths().contains(&d)
+    }
+
+    /// Whether the block follows `Config::fp_stages` (the f32/f64 adders).
+    pub fn takes_fp_stages(self) -> bool {
+        self.takes(Depth::Fp)
+    }
+
+    /// Whether the block follows `Config::fp16_stages` (the f16/bf16 add lane).
+    pub fn takes_fp16_stages(self) -> bool {
+        self.takes(Depth::Fp16)
+    }
+
+    /// `cfg` with the depths this block does not take put back to the default (a preset
+    /// such as `fastest-clock` sets every depth; a block reads its own).
+    pub fn config_for(self, cfg: &hw::Config) -> hw::Config {
+        let d = hw::Config::default();
+        let mut c = *cfg;
+        for f in Depth::ALL {
+            if !self.takes(f) {
+                f.set(&mut c, f.get(&d));
+            }
+        }
+        c
     }
 
     /// The block's Verilog (module `top`) in the default configuration.
@@ -88,7 +187,7 @@ impl SynthTop {
             SynthTop::Unit => hw::unit_verilog(mem_bytes),
             SynthTop::Alu => hw::alu_verilog_with(cfg),
             SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::new(cfg)),
-            SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::default()),
+            SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::new(cfg)),
             SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),
             SynthTop::FpAddF64 => verilog(&mut hw::fp_add::FpAddF64::new(cfg)),
             SynthTop::FpMinmax16 => verilog(&mut hw::fp_minmax16::FpMinMax16::default()),

@@ -75,12 +75,69 @@ fn bad_depths_are_refused_with_a_message() {
         let err = text(&out.stderr);
         assert!(err.contains("phase 2") && err.contains("--top unit"), "{cmd}: {err}");
     }
-    // Blocks without depth cuts (the other lanes, the warp and async tops) refuse the flags
+    // Blocks without depth cuts (the min/max lane, the warp and async tops) refuse the flags
     // instead of ignoring them.
-    for top in ["fp-add16", "warp", "async"] {
-        let out = redunit(&["verilog", "-o", "/dev/null", "--top", top, "--fp-stages", "5"], "");
-        assert_eq!(out.status.code(), Some(2), "{top}");
-        let err = text(&out.stderr);
-        assert!(err.contains(&format!("--top {top} takes the default pipeline depths only")), "{top}: {err}");
+    for top in ["fp-minmax16", "warp", "async"] {
+        for (flag, n) in [("--fp-stages", "5"), ("--fp16-stages", "5"), ("--int-stages", "2")] {
+            let out = redunit(&["verilog", "-o", "/dev/null", "--top", top, flag, n], "");
+            assert_eq!(out.status.code(), Some(2), "{top} {flag}");
+            let err = text(&out.stderr);
+            assert!(err.contains(&format!("--top {top} takes the default pipeline depths only")), "{top}: {err}");
+        }
     }
+}
+
+#[test]
+fn fp16_stages_sets_the_depth_of_the_f16_bf16_lane() {
+    let d = verilog(&["--top", "fp-add16"]);
+    let deep = verilog(&["--top", "fp-add16", "--fp16-stages", "9"]);
+    let preset = verilog(&["--top", "fp-add16", "--preset", "fastest-clock"]);
+    assert_eq!(kept_cuts(&d), 0, "the default lane keeps no candidate cut");
+    assert!(!d.contains("localparam  on = "), "the default lane is the original one, without cuts");
+    assert!(kept_cuts(&deep) > 6, "9 stages keep every cut group: {}", kept_cuts(&deep));
+    assert_eq!(deep, preset, "--preset fastest-clock is --fp16-stages 9 on fp-add16");
+    let four = kept_cuts(&verilog(&["--top", "fp-add16", "--fp16-stages", "4"]));
+    assert!(0 < four && four < kept_cuts(&deep), "4 stages keep one cut group: {four}");
+    // The other adders' flag at its default value is harmless; the preset sets each block's own depth.
+    assert_eq!(verilog(&["--top", "fp-add16", "--fp-stages", "3"]), d);
+    assert_eq!(verilog(&["--top", "fp-add-f32", "--preset", "fastest-clock"]), verilog(&["--top", "fp-add-f32", "--fp-stages", "14"]));
+}
+
+#[test]
+fn fp16_stages_is_refused_where_it_does_not_apply() {
+    for (args, flag) in [
+        (&["--top", "fp-add16", "--fp16-stages", "2"][..], "--fp16-stages"),
+        (&["--top", "fp-add16", "--fp16-stages", "10"][..], "--fp16-stages"),
+    ] {
+        let mut a = vec!["verilog", "-o", "/dev/null"];
+        a.extend_from_slice(args);
+        let out = redunit(&a, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(flag) && err.contains("3 to 9"), "{args:?}: {err}");
+    }
+    // A depth flag of another block: refused by name, by `verilog` and `synth` alike.
+    for cmd in ["verilog", "synth"] {
+        for (top, flag, n, own) in [
+            ("fp-add-f32", "--fp16-stages", "5", "--fp-stages"),
+            ("fp-add-f64", "--fp16-stages", "5", "--fp-stages"),
+            ("fp-add16", "--fp-stages", "5", "--fp16-stages"),
+            ("int-alu", "--fp-stages", "5", "--int-stages"),
+            ("fp-add-f32", "--int-stages", "2", "--fp-stages"),
+        ] {
+            let mut a = vec![cmd, "--top", top, flag, n];
+            if cmd == "verilog" {
+                a.extend_from_slice(&["-o", "/dev/null"]);
+            } else {
+                a.push("--no-save");
+            }
+            let out = redunit(&a, "");
+            assert_eq!(out.status.code(), Some(2), "{cmd} {top} {flag}");
+            let err = text(&out.stderr);
+            assert!(err.contains(&format!("{flag}: --top {top} does not take it")) && err.contains(own), "{cmd} {top}: {err}");
+        }
+    }
+    let out = redunit(&["synth", "--top", "unit", "--fp16-stages", "5", "--no-save"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("phase 2"));
 }
