@@ -142,6 +142,10 @@ pub struct ReductionAlu {
     ty_bf16: Constant<Bits<TYPE_WIDTH>>,
     ty_f16x2: Constant<Bits<TYPE_WIDTH>>,
     ty_bf16x2: Constant<Bits<TYPE_WIDTH>>,
+    ctl_f32: Constant<Bits<7>>,
+    ctl_f64: Constant<Bits<7>>,
+    ctl_mm: Constant<Bits<7>>,
+    ctl_add16: Constant<Bits<7>>,
     log2_16: Constant<Bits<3>>,
     log2_32: Constant<Bits<3>>,
     log2_64: Constant<Bits<3>>,
@@ -156,9 +160,13 @@ pub struct ReductionAlu {
     in_shared: Signal<Local, Bit>,
     in_bf16: Signal<Local, Bit>,
     // Decode of the outgoing form (after stage 3).
-    out_op: Signal<Local, Bits<OP_WIDTH>>,
-    out_ty: Signal<Local, Bits<TYPE_WIDTH>>,
-    out_vec: Signal<Local, Bits<VEC_WIDTH>>,
+    in_vec: Signal<Local, Bits<VEC_WIDTH>>,
+    in_log2: Signal<Local, Bits<3>>,
+    /// The result select, decoded at the input and delayed beside the form code (so the
+    /// output needs no decode): bits 2..0 log2 of the access width in bits, then one-hot
+    /// f32, f64, f16/bf16 min/max, f16/bf16 add (none: integer).
+    in_ctl: Signal<Local, Bits<7>>,
+    out_ctl: Signal<Local, Bits<7>>,
     out_log2: Signal<Local, Bits<3>>,
     // Result select and mask, as low and high 64-bit halves.
     mask_lo: Signal<Local, Bits<64>>,
@@ -180,6 +188,7 @@ pub struct ReductionAlu {
     // group's result from its own latency to the ALU's.
     dly_valid: Delay<Bit>,
     dly_form: Delay<Bits<CODE_WIDTH>>,
+    dly_ctl: Delay<Bits<7>>,
     dly_int: Delay<Bits<64>>,
     dly_mm_lo: Delay<Bits<64>>,
     dly_mm_hi: Delay<Bits<64>>,
@@ -240,6 +249,10 @@ impl ReductionAlu {
             ty_bf16: ty(Type::Bf16),
             ty_f16x2: ty(Type::F16x2),
             ty_bf16x2: ty(Type::Bf16x2),
+            ctl_f32: Constant::new(bits_u128(1 << 3)),
+            ctl_f64: Constant::new(bits_u128(1 << 4)),
+            ctl_mm: Constant::new(bits_u128(1 << 5)),
+            ctl_add16: Constant::new(bits_u128(1 << 6)),
             log2_16: Constant::new(bits_u128(4)),
             log2_32: Constant::new(bits_u128(5)),
             log2_64: Constant::new(bits_u128(6)),
@@ -251,9 +264,10 @@ impl ReductionAlu {
             in_ty: Default::default(),
             in_shared: Default::default(),
             in_bf16: Default::default(),
-            out_op: Default::default(),
-            out_ty: Default::default(),
-            out_vec: Default::default(),
+            in_vec: Default::default(),
+            in_log2: Default::default(),
+            in_ctl: Default::default(),
+            out_ctl: Default::default(),
             out_log2: Default::default(),
             mask_lo: Default::default(),
             mask_hi: Default::default(),
@@ -270,6 +284,7 @@ impl ReductionAlu {
             f32_hi: Default::default(),
             dly_valid: Delay::new(lat),
             dly_form: Delay::new(lat),
+            dly_ctl: Delay::new(lat),
             dly_int: Delay::new(lat - int),
             dly_mm_lo: Delay::new(lat - mm),
             dly_mm_hi: Delay::new(lat - mm),
@@ -288,6 +303,7 @@ impl Logic for ReductionAlu {
     fn update(&mut self) {
         self.dly_valid.clock.next = self.clock.val();
         self.dly_form.clock.next = self.clock.val();
+        self.dly_ctl.clock.next = self.clock.val();
         self.dly_int.clock.next = self.clock.val();
         self.dly_mm_lo.clock.next = self.clock.val();
         self.dly_mm_hi.clock.next = self.clock.val();
@@ -347,6 +363,38 @@ impl Logic for ReductionAlu {
         self.dly_valid.d.next = self.in_valid.val();
         self.dly_form.d.next = self.in_form.val();
 
+        // The output select, decoded here: log2 of the element width, then of the access.
+        self.in_vec.next = self.in_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
+        self.in_log2.next = self.log2_32.val();
+        if (self.in_ty.val() == self.ty_f16.val()) || (self.in_ty.val() == self.ty_bf16.val()) {
+            self.in_log2.next = self.log2_16.val();
+        }
+        if (self.in_ty.val() == self.ty_b64.val())
+            || (self.in_ty.val() == self.ty_u64.val())
+            || (self.in_ty.val() == self.ty_s64.val())
+            || (self.in_ty.val() == self.ty_f64.val())
+        {
+            self.in_log2.next = self.log2_64.val();
+        }
+        self.in_log2.next = self.in_log2.val() + bit_cast::<3, VEC_WIDTH>(self.in_vec.val());
+        self.in_ctl.next = bit_cast::<7, 3>(self.in_log2.val());
+        if self.in_ty.val() == self.ty_f32.val() {
+            self.in_ctl.next = self.in_ctl.val() | self.ctl_f32.val();
+        } else if self.in_ty.val() == self.ty_f64.val() {
+            self.in_ctl.next = self.in_ctl.val() | self.ctl_f64.val();
+        } else if (self.in_ty.val() == self.ty_f16.val())
+            || (self.in_ty.val() == self.ty_f16x2.val())
+            || (self.in_ty.val() == self.ty_bf16.val())
+            || (self.in_ty.val() == self.ty_bf16x2.val())
+        {
+            if self.in_op.val() == self.op_add.val() {
+                self.in_ctl.next = self.in_ctl.val() | self.ctl_add16.val();
+            } else {
+                self.in_ctl.next = self.in_ctl.val() | self.ctl_mm.val();
+            }
+        }
+        self.dly_ctl.d.next = self.in_ctl.val();
+
         // ==========================================================================
         // Delay lines: every lane group's result from its own latency (integer and
         // min/max: 1; f16/bf16 adders; f32/f64 adders) to the ALU's (the deepest).
@@ -388,23 +436,8 @@ impl Logic for ReductionAlu {
         // form, mask.
         // ==========================================================================
 
-        self.out_op.next = self.dly_form.q.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
-        self.out_ty.next = self.dly_form.q.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        self.out_vec.next = self.dly_form.q.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
-
-        // log2 of the element width, then of the whole access.
-        self.out_log2.next = self.log2_32.val();
-        if (self.out_ty.val() == self.ty_f16.val()) || (self.out_ty.val() == self.ty_bf16.val()) {
-            self.out_log2.next = self.log2_16.val();
-        }
-        if (self.out_ty.val() == self.ty_b64.val())
-            || (self.out_ty.val() == self.ty_u64.val())
-            || (self.out_ty.val() == self.ty_s64.val())
-            || (self.out_ty.val() == self.ty_f64.val())
-        {
-            self.out_log2.next = self.log2_64.val();
-        }
-        self.out_log2.next = self.out_log2.val() + bit_cast::<3, VEC_WIDTH>(self.out_vec.val());
+        self.out_ctl.next = self.dly_ctl.q.val();
+        self.out_log2.next = self.out_ctl.val().get_bits::<3>(0);
         self.mask_lo.next = self.ones64.val();
         self.mask_hi.next = self.ones64.val();
         if self.out_log2.val() == self.log2_16.val() {
@@ -419,23 +452,18 @@ impl Logic for ReductionAlu {
 
         self.sel_lo.next = self.dly_int.q.val();
         self.sel_hi.next = self.zero64.val();
-        if self.out_ty.val() == self.ty_f32.val() {
+        if self.out_ctl.val().get_bit(3) {
             self.sel_lo.next = self.dly_f32_lo.q.val();
             self.sel_hi.next = self.dly_f32_hi.q.val();
-        } else if self.out_ty.val() == self.ty_f64.val() {
+        } else if self.out_ctl.val().get_bit(4) {
             self.sel_lo.next = self.dly_f64_lo.q.val();
             self.sel_hi.next = self.dly_f64_hi.q.val();
-        } else if (self.out_ty.val() == self.ty_f16.val())
-            || (self.out_ty.val() == self.ty_f16x2.val())
-            || (self.out_ty.val() == self.ty_bf16.val())
-            || (self.out_ty.val() == self.ty_bf16x2.val())
-        {
+        } else if self.out_ctl.val().get_bit(5) {
             self.sel_lo.next = self.dly_mm_lo.q.val();
             self.sel_hi.next = self.dly_mm_hi.q.val();
-            if self.out_op.val() == self.op_add.val() {
-                self.sel_lo.next = self.dly_add16_lo.q.val();
-                self.sel_hi.next = self.dly_add16_hi.q.val();
-            }
+        } else if self.out_ctl.val().get_bit(6) {
+            self.sel_lo.next = self.dly_add16_lo.q.val();
+            self.sel_hi.next = self.dly_add16_hi.q.val();
         }
 
         self.out_valid.next = self.dly_valid.q.val();
