@@ -301,18 +301,10 @@ impl ReductionAlu {
 impl Logic for ReductionAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        self.dly_valid.clock.next = self.clock.val();
-        self.dly_form.clock.next = self.clock.val();
-        self.dly_ctl.clock.next = self.clock.val();
-        self.dly_int.clock.next = self.clock.val();
-        self.dly_mm_lo.clock.next = self.clock.val();
-        self.dly_mm_hi.clock.next = self.clock.val();
-        self.dly_add16_lo.clock.next = self.clock.val();
-        self.dly_add16_hi.clock.next = self.clock.val();
-        self.dly_f32_lo.clock.next = self.clock.val();
-        self.dly_f32_hi.clock.next = self.clock.val();
-        self.dly_f64_lo.clock.next = self.clock.val();
-        self.dly_f64_hi.clock.next = self.clock.val();
+        clock!(
+            self, clock, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi, dly_add16_lo, dly_add16_hi,
+            dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi
+        );
 
         // ==========================================================================
         // Stage 1: decode the form, feed every unit its slice of the operands.

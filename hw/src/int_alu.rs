@@ -187,20 +187,10 @@ impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b);
-        self.c1_kind.clock.next = self.clock.val();
-        self.c1_max.clock.next = self.clock.val();
-        self.c1_is64.clock.next = self.clock.val();
-        self.c1_a.clock.next = self.clock.val();
-        self.c1_b.clock.next = self.clock.val();
-        self.c1_sum_lo.clock.next = self.clock.val();
-        self.c1_bitw.clock.next = self.clock.val();
-        self.c1_inc.clock.next = self.clock.val();
-        self.c1_dec.clock.next = self.clock.val();
-        self.c1_is_inc.clock.next = self.clock.val();
-        self.c1_dec_b.clock.next = self.clock.val();
-        self.c1_lt_lo.clock.next = self.clock.val();
-        self.c1_lt_hi.clock.next = self.clock.val();
-        self.c1_eq_hi.clock.next = self.clock.val();
+        clock!(
+            self, clock, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_bitw, c1_inc, c1_dec, c1_is_inc,
+            c1_dec_b, c1_lt_lo, c1_lt_hi, c1_eq_hi
+        );
 
         // ==========================================================================
         // Input registers (s0_): the operands unchanged, the type decoded to width and
