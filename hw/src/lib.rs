@@ -43,6 +43,6 @@ pub use mbarrier::mbarrier_verilog;
 pub use config::Config;
 pub use alu::{ALU_LATENCY, AluUnit, ReductionAlu, alu_verilog, alu_verilog_with, latency, unit_lanes};
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
-pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_verilog};
+pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_latency, unit_verilog, unit_verilog_with};
 pub use sim::form::encoding;
 pub use warp_coalescer::{WarpCoalescer, WarpUnit, warp_verilog};

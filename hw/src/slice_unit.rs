@@ -113,6 +113,7 @@
 //! only legal codes are sent); such a request is answered, and may write memory.
 
 use crate::alu::{ALU_LATENCY, ReductionAlu};
+use crate::config::Config;
 use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
 use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS};
@@ -130,8 +131,34 @@ pub const ID_WIDTH: usize = 16;
 /// Width of the coverage-event bus.
 pub const COV_WIDTH: usize = 16;
 
-/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits.
+/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits
+/// (default configuration; [`unit_latency`] for others).
 pub const UNIT_MIN_LATENCY: usize = 6;
+
+/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
+/// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1.
+pub fn unit_latency(cfg: &Config) -> usize {
+    cfg.alu_latency() + 3
+}
+
+/// Cycles between dependent requests to one line for the unit built with `cfg`: the ALU
+/// latency for the FP forms, the integer ALU's for the integer/bitwise forms, 1 for `ld`/`st`.
+pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
+    match access {
+        sim::Access::Red(f) | sim::Access::Atom(f) => {
+            if is_int_type(f.ty()) {
+                cfg.int_alu_latency()
+            } else {
+                cfg.alu_latency()
+            }
+        }
+        _ => 1,
+    }
+}
+
+fn is_int_type(t: sim::Type) -> bool {
+    matches!(t, sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64)
+}
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
 /// Responses the unit buffers (and requests it has in flight at most, from issue to response).
@@ -479,8 +506,15 @@ pub struct SliceUnit {
 
 
 impl SliceUnit {
-    /// A unit with `mem_bytes` of memory (a multiple of 16).
+    /// A unit with `mem_bytes` of memory (a multiple of 16), default pipeline depths.
     pub fn new(mem_bytes: usize) -> Self {
+        Self::with_config(mem_bytes, &Config::default())
+    }
+
+    /// A unit with `mem_bytes` of memory and the pipeline depths of `cfg`
+    /// (latency [`unit_latency`]).
+    pub fn with_config(mem_bytes: usize, cfg: &Config) -> Self {
+        let _ = cfg; // STUB: phase 2 in progress
         assert!(mem_bytes > 0 && mem_bytes % 16 == 0, "memory size must be a positive multiple of 16");
         assert!(mem_bytes >= 32 && (mem_bytes as u64) < 1u64 << 32, "memory size must be in 32..2^32");
         let elem_log2 = elem_log2_table();
@@ -1095,5 +1129,10 @@ impl Logic for SliceUnit {
 
 /// The Verilog of the unit with `mem_bytes` of memory, as a `top` module.
 pub fn unit_verilog(mem_bytes: usize) -> String {
-    crate::verilog::verilog(&mut SliceUnit::new(mem_bytes))
+    unit_verilog_with(mem_bytes, &Config::default())
+}
+
+/// The Verilog of the unit with `mem_bytes` of memory and the depths of `cfg`, as a `top` module.
+pub fn unit_verilog_with(mem_bytes: usize, cfg: &Config) -> String {
+    crate::verilog::verilog(&mut SliceUnit::with_config(mem_bytes, cfg))
 }
