@@ -25,6 +25,12 @@ pub struct Config {
     /// The integer ALU (`int_alu.rs`): [`INT_STAGES_MIN`]..=[`INT_STAGES_MAX`] (2 splits its
     /// 64-bit add and compares into 32-bit halves with a register between them).
     pub int_stages: usize,
+    /// The L2-slice unit's registered pipeline (`slice_unit.rs`, "Pipelines"): the RAM read
+    /// takes an output register, the ALU results are registered before they merge into the
+    /// line and the merged line before it is forwarded or written, so that forwarding only
+    /// selects registers (the fastest clock). Off: the ALU outputs merge and forward in the
+    /// cycle they appear (the fewest cycles between dependent operations).
+    pub unit_regs: bool,
 }
 
 /// The shallowest integer ALU (input registers, the result combinational from them).
@@ -48,14 +54,14 @@ pub const FP16_STAGES_MAX: usize = 9;
 impl Default for Config {
     /// The depths the unit is built for (the latency constants).
     fn default() -> Self {
-        Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN, int_stages: INT_STAGES_MIN }
+        Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN, int_stages: INT_STAGES_MIN, unit_regs: false }
     }
 }
 
 impl Config {
     /// Every block at its deepest pipeline: the fastest clock.
     pub fn fastest_clock() -> Self {
-        Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX }
+        Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX, unit_regs: true }
     }
 
     /// The fewest cycles per dependent operation: today's depths.
@@ -92,8 +98,9 @@ impl Config {
     }
 
     /// A short name for reports and file names: `fp3` (the default), `fp11` (the f32/f64
-    /// adders' depth), `h9` (the f16/bf16 lane's), `int2` (the integer ALU's), joined with `-`
-    /// when several differ from the default (`fp14-h9-int2`).
+    /// adders' depth), `h9` (the f16/bf16 lane's), `int2` (the integer ALU's), `reg` (the
+    /// unit's registered pipeline), joined with `-` when several differ from the default
+    /// (`fp14-h9-int2-reg`).
     pub fn tag(&self) -> String {
         let d = Config::default();
         let mut parts = Vec::new();
@@ -105,6 +112,9 @@ impl Config {
         }
         if self.int_stages != d.int_stages {
             parts.push(format!("int{}", self.int_stages));
+        }
+        if self.unit_regs != d.unit_regs {
+            parts.push("reg".to_string());
         }
         if parts.is_empty() {
             parts.push(format!("fp{}", self.fp_stages));

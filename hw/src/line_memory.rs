@@ -2,7 +2,9 @@
 //! write port on one clock, written so that synthesis infers a block RAM.
 //!
 //! A read presents `read_addr` in cycle t and sees the line in `read_data` in cycle t+1 (the
-//! output register is the RAM's own). A read and a write of the same line in one cycle read
+//! output register is the RAM's own), or in cycle t+2 with an output register behind the
+//! RAM ([`LineMemory::with_output_register`]: the DP16KD's clock-to-output, about 4 ns on the
+//! ECP5, then starts no path of the unit's). A read and a write of the same line in one cycle read
 //! the old content (read-first); the unit forwards around this (see `slice_unit`). The
 //! contents start at zero (an `initial` loop, which synthesis turns into the RAM's
 //! initialisation) and are not touched by the unit's reset.
@@ -28,11 +30,19 @@ pub struct LineMemory {
     pub write_data: Signal<In, Bits<128>>,
     _lines: usize,
     _mem: Vec<Bits<128>>,
+    _outreg: bool,
+    _rd_q: Bits<128>,
 }
 
 impl LineMemory {
     /// A memory of `lines` lines (at least 2, at most 2^LINE_BITS).
     pub fn new(lines: usize) -> Self {
+        Self::with_output_register(lines, false)
+    }
+
+    /// A memory of `lines` lines whose reads take two cycles when `outreg` (a register behind
+    /// the RAM's own).
+    pub fn with_output_register(lines: usize, outreg: bool) -> Self {
         assert!((2..=1usize << LINE_BITS).contains(&lines), "line count out of range");
         Self {
             clock: Default::default(),
@@ -43,7 +53,14 @@ impl LineMemory {
             write_data: Default::default(),
             _lines: lines,
             _mem: vec![Bits::default(); lines],
+            _outreg: outreg,
+            _rd_q: Bits::default(),
         }
+    }
+
+    /// Cycles from `read_addr` to `read_data`.
+    pub fn read_latency(&self) -> usize {
+        1 + self._outreg as usize
     }
 
     /// Address bits the memory uses.
@@ -56,7 +73,13 @@ impl Logic for LineMemory {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             let ra = self.read_addr.val().index();
-            self.read_data.next = self._mem.get(ra).copied().unwrap_or_default();
+            let rd = self._mem.get(ra).copied().unwrap_or_default();
+            if self._outreg {
+                self.read_data.next = self._rd_q;
+                self._rd_q = rd;
+            } else {
+                self.read_data.next = rd;
+            }
             if self.write_enable.val() {
                 let wa = self.write_addr.val().index();
                 if wa < self._lines {
@@ -81,6 +104,11 @@ impl Logic for LineMemory {
         } else {
             String::new()
         };
+        let (decl, read) = if self._outreg {
+            ("reg [127:0] rd_q;\n", "    rd_q <= ram[ra];\n    read_data <= rd_q;\n")
+        } else {
+            ("", "    read_data <= ram[ra];\n")
+        };
         Verilog::Custom(format!(
             "\
 reg [127:0] ram [0:{last}];
@@ -92,12 +120,11 @@ initial begin
     for (line_i = 0; line_i < {lines}; line_i = line_i + 1) ram[line_i] = 128'h0;
 end
 
-always @(posedge clock) begin
+{decl}always @(posedge clock) begin
     if (write_enable) begin
         ram[wa] <= write_data;
     end
-    read_data <= ram[ra];
-end
+{read}end
 ",
             last = self._lines - 1,
             lines = self._lines,

@@ -3,12 +3,14 @@
 //!
 //! [`QUEUE_DEPTH`] fixed slots; an entry stays in the slot it was pushed into until it
 //! issues (nothing shifts). Each entry holds a line address, an `ordered` flag (the request
-//! touches memory; error requests do not and are never ordered), a `late` flag (its new line
-//! exists only [`QUEUE_HAZARD_CYCLES`] cycles after its issue: the FP forms) and an opaque
-//! payload. An entry is *eligible* when it is valid and either not ordered, or ordered and
+//! touches memory; error requests do not and are never ordered), a *hazard window* `W`
+//! (`push_wait`: its new line exists only `W` cycles after its issue; the unit's default
+//! pipeline gives the FP forms 2, everything else 0) and an opaque payload. An entry is
+//! *eligible* when it is valid and either not ordered, or ordered and
 //! - no older valid ordered entry has the same line (order within a line), and
-//! - no ordered late entry to its line issued in the last [`QUEUE_HAZARD_CYCLES`] cycles
-//!   (its result is not there yet: the unit's s1 and s2 hold it).
+//! - no ordered entry to its line issued in the last `W` cycles, `W` that entry's window
+//!   (its result is not there yet: the unit's pipeline holds it). The largest window is the
+//!   constructor's `max_wait` ([`QUEUE_HAZARD_CYCLES`] = 2 for [`Default`]).
 //!
 //! In each cycle with `issue_enable` high the oldest eligible entry leaves on the `issue_*`
 //! outputs (combinationally from the entry registers; the consumer must take it). A push
@@ -25,11 +27,17 @@
 //! - `e_dep[i]` bit j (entry i waits for the older ordered entry j to its line): set at the
 //!   push (the pushed line compared with every slot's line, the only line compares), cleared
 //!   when j issues;
-//! - `e_hz1`, `e_hz2`: entry i's line belongs to a late entry issued one / two cycles ago.
-//!   When a late entry j issues, its dependents (`e_dep[i]` bit j) get `e_hz1` (they move from
-//!   waiting on the line to waiting on the result); `e_hz2` follows `e_hz1`. An entry pushed in
-//!   the cycle of such an issue gets `e_hz1` from its line compare; one pushed in the cycle
-//!   after gets `e_hz2` from the line of the last issue (`last_iline`).
+//! - `e_cnt[i]`: the cycles entry i still waits for a result, as a thermometer code (bit k
+//!   set while more than k cycles remain; shifting right counts down, and the larger of two
+//!   waits is their OR). When a late entry j (window `W` > 0) issues, its dependents
+//!   (`e_dep[i]` bit j) are blocked in the next cycle and get `e_cnt` = `W - 1` ones (`e_wt[j]`,
+//!   decoded at the push): they move from waiting on the line to waiting on the result.
+//! - The issue history `h_line[k]`, `h_t[k]`: the line of the late entry issued `k + 1` cycles
+//!   ago and its remaining window (`W - k - 1` ones). A pushed entry ORs the windows of the
+//!   history entries to its line (bit 0: it waits next cycle, the rest its `e_cnt`); one pushed
+//!   in the cycle of such an issue takes the issuing entry's `e_wt` from its line compare.
+//!   The history has `max_wait - 1` places (one with the default window of 2: the line of the
+//!   last issue).
 //!
 //! Coverage outputs (high in the cycle the event happens): `cov_full` (all entries valid),
 //! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
@@ -45,11 +53,16 @@ use rust_hdl::prelude::*;
 pub const QUEUE_DEPTH: usize = 8;
 /// Width of an entry's opaque payload.
 pub const QUEUE_PAYLOAD_BITS: usize = 174;
-/// Cycles after the issue of an ordered late entry in which ordered entries to its line may
-/// not issue (the unit: an FP op's result is forwarded from s4, so a dependent request may
-/// issue [`crate::alu::ALU_LATENCY`] cycles after it, not while the FP op is in s1 or s2).
-/// The queue's `e_hz1`/`e_hz2` registers hold this window: the value is structural.
+/// The largest hazard window of the default queue: cycles after the issue of an ordered FP
+/// entry in which ordered entries to its line may not issue (the unit's default pipeline
+/// forwards an FP op's result from s4, so a dependent request may issue
+/// [`crate::alu::ALU_LATENCY`] cycles after it, not while the FP op is in s1 or s2).
 pub const QUEUE_HAZARD_CYCLES: usize = 2;
+/// The largest hazard window any queue takes (`OrderingQueue::new`): the width of the
+/// thermometer counts.
+pub const QUEUE_WAIT_MAX: usize = 16;
+/// Width of `push_wait`.
+pub const QUEUE_WAIT_BITS: usize = 5;
 const _: () = assert!(QUEUE_DEPTH >= 2 && QUEUE_DEPTH <= 16, "slot vectors shift by a 4-bit constant");
 
 #[derive(LogicBlock)]
@@ -61,8 +74,9 @@ pub struct OrderingQueue {
     pub push_ready: Signal<Out, Bit>,
     pub push_line: Signal<In, Bits<LINE_BITS>>,
     pub push_ordered: Signal<In, Bit>,
-    /// The entry's new line exists only [`QUEUE_HAZARD_CYCLES`] cycles after its issue.
-    pub push_late: Signal<In, Bit>,
+    /// The entry's hazard window: its new line exists only this many cycles after its issue
+    /// (0..=`max_wait`; 0: at once).
+    pub push_wait: Signal<In, Bits<QUEUE_WAIT_BITS>>,
     pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
     // Issue side.
     pub issue_enable: Signal<In, Bit>,
@@ -81,17 +95,21 @@ pub struct OrderingQueue {
     e_valid: [DFF<Bit>; QUEUE_DEPTH],
     e_line: [DFF<Bits<LINE_BITS>>; QUEUE_DEPTH],
     e_ordered: [DFF<Bit>; QUEUE_DEPTH],
-    /// Ordered and late.
+    /// Ordered with a window of 1 or more.
     e_late: [DFF<Bit>; QUEUE_DEPTH],
+    /// The window less one, as a thermometer code (ordered entries only).
+    e_wt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
-    e_hz1: [DFF<Bit>; QUEUE_DEPTH],
-    e_hz2: [DFF<Bit>; QUEUE_DEPTH],
+    /// Remaining hazard cycles (thermometer).
+    e_cnt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// Waiting for a result in this cycle (coverage).
+    e_hzc: [DFF<Bit>; QUEUE_DEPTH],
     e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     e_older: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
-    // The last issue, when it was an ordered late entry (its line is a hazard one more cycle).
-    last_late: DFF<Bit>,
-    last_iline: DFF<Bits<LINE_BITS>>,
+    // The issue history: the late entries issued 1, 2, .. cycles ago (line, remaining window).
+    h_line: Vec<DFF<Bits<LINE_BITS>>>,
+    h_t: Vec<DFF<Bits<QUEUE_WAIT_MAX>>>,
     // The last push (back-to-back coverage).
     last_ordered: DFF<Bit>,
     last_line: DFF<Bits<LINE_BITS>>,
@@ -108,11 +126,15 @@ pub struct OrderingQueue {
     sel: Signal<Local, Bits<QUEUE_DEPTH>>,
     fs: Signal<Local, Bits<QUEUE_DEPTH>>,
     late_fire: Signal<Local, Bit>,
+    i_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    p_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    hist: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    n_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    k_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     m: Signal<Local, Bits<QUEUE_DEPTH>>,
     n_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
     n_blk: Signal<Local, Bit>,
     n_hz1: Signal<Local, Bit>,
-    n_hz2: Signal<Local, Bit>,
     k_blk: Signal<Local, Bit>,
     k_hz1: Signal<Local, Bit>,
     oldest: Signal<Local, Bit>,
@@ -122,6 +144,9 @@ pub struct OrderingQueue {
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     zero_d: Constant<Bits<QUEUE_DEPTH>>,
+    zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
+    ones_w: Constant<Bits<QUEUE_WAIT_MAX>>,
+    one_w: Constant<Bits<QUEUE_WAIT_BITS>>,
     /// Vectors are built one bit per slot, shifted in at the top (`QUEUE_DEPTH - 1`), slot 0
     /// first (`replace_bit` and shifts by a loop index give Verilog that -Wall rejects).
     top_sh: Constant<Bits<4>>,
@@ -129,7 +154,18 @@ pub struct OrderingQueue {
 }
 
 impl Default for OrderingQueue {
+    /// The queue of the default unit: windows of up to [`QUEUE_HAZARD_CYCLES`].
     fn default() -> Self {
+        OrderingQueue::new(QUEUE_HAZARD_CYCLES)
+    }
+}
+
+impl OrderingQueue {
+    /// A queue whose entries take hazard windows of up to `max_wait` cycles
+    /// (1..=[`QUEUE_WAIT_MAX`]).
+    pub fn new(max_wait: usize) -> Self {
+        assert!((1..=QUEUE_WAIT_MAX).contains(&max_wait), "OrderingQueue: max_wait {max_wait} is not in 1..={QUEUE_WAIT_MAX}");
+        let hist = (max_wait - 1).max(1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -137,7 +173,7 @@ impl Default for OrderingQueue {
             push_ready: Default::default(),
             push_line: Default::default(),
             push_ordered: Default::default(),
-            push_late: Default::default(),
+            push_wait: Default::default(),
             push_payload: Default::default(),
             issue_enable: Default::default(),
             issue_valid: Default::default(),
@@ -153,14 +189,15 @@ impl Default for OrderingQueue {
             e_line: Default::default(),
             e_ordered: Default::default(),
             e_late: Default::default(),
+            e_wt: Default::default(),
             e_payload: Default::default(),
             e_elig: Default::default(),
-            e_hz1: Default::default(),
-            e_hz2: Default::default(),
+            e_cnt: Default::default(),
+            e_hzc: Default::default(),
             e_dep: Default::default(),
             e_older: Default::default(),
-            last_late: Default::default(),
-            last_iline: Default::default(),
+            h_line: (0..hist).map(|_| Default::default()).collect(),
+            h_t: (0..hist).map(|_| Default::default()).collect(),
             last_ordered: Default::default(),
             last_line: Default::default(),
             full: Default::default(),
@@ -174,11 +211,15 @@ impl Default for OrderingQueue {
             sel: Default::default(),
             fs: Default::default(),
             late_fire: Default::default(),
+            i_wt: Default::default(),
+            p_wt: Default::default(),
+            hist: Default::default(),
+            n_wt: Default::default(),
+            k_wt: Default::default(),
             m: Default::default(),
             n_dep: Default::default(),
             n_blk: Default::default(),
             n_hz1: Default::default(),
-            n_hz2: Default::default(),
             k_blk: Default::default(),
             k_hz1: Default::default(),
             oldest: Default::default(),
@@ -188,6 +229,9 @@ impl Default for OrderingQueue {
             zero_line: Constant::new(Bits::default()),
             zero_payload: Constant::new(Bits::default()),
             zero_d: Constant::new(Bits::default()),
+            zero_w: Constant::new(Bits::default()),
+            ones_w: Constant::new(((1u128 << QUEUE_WAIT_MAX) - 1).to_bits()),
+            one_w: Constant::new(1u64.to_bits()),
             top_sh: Constant::new(((QUEUE_DEPTH - 1) as u64).to_bits()),
             vb: Default::default(),
         }
@@ -197,7 +241,11 @@ impl Default for OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_late, last_iline, last_ordered, last_line);
+        dff_setup!(self, clock, last_ordered, last_line);
+        for k in 0..self.h_line.len() {
+            self.h_line[k].clock.next = self.clock.val();
+            self.h_t[k].clock.next = self.clock.val();
+        }
         for i in 0..QUEUE_DEPTH {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_line[i].clock.next = self.clock.val();
@@ -205,8 +253,9 @@ impl Logic for OrderingQueue {
             self.e_late[i].clock.next = self.clock.val();
             self.e_payload[i].clock.next = self.clock.val();
             self.e_elig[i].clock.next = self.clock.val();
-            self.e_hz1[i].clock.next = self.clock.val();
-            self.e_hz2[i].clock.next = self.clock.val();
+            self.e_wt[i].clock.next = self.clock.val();
+            self.e_cnt[i].clock.next = self.clock.val();
+            self.e_hzc[i].clock.next = self.clock.val();
             self.e_dep[i].clock.next = self.clock.val();
             self.e_older[i].clock.next = self.clock.val();
         }
@@ -269,6 +318,7 @@ impl Logic for OrderingQueue {
         self.issue_ordered.next = false;
         self.issue_payload.next = self.zero_payload.val();
         self.late_fire.next = false;
+        self.i_wt.next = self.zero_w.val();
         for i in 0..QUEUE_DEPTH {
             if self.sel.val().get_bit(i) {
                 self.issue_line.next = self.issue_line.val() | self.e_line[i].q.val();
@@ -277,10 +327,17 @@ impl Logic for OrderingQueue {
             }
             if self.fs.val().get_bit(i) && self.e_late[i].q.val() {
                 self.late_fire.next = true;
+                self.i_wt.next = self.i_wt.val() | self.e_wt[i].q.val();
             }
         }
-        self.last_late.d.next = self.late_fire.val();
-        self.last_iline.d.next = self.issue_line.val();
+        // The history: this issue's line and window (W - 1 ones left after this cycle), then
+        // each place one cycle older with one cycle less.
+        self.h_line[0].d.next = self.issue_line.val();
+        self.h_t[0].d.next = self.i_wt.val();
+        for k in 1..self.h_line.len() {
+            self.h_line[k].d.next = self.h_line[k - 1].q.val();
+            self.h_t[k].d.next = self.h_t[k - 1].q.val() >> 1;
+        }
 
         // ==========================================================================
         // The pushed entry's state: line compares with every slot (`m`), its older ordered
@@ -292,6 +349,7 @@ impl Logic for OrderingQueue {
         self.n_dep.next = self.zero_d.val();
         self.n_blk.next = false;
         self.n_hz1.next = false;
+        self.n_wt.next = self.zero_w.val();
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.e_line[j].q.val() == self.push_line.val();
             self.m.next = (self.m.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
@@ -311,10 +369,22 @@ impl Logic for OrderingQueue {
                 }
                 if self.fs.val().get_bit(j) && self.e_late[j].q.val() {
                     self.n_hz1.next = true;
+                    self.n_wt.next = self.n_wt.val() | self.e_wt[j].q.val();
                 }
             }
         }
-        self.n_hz2.next = self.last_late.q.val() && (self.last_iline.q.val() == self.push_line.val());
+        // The windows of the late entries issued in the last cycles to the pushed line.
+        self.hist.next = self.zero_w.val();
+        for k in 0..self.h_line.len() {
+            if self.h_line[k].q.val() == self.push_line.val() {
+                self.hist.next = self.hist.val() | self.h_t[k].q.val();
+            }
+        }
+        // The pushed entry's own window less one, as a thermometer code.
+        self.p_wt.next = self.zero_w.val();
+        if self.push_wait.val().any() {
+            self.p_wt.next = !(self.ones_w.val() << (self.push_wait.val() - self.one_w.val()));
+        }
 
         // ==========================================================================
         // Next state of every slot.
@@ -324,25 +394,28 @@ impl Logic for OrderingQueue {
             // for the result while a late one of them has just issued (`k_hz1`).
             self.k_blk.next = false;
             self.k_hz1.next = false;
+            self.k_wt.next = self.zero_w.val();
             for j in 0..QUEUE_DEPTH {
                 if self.e_dep[i].q.val().get_bit(j) && (!self.fs.val().get_bit(j) || self.e_late[j].q.val()) {
                     self.k_blk.next = true;
                 }
                 if self.e_dep[i].q.val().get_bit(j) && self.fs.val().get_bit(j) && self.e_late[j].q.val() {
                     self.k_hz1.next = true;
+                    self.k_wt.next = self.k_wt.val() | self.e_wt[j].q.val();
                 }
             }
             self.e_valid[i].d.next = self.e_valid[i].q.val() && !self.fs.val().get_bit(i);
             self.e_line[i].d.next = self.e_line[i].q.val();
             self.e_ordered[i].d.next = self.e_ordered[i].q.val();
             self.e_late[i].d.next = self.e_late[i].q.val();
+            self.e_wt[i].d.next = self.e_wt[i].q.val();
             self.e_payload[i].d.next = self.e_payload[i].q.val();
             self.e_dep[i].d.next = self.e_dep[i].q.val() & !self.fs.val();
-            self.e_hz1[i].d.next = self.k_hz1.val();
-            self.e_hz2[i].d.next = self.e_hz1[i].q.val();
+            self.e_cnt[i].d.next = (self.e_cnt[i].q.val() >> 1) | self.k_wt.val();
+            self.e_hzc[i].d.next = self.k_hz1.val() || self.e_cnt[i].q.val().get_bit(0);
             self.e_elig[i].d.next = self.e_valid[i].q.val()
                 && !self.fs.val().get_bit(i)
-                && !self.e_hz1[i].q.val()
+                && !self.e_cnt[i].q.val().get_bit(0)
                 && !self.k_blk.val();
             // A push elsewhere makes that entry the youngest: column k of the age matrix.
             self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
@@ -350,18 +423,19 @@ impl Logic for OrderingQueue {
                 self.e_valid[i].d.next = true;
                 self.e_line[i].d.next = self.push_line.val();
                 self.e_ordered[i].d.next = self.push_ordered.val();
-                self.e_late[i].d.next = self.push_ordered.val() && self.push_late.val();
+                self.e_late[i].d.next = self.push_ordered.val() && self.push_wait.val().any();
+                self.e_wt[i].d.next = self.p_wt.val();
                 self.e_payload[i].d.next = self.push_payload.val();
                 self.e_older[i].d.next = self.zero_d.val();
                 self.e_dep[i].d.next = self.zero_d.val();
-                self.e_hz1[i].d.next = false;
-                self.e_hz2[i].d.next = false;
+                self.e_cnt[i].d.next = self.zero_w.val();
+                self.e_hzc[i].d.next = false;
                 self.e_elig[i].d.next = true;
                 if self.push_ordered.val() {
                     self.e_dep[i].d.next = self.n_dep.val();
-                    self.e_hz1[i].d.next = self.n_hz1.val();
-                    self.e_hz2[i].d.next = self.n_hz2.val();
-                    self.e_elig[i].d.next = !self.n_blk.val() && !self.n_hz2.val();
+                    self.e_cnt[i].d.next = self.n_wt.val() | (self.hist.val() >> 1);
+                    self.e_hzc[i].d.next = self.n_hz1.val() || self.hist.val().get_bit(0);
+                    self.e_elig[i].d.next = !self.n_blk.val() && !self.hist.val().get_bit(0);
                 }
             }
         }
@@ -369,6 +443,9 @@ impl Logic for OrderingQueue {
             for i in 0..QUEUE_DEPTH {
                 self.e_valid[i].d.next = false;
                 self.e_elig[i].d.next = false;
+            }
+            for k in 0..self.h_t.len() {
+                self.h_t[k].d.next = self.zero_w.val();
             }
         }
 
@@ -385,7 +462,7 @@ impl Logic for OrderingQueue {
             }
             if self.e_valid[i].q.val()
                 && !self.e_dep[i].q.val().any()
-                && (self.e_hz1[i].q.val() || self.e_hz2[i].q.val())
+                && self.e_hzc[i].q.val()
             {
                 self.hazard_wait.next = true;
             }

@@ -1,5 +1,7 @@
 //! The unit's response buffer: a first-in first-out queue of [`RSP_FIFO_DEPTH`] responses
-//! (id, data, status) in front of the valid/ready response port.
+//! (id, data, status) in front of the valid/ready response port; [`ResponseFifo::new`] takes
+//! 8, 16 or 32 places (a deeper unit pipeline holds more requests between issue and response,
+//! and each needs a place reserved).
 //!
 //! `out_valid` is high while the FIFO holds a response; the head leaves when `out_ready` is
 //! high too. A push in a cycle with the FIFO full is lost, so the producer must keep a count
@@ -21,11 +23,15 @@
 //! The read multiplexer is a tree on the read pointer's bits (one LUT level and the ECP5's
 //! PFUMX/L6MUX), not a decoded one-hot select followed by an AND-OR: 905 instead of 1,276
 //! LUT4 and 117 MHz; what remains critical is the pointer's fan-out to the 146 output bits.
+//! A deeper FIFO has one such tree per group of 8 places and selects the group with a one-hot
+//! AND-OR on the pointer's upper bits.
 
 use rust_hdl::prelude::*;
 
-/// Entries in the response FIFO.
+/// Entries in the response FIFO of the default unit.
 pub const RSP_FIFO_DEPTH: usize = 8;
+/// The deepest response FIFO ([`ResponseFifo::new`]).
+pub const RSP_FIFO_DEPTH_MAX: usize = 32;
 /// Width of a response entry: id (16), data (128), status (2).
 pub const RSP_ENTRY_BITS: usize = 146;
 
@@ -39,23 +45,39 @@ pub struct ResponseFifo {
     pub out_ready: Signal<In, Bit>,
     pub out_entry: Signal<Out, Bits<RSP_ENTRY_BITS>>,
 
-    entry: [DFF<Bits<RSP_ENTRY_BITS>>; RSP_FIFO_DEPTH],
-    wr_ptr: DFF<Bits<3>>,
-    rd_ptr: DFF<Bits<3>>,
-    count: DFF<Bits<4>>,
+    entry: Vec<DFF<Bits<RSP_ENTRY_BITS>>>,
+    wr_ptr: DFF<Bits<5>>,
+    rd_ptr: DFF<Bits<5>>,
+    count: DFF<Bits<6>>,
     reset_r: DFF<Bit>,
     nonempty: Signal<Local, Bit>,
-    wr_oh: Signal<Local, Bits<RSP_FIFO_DEPTH>>,
+    wr_oh: Signal<Local, Bits<RSP_FIFO_DEPTH_MAX>>,
+    grp_oh: Signal<Local, Bits<4>>,
+    grp_out: Signal<Local, Bits<RSP_ENTRY_BITS>>,
     pop: Signal<Local, Bit>,
-    one8: Constant<Bits<RSP_FIFO_DEPTH>>,
-    one3: Constant<Bits<3>>,
-    one4: Constant<Bits<4>>,
-    zero3: Constant<Bits<3>>,
-    zero4: Constant<Bits<4>>,
+    one32: Constant<Bits<RSP_FIFO_DEPTH_MAX>>,
+    one_g: Constant<Bits<4>>,
+    ptr_mask: Constant<Bits<5>>,
+    zero_entry: Constant<Bits<RSP_ENTRY_BITS>>,
+    one5: Constant<Bits<5>>,
+    one6: Constant<Bits<6>>,
+    zero5: Constant<Bits<5>>,
+    zero6: Constant<Bits<6>>,
+    /// Groups of 8 places.
+    _groups: usize,
 }
 
 impl Default for ResponseFifo {
+    /// The default unit's FIFO: [`RSP_FIFO_DEPTH`] places.
     fn default() -> Self {
+        ResponseFifo::new(RSP_FIFO_DEPTH)
+    }
+}
+
+impl ResponseFifo {
+    /// A FIFO of `depth` places: 8, 16 or 32.
+    pub fn new(depth: usize) -> Self {
+        assert!(matches!(depth, 8 | 16 | 32), "ResponseFifo: depth {depth} is not 8, 16 or 32");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -64,92 +86,105 @@ impl Default for ResponseFifo {
             out_valid: Default::default(),
             out_ready: Default::default(),
             out_entry: Default::default(),
-            entry: Default::default(),
+            entry: (0..depth).map(|_| Default::default()).collect(),
             wr_ptr: Default::default(),
             rd_ptr: Default::default(),
             count: Default::default(),
             reset_r: Default::default(),
             nonempty: Default::default(),
             wr_oh: Default::default(),
+            grp_oh: Default::default(),
+            grp_out: Default::default(),
             pop: Default::default(),
-            one8: Constant::new(1u64.to_bits()),
-            one3: Constant::new(1u64.to_bits()),
-            one4: Constant::new(1u64.to_bits()),
-            zero3: Constant::new(0u64.to_bits()),
-            zero4: Constant::new(0u64.to_bits()),
+            one32: Constant::new(1u64.to_bits()),
+            one_g: Constant::new(1u64.to_bits()),
+            ptr_mask: Constant::new(((depth - 1) as u64).to_bits()),
+            zero_entry: Constant::new(Bits::default()),
+            one5: Constant::new(1u64.to_bits()),
+            one6: Constant::new(1u64.to_bits()),
+            zero5: Constant::new(0u64.to_bits()),
+            zero6: Constant::new(0u64.to_bits()),
+            _groups: depth / 8,
         }
     }
 }
 
-const _: () = assert!(RSP_FIFO_DEPTH == 8, "pointers are 3 bits");
 
 impl Logic for ResponseFifo {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, wr_ptr, rd_ptr, count, reset_r);
         self.reset_r.d.next = self.reset.val();
-        for i in 0..8 {
+        for i in 0..self.entry.len() {
             self.entry[i].clock.next = self.clock.val();
             self.entry[i].d.next = self.entry[i].q.val();
         }
-        self.wr_oh.next = self.one8.val() << self.wr_ptr.q.val();
+        self.wr_oh.next = self.one32.val() << self.wr_ptr.q.val();
+        self.grp_oh.next = self.one_g.val() << self.rd_ptr.q.val().get_bits::<2>(3);
 
         self.nonempty.next = self.count.q.val().any();
         self.out_valid.next = self.nonempty.val() && !self.reset.val() && !self.reset_r.q.val();
-        // The read multiplexer as a tree on the pointer bits (ECP5: LUTs and PFUMX/L6MUX).
-        if self.rd_ptr.q.val().get_bit(2) {
-            if self.rd_ptr.q.val().get_bit(1) {
-                if self.rd_ptr.q.val().get_bit(0) {
-                    self.out_entry.next = self.entry[7].q.val();
+        // The read multiplexer: a tree on the pointer's low bits per group of 8 places (ECP5:
+        // LUTs and PFUMX/L6MUX), the groups one-hot on its upper bits.
+        self.out_entry.next = self.zero_entry.val();
+        for g in 0..self._groups {
+            if self.rd_ptr.q.val().get_bit(2) {
+                if self.rd_ptr.q.val().get_bit(1) {
+                    if self.rd_ptr.q.val().get_bit(0) {
+                        self.grp_out.next = self.entry[8 * g + 7].q.val();
+                    } else {
+                        self.grp_out.next = self.entry[8 * g + 6].q.val();
+                    }
                 } else {
-                    self.out_entry.next = self.entry[6].q.val();
+                    if self.rd_ptr.q.val().get_bit(0) {
+                        self.grp_out.next = self.entry[8 * g + 5].q.val();
+                    } else {
+                        self.grp_out.next = self.entry[8 * g + 4].q.val();
+                    }
                 }
             } else {
-                if self.rd_ptr.q.val().get_bit(0) {
-                    self.out_entry.next = self.entry[5].q.val();
+                if self.rd_ptr.q.val().get_bit(1) {
+                    if self.rd_ptr.q.val().get_bit(0) {
+                        self.grp_out.next = self.entry[8 * g + 3].q.val();
+                    } else {
+                        self.grp_out.next = self.entry[8 * g + 2].q.val();
+                    }
                 } else {
-                    self.out_entry.next = self.entry[4].q.val();
+                    if self.rd_ptr.q.val().get_bit(0) {
+                        self.grp_out.next = self.entry[8 * g + 1].q.val();
+                    } else {
+                        self.grp_out.next = self.entry[8 * g + 0].q.val();
+                    }
                 }
             }
-        } else {
-            if self.rd_ptr.q.val().get_bit(1) {
-                if self.rd_ptr.q.val().get_bit(0) {
-                    self.out_entry.next = self.entry[3].q.val();
-                } else {
-                    self.out_entry.next = self.entry[2].q.val();
-                }
-            } else {
-                if self.rd_ptr.q.val().get_bit(0) {
-                    self.out_entry.next = self.entry[1].q.val();
-                } else {
-                    self.out_entry.next = self.entry[0].q.val();
-                }
+            if self.grp_oh.val().get_bit(g) {
+                self.out_entry.next = self.out_entry.val() | self.grp_out.val();
             }
         }
         // (Not from `out_valid`: the port's reset stays off the pointers' enables.)
         self.pop.next = self.nonempty.val() && self.out_ready.val();
 
-        for i in 0..8 {
+        for i in 0..self.entry.len() {
             if self.push.val() && self.wr_oh.val().get_bit(i) {
                 self.entry[i].d.next = self.push_entry.val();
             }
         }
         if self.push.val() {
-            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one3.val();
+            self.wr_ptr.d.next = (self.wr_ptr.q.val() + self.one5.val()) & self.ptr_mask.val();
         }
         if self.pop.val() {
-            self.rd_ptr.d.next = self.rd_ptr.q.val() + self.one3.val();
+            self.rd_ptr.d.next = (self.rd_ptr.q.val() + self.one5.val()) & self.ptr_mask.val();
         }
         if self.push.val() && !self.pop.val() {
-            self.count.d.next = self.count.q.val() + self.one4.val();
+            self.count.d.next = self.count.q.val() + self.one6.val();
         }
         if self.pop.val() && !self.push.val() {
-            self.count.d.next = self.count.q.val() - self.one4.val();
+            self.count.d.next = self.count.q.val() - self.one6.val();
         }
         if self.reset_r.q.val() {
-            self.wr_ptr.d.next = self.zero3.val();
-            self.rd_ptr.d.next = self.zero3.val();
-            self.count.d.next = self.zero4.val();
+            self.wr_ptr.d.next = self.zero5.val();
+            self.rd_ptr.d.next = self.zero5.val();
+            self.count.d.next = self.zero6.val();
         }
     }
 }

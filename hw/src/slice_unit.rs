@@ -56,8 +56,39 @@
 //! is one 64-bit integer ALU and its two delay registers. Removing it would need a port on
 //! [`ReductionAlu`] for its stage-1 integer result.
 //!
+//! # Pipelines ([`Config`], [`shape`])
+//! The description above is the default pipeline (`Config::default()`, the most operations
+//! per cycle). The stages after s1 follow the ALU's depth: with ALU latency `L` and integer
+//! latency `Li`, the integer result merges in s(1+Li) and the FP result in s(1+L), the write
+//! stage. The queue's hazard windows are `Li - 1` cycles for integer/bitwise forms and `L - 1`
+//! for FP forms (the default: 0 and 2), so a dependent request reaches s1 exactly when its
+//! producer's result is being merged, and takes the merged line straight from the merge
+//! logic. That forwarding path (adder output → merge → forwarding select → operand extract →
+//! ALU input) is a whole cycle of logic after the adder's own last stage.
+//!
+//! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
+//! ```text
+//!  issue ─► sr ─► s1 ─► s2 .. ─► (ALU, L) ─► result reg ─► merge ─► write ─► ResponseFifo (32)
+//!           RAM   RAM data, forward      s(2+L)          s(3+L)    s(4+L): RAM write,
+//!           read  (AND-OR of registers)                            response, forwarded
+//! ```
+//! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
+//!   `with_output_register`); meanwhile sr compares its line with the ops that will be one
+//!   stage further in the next cycle and registers a one-hot forwarding select (`fsel`), so
+//!   s1 only selects among registers (the RAM output, `sp_data`, `sw_data`).
+//! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
+//!   line, and the merged line is registered before anything reads it: forwarding and the
+//!   write both start from registers.
+//! - Hazard windows `Li + 1` and `L + 1` cycles, so dependent integer ops issue every `Li + 2`
+//!   cycles and dependent FP ops every `L + 2` ([`dependent_issue_interval_with`]); requests
+//!   to other lines still issue one per cycle.
+//! - Latency `L + 6` ([`unit_latency`]); the response FIFO has 32 places so that the
+//!   requests between issue and response never run out of reserved places at one request
+//!   per cycle.
+//!
 //! # Latency (cycles from the request handshake to `rsp_valid`, no stalls, no hazard)
-//! Every kind, errors included: [`UNIT_MIN_LATENCY`] = 6 (accept 1, issue→s1..s4 4, FIFO 1).
+//! Every kind, errors included: [`UNIT_MIN_LATENCY`] = 6 (accept 1, issue→s1..s4 4, FIFO 1) in
+//! the default pipeline, [`unit_latency`] in general.
 //! A request waits longer behind older ones to its line (one cycle per dependent integer op,
 //! three per dependent FP op), when the response FIFO is full (`rsp_ready` low), and when
 //! responses fill all [`RSP_FIFO_DEPTH`] reserved places.
@@ -113,10 +144,10 @@
 //! only legal codes are sent); such a request is answered, and may write memory.
 
 use crate::alu::{ALU_LATENCY, ReductionAlu};
-use crate::config::Config;
-use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
+use crate::config::{Config, Cut, Delay};
+use crate::int_alu::IntAlu;
 use crate::line_memory::{LINE_BITS, LineMemory};
-use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS};
+use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use crate::k;
 use rust_hdl::prelude::*;
@@ -138,7 +169,64 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1.
 pub fn unit_latency(cfg: &Config) -> usize {
-    cfg.alu_latency() + 3
+    if cfg.unit_regs { cfg.alu_latency() + 6 } else { cfg.alu_latency() + 3 }
+}
+
+/// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Stages after s1 (`sp_*`: s2, s3, ..).
+    pub stages: usize,
+    /// Index into `sp_*` of the stage where the integer result merges into the line.
+    pub int_at: usize,
+    /// Index into `sp_*` of the stage where the FP result merges.
+    pub fp_at: usize,
+    /// Index into `sp_*` of the stage that writes the RAM and pushes the response.
+    pub write_at: usize,
+    /// Cycles from the RAM read address to its data (the written-line stages kept after the
+    /// write: `sw_*`).
+    pub ram_latency: usize,
+    /// The queue's hazard windows: cycles after an FP / integer op's issue in which requests
+    /// to its line may not issue.
+    pub win_fp: usize,
+    pub win_int: usize,
+    /// Places of the response FIFO (at least the requests in flight from issue to response).
+    pub rsp_depth: usize,
+}
+
+/// The pipeline shape of the unit built with `cfg`.
+pub fn shape(cfg: &Config) -> Shape {
+    let lat = cfg.alu_latency();
+    let int_lat = cfg.int_alu_latency();
+    if cfg.unit_regs {
+        // Results registered before the merge (one stage), merged lines registered before
+        // forwarding and writing (one more): nothing is forwarded from logic.
+        let (int_at, fp_at) = (int_lat, lat);
+        let stages = fp_at + 2;
+        Shape {
+            stages,
+            int_at,
+            fp_at,
+            write_at: stages - 1,
+            ram_latency: 2,
+            win_fp: fp_at + 1,
+            win_int: int_at + 1,
+            rsp_depth: 32,
+        }
+    } else {
+        // The results merge in the cycle they appear and are forwarded from there.
+        let (int_at, fp_at) = (int_lat - 1, lat - 1);
+        Shape {
+            stages: lat,
+            int_at,
+            fp_at,
+            write_at: fp_at,
+            ram_latency: 1,
+            win_fp: fp_at,
+            win_int: int_at,
+            rsp_depth: RSP_FIFO_DEPTH,
+        }
+    }
 }
 
 /// Cycles between dependent requests to one line for the unit built with `cfg`: the ALU
@@ -146,11 +234,8 @@ pub fn unit_latency(cfg: &Config) -> usize {
 pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
     match access {
         sim::Access::Red(f) | sim::Access::Atom(f) => {
-            if is_int_type(f.ty()) {
-                cfg.int_alu_latency()
-            } else {
-                cfg.alu_latency()
-            }
+            let sh = shape(cfg);
+            if is_int_type(f.ty()) { sh.win_int + 1 } else { sh.win_fp + 1 }
         }
         _ => 1,
     }
@@ -174,17 +259,7 @@ pub fn latency(_access: sim::Access) -> usize {
 /// Cycles between dependent requests to one line: 1 for integer/bitwise forms, `ld` and `st`;
 /// [`ALU_LATENCY`] for the FP forms (f32, f64, f16, bf16 and their vector forms).
 pub fn dependent_issue_interval(access: sim::Access) -> usize {
-    match access {
-        sim::Access::Red(f) | sim::Access::Atom(f)
-            if !matches!(
-                f.ty(),
-                sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64
-            ) =>
-        {
-            ALU_LATENCY
-        }
-        _ => 1,
-    }
+    dependent_issue_interval_with(access, &Config::default())
 }
 
 // Coverage bits.
@@ -257,12 +332,11 @@ const _: () = assert!(
         && COV_RESET_IN_FLIGHT == 14
         && COV_RESET_IN_FLIGHT < COV_WIDTH
 );
-const _: () = assert!(ALU_LATENCY == 3, "the pipeline merges the ReductionAlu result in s4");
+const _: () = assert!(UNIT_MIN_LATENCY == ALU_LATENCY + 3, "the default unit's latency");
 const _: () = assert!(
     QUEUE_HAZARD_CYCLES == ALU_LATENCY - 1,
-    "the queue holds a line for the cycles an FP op spends in s1 and s2"
+    "the default queue holds a line for the cycles an FP op spends in s1 and s2"
 );
-const _: () = assert!(INT_ALU_LATENCY == 1, "the pipeline merges the IntAlu result in s2");
 const _: () = assert!(OP_LSB + OP_WIDTH <= CODE_WIDTH && KIND_LSB + KIND_WIDTH == REQ_OP_WIDTH);
 const _: () = assert!(RSP_ENTRY_BITS == ID_WIDTH + 128 + STATUS_WIDTH);
 
@@ -377,10 +451,12 @@ pub struct SliceUnit {
     vec_clear: Constant<Bits<CODE_WIDTH>>,
     r_data: Constant<Bits<8>>,
     r_status: Constant<Bits<8>>,
-    credit_max: Constant<Bits<4>>,
-    one4: Constant<Bits<4>>,
-    zero4: Constant<Bits<4>>,
+    credit_max: Constant<Bits<6>>,
+    one6: Constant<Bits<6>>,
+    zero6: Constant<Bits<6>>,
     zero_line: Constant<Bits<LINE_BITS>>,
+    /// The line-address bits the memory uses.
+    line_mask: Constant<Bits<LINE_BITS>>,
     one8: Constant<Bits<8>>,
     three7: Constant<Bits<7>>,
 
@@ -402,8 +478,32 @@ pub struct SliceUnit {
 
     // Issue.
     issue: Signal<Local, Bit>,
-    credits: DFF<Bits<4>>,
+    credits: DFF<Bits<6>>,
     rsp_fire: Signal<Local, Bit>,
+
+    // ==== sr: the RAM read (registered pipeline only) ====
+    sr_valid: DFF<Bit>,
+    sr_ordered: DFF<Bit>,
+    sr_line: DFF<Bits<LINE_BITS>>,
+    sr_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
+    /// bit `stages + k` `sw_*[k]`, none: the RAM.
+    fsel: DFF<Bits<32>>,
+    fs_hit: Signal<Local, Bit>,
+    fs_found: Signal<Local, Bit>,
+    fs_vec: Signal<Local, Bits<32>>,
+    zero32: Constant<Bits<32>>,
+    top31: Constant<Bits<5>>,
+    /// `fsel` from the written-line sources on (`fsel >> stages`).
+    fsel_sw: Signal<Local, Bits<32>>,
+    fsw_sh: Constant<Bits<6>>,
+    /// 32 - (forwarding sources): moves the built vector down to bit 0.
+    fs_sh: Constant<Bits<6>>,
+    /// The unit's registered pipeline ([`Config::unit_regs`]).
+    regs: Constant<Bit>,
+    /// The integer lanes' and the ALU's results, registered in the registered pipeline.
+    y_r: [Cut<Bits<64>>; 4],
+    out_r: Cut<Bits<128>>,
 
     // ==== s1: RAM data, forwarding, ALU inputs ====
     s1_valid: DFF<Bit>,
@@ -435,56 +535,77 @@ pub struct SliceUnit {
     s1_vecf: Signal<Local, Bits<2>>,
     unused_sector: Signal<Local, Bit>,
 
-    // ==== s2: integer result ====
-    s2_valid: DFF<Bit>,
-    s2_ordered: DFF<Bit>,
-    s2_line: DFF<Bits<LINE_BITS>>,
-    s2_kind: DFF<Bits<KIND_WIDTH>>,
-    s2_fp: DFF<Bit>,
-    s2_sh: DFF<Bits<7>>,
-    s2_base: DFF<Bits<128>>,
-    s2_rsp: DFF<Bits<128>>,
-    s2_status: DFF<Bits<STATUS_WIDTH>>,
-    s2_id: DFF<Bits<ID_WIDTH>>,
-    s2_new: Signal<Local, Bits<128>>,
-    s2_sector: DFF<Bit>,
-    s2_int64: DFF<Bit>,
-    s2_wmask: DFF<Bits<128>>,
-    s2_intvec: Signal<Local, Bits<128>>,
+    // ==== s2 .. sM: the stages after s1, `sp_*[j]` is stage s(j+2) ====
+    // M = 1 + alu_latency (s4 by default) is the FP merge stage, the last of them; the
+    // integer result merges in s(1 + int_alu_latency) (s2 by default).
+    sp_valid: Vec<DFF<Bit>>,
+    sp_ordered: Vec<DFF<Bit>>,
+    sp_line: Vec<DFF<Bits<LINE_BITS>>>,
+    sp_kind: Vec<DFF<Bits<KIND_WIDTH>>>,
+    sp_fp: Vec<DFF<Bit>>,
+    sp_sh: Vec<DFF<Bits<7>>>,
+    /// The line: without the accessed bytes until the op's merge stage, the new line after.
+    sp_data: Vec<DFF<Bits<128>>>,
+    sp_rsp: Vec<DFF<Bits<128>>>,
+    sp_status: Vec<DFF<Bits<STATUS_WIDTH>>>,
+    sp_id: Vec<DFF<Bits<ID_WIDTH>>>,
+    sp_sector: Vec<DFF<Bit>>,
+    sp_wmask: Vec<DFF<Bits<128>>>,
+    /// Bit j: `sp_*[j]` is the integer merge stage / the FP merge stage.
+    int_at: Constant<Bits<32>>,
+    fp_at: Constant<Bits<32>>,
+    /// Bit j: `sp_*[j]` writes the RAM and pushes the response.
+    wr_at: Constant<Bits<32>>,
+    /// A sector request's integer lanes are 64-bit (delayed from s1 to the integer merge).
+    dly_int64: Delay<Bit>,
+    st_nd: Signal<Local, Bits<128>>,
+    fw_found: Signal<Local, Bit>,
+    fw_hit: Signal<Local, Bit>,
 
-    // ==== s3: carry ====
-    s3_valid: DFF<Bit>,
-    s3_ordered: DFF<Bit>,
-    s3_line: DFF<Bits<LINE_BITS>>,
-    s3_kind: DFF<Bits<KIND_WIDTH>>,
-    s3_fp: DFF<Bit>,
-    s3_sh: DFF<Bits<7>>,
-    s3_data: DFF<Bits<128>>,
-    s3_rsp: DFF<Bits<128>>,
-    s3_status: DFF<Bits<STATUS_WIDTH>>,
-    s3_id: DFF<Bits<ID_WIDTH>>,
-    s3_sector: DFF<Bit>,
-    s3_wmask: DFF<Bits<128>>,
+    // The integer merge stage (`int_at`), as seen by the merge.
+    i_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    i_fp: Signal<Local, Bit>,
+    i_sh: Signal<Local, Bits<7>>,
+    i_base: Signal<Local, Bits<128>>,
+    i_sector: Signal<Local, Bit>,
+    i_wmask: Signal<Local, Bits<128>>,
+    i_intvec: Signal<Local, Bits<128>>,
+    i_new: Signal<Local, Bits<128>>,
 
-    // ==== s4: FP result, write back, response ====
-    s4_valid: DFF<Bit>,
-    s4_ordered: DFF<Bit>,
-    s4_line: DFF<Bits<LINE_BITS>>,
-    s4_kind: DFF<Bits<KIND_WIDTH>>,
-    s4_fp: DFF<Bit>,
-    s4_sh: DFF<Bits<7>>,
-    s4_data: DFF<Bits<128>>,
-    s4_rsp: DFF<Bits<128>>,
-    s4_status: DFF<Bits<STATUS_WIDTH>>,
-    s4_id: DFF<Bits<ID_WIDTH>>,
-    s4_new: Signal<Local, Bits<128>>,
-    s4_sector: DFF<Bit>,
-    s4_wmask: DFF<Bits<128>>,
+    // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
+    m_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    m_fp: Signal<Local, Bit>,
+    m_sh: Signal<Local, Bits<7>>,
+    m_data: Signal<Local, Bits<128>>,
+    m_sector: Signal<Local, Bit>,
+    m_wmask: Signal<Local, Bits<128>>,
+    m_new: Signal<Local, Bits<128>>,
+    zero_kind: Constant<Bits<KIND_WIDTH>>,
+    zero_sh: Constant<Bits<7>>,
+    zero_status: Constant<Bits<STATUS_WIDTH>>,
+    zero_id: Constant<Bits<ID_WIDTH>>,
 
-    // ==== s5: the line written in the previous cycle ====
-    s5_valid: DFF<Bit>,
-    s5_line: DFF<Bits<LINE_BITS>>,
-    s5_data: DFF<Bits<128>>,
+    // ==== the write stage, as seen by the write (sM, or the last stage when registered) ====
+    w_valid: Signal<Local, Bit>,
+    w_ordered: Signal<Local, Bit>,
+    w_line: Signal<Local, Bits<LINE_BITS>>,
+    w_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    w_new: Signal<Local, Bits<128>>,
+    w_rsp: Signal<Local, Bits<128>>,
+    w_status: Signal<Local, Bits<STATUS_WIDTH>>,
+    w_id: Signal<Local, Bits<ID_WIDTH>>,
+    w_fp: Signal<Local, Bit>,
+
+    // ==== sw: the lines written 1 (.. ram_latency) cycles ago ====
+    sw_valid: Vec<DFF<Bit>>,
+    sw_line: Vec<DFF<Bits<LINE_BITS>>>,
+    sw_data: Vec<DFF<Bits<128>>>,
+    sw_fp: Vec<DFF<Bit>>,
+
+    /// The queue's hazard windows: FP forms, integer/bitwise forms.
+    win_fp: Constant<Bits<QUEUE_WAIT_BITS>>,
+    win_int: Constant<Bits<QUEUE_WAIT_BITS>>,
+    zero_wait: Constant<Bits<QUEUE_WAIT_BITS>>,
 
     cov_bits: Signal<Local, Bits<COV_WIDTH>>,
     ev_fwd_s2: Signal<Local, Bit>,
@@ -514,7 +635,15 @@ impl SliceUnit {
     /// A unit with `mem_bytes` of memory and the pipeline depths of `cfg`
     /// (latency [`unit_latency`]).
     pub fn with_config(mem_bytes: usize, cfg: &Config) -> Self {
-        let _ = cfg; // STUB: phase 2 in progress
+        cfg.validate().unwrap_or_else(|e| panic!("SliceUnit: {e}"));
+        // FP results merge in sM, M = 1 + lat (`sp_*[lat - 1]`); integer results in
+        // s(1 + int_lat). The queue holds a line for the cycles its op spends before the merge.
+        let lat = cfg.alu_latency();
+        let int_lat = cfg.int_alu_latency();
+        assert!(int_lat >= 1 && int_lat < lat, "SliceUnit: merge stages out of order");
+        let sh = shape(cfg);
+        assert!(sh.stages + sh.ram_latency <= 32 && sh.win_fp <= crate::ordering_queue::QUEUE_WAIT_MAX);
+        let (win_fp, win_int) = (sh.win_fp, sh.win_int);
         assert!(mem_bytes > 0 && mem_bytes % 16 == 0, "memory size must be a positive multiple of 16");
         assert!(mem_bytes >= 32 && (mem_bytes as u64) < 1u64 << 32, "memory size must be in 32..2^32");
         let elem_log2 = elem_log2_table();
@@ -545,12 +674,12 @@ impl SliceUnit {
             rsp_data: Default::default(),
             rsp_status: Default::default(),
             cov: Default::default(),
-            queue: Default::default(),
-            mem: LineMemory::new(mem_bytes / 16),
-            int_alu: Default::default(),
-            int_lane: Default::default(),
-            alu: Default::default(),
-            rsp_fifo: Default::default(),
+            queue: OrderingQueue::new(win_fp.max(1)),
+            mem: LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs),
+            int_alu: IntAlu::new(cfg),
+            int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
+            alu: ReductionAlu::new(cfg),
+            rsp_fifo: ResponseFifo::new(sh.rsp_depth),
             mem_bytes: k(mem_bytes as u128),
             kind_lsb: k(KIND_LSB as u128),
             op_lsb: k(OP_LSB as u128),
@@ -595,10 +724,11 @@ impl SliceUnit {
             vec_clear: k(((1u128 << CODE_WIDTH) - 1) & !(((1u128 << VEC_WIDTH) - 1) << VEC_LSB)),
             r_data: k(R_DATA as u128),
             r_status: k(R_STATUS as u128),
-            credit_max: k(RSP_FIFO_DEPTH as u128),
-            one4: k(1),
-            zero4: k(0),
+            credit_max: k(sh.rsp_depth as u128),
+            one6: k(1),
+            zero6: k(0),
             zero_line: k(0),
+            line_mask: k(((mem_bytes / 16).next_power_of_two() - 1) as u128),
             one8: k(1),
             three7: k(3),
             a_kind: Default::default(),
@@ -618,6 +748,22 @@ impl SliceUnit {
             issue: Default::default(),
             credits: Default::default(),
             rsp_fire: Default::default(),
+            sr_valid: Default::default(),
+            sr_ordered: Default::default(),
+            sr_line: Default::default(),
+            sr_payload: Default::default(),
+            fsel: Default::default(),
+            fs_hit: Default::default(),
+            fs_found: Default::default(),
+            fs_vec: Default::default(),
+            zero32: k(0),
+            top31: k(31),
+            fsel_sw: Default::default(),
+            fsw_sh: k(sh.stages as u128),
+            fs_sh: k((32 - sh.stages - sh.ram_latency) as u128),
+            regs: Constant::new(cfg.unit_regs),
+            y_r: std::array::from_fn(|_| Cut::new(cfg.unit_regs)),
+            out_r: Cut::new(cfg.unit_regs),
             s1_valid: Default::default(),
             s1_ordered: Default::default(),
             s1_line: Default::default(),
@@ -646,49 +792,60 @@ impl SliceUnit {
             s1_alu_form: Default::default(),
             s1_vecf: Default::default(),
             unused_sector: Default::default(),
-            s2_valid: Default::default(),
-            s2_ordered: Default::default(),
-            s2_line: Default::default(),
-            s2_kind: Default::default(),
-            s2_fp: Default::default(),
-            s2_sh: Default::default(),
-            s2_base: Default::default(),
-            s2_rsp: Default::default(),
-            s2_status: Default::default(),
-            s2_id: Default::default(),
-            s2_new: Default::default(),
-            s2_sector: Default::default(),
-            s2_int64: Default::default(),
-            s2_wmask: Default::default(),
-            s2_intvec: Default::default(),
-            s3_valid: Default::default(),
-            s3_ordered: Default::default(),
-            s3_line: Default::default(),
-            s3_kind: Default::default(),
-            s3_fp: Default::default(),
-            s3_sh: Default::default(),
-            s3_data: Default::default(),
-            s3_rsp: Default::default(),
-            s3_status: Default::default(),
-            s3_id: Default::default(),
-            s3_sector: Default::default(),
-            s3_wmask: Default::default(),
-            s4_valid: Default::default(),
-            s4_ordered: Default::default(),
-            s4_line: Default::default(),
-            s4_kind: Default::default(),
-            s4_fp: Default::default(),
-            s4_sh: Default::default(),
-            s4_data: Default::default(),
-            s4_rsp: Default::default(),
-            s4_status: Default::default(),
-            s4_id: Default::default(),
-            s4_new: Default::default(),
-            s4_sector: Default::default(),
-            s4_wmask: Default::default(),
-            s5_valid: Default::default(),
-            s5_line: Default::default(),
-            s5_data: Default::default(),
+            sp_valid: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_ordered: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_line: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_kind: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_fp: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_sh: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_data: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_rsp: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_status: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_id: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_sector: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_wmask: (0..sh.stages).map(|_| Default::default()).collect(),
+            int_at: k(1 << sh.int_at),
+            fp_at: k(1 << sh.fp_at),
+            wr_at: k(1 << sh.write_at),
+            dly_int64: Delay::new(sh.int_at + 1),
+            st_nd: Default::default(),
+            fw_found: Default::default(),
+            fw_hit: Default::default(),
+            i_kind: Default::default(),
+            i_fp: Default::default(),
+            i_sh: Default::default(),
+            i_base: Default::default(),
+            i_sector: Default::default(),
+            i_wmask: Default::default(),
+            i_intvec: Default::default(),
+            i_new: Default::default(),
+            m_kind: Default::default(),
+            m_fp: Default::default(),
+            m_sh: Default::default(),
+            m_data: Default::default(),
+            m_sector: Default::default(),
+            m_wmask: Default::default(),
+            m_new: Default::default(),
+            zero_kind: k(0),
+            zero_sh: k(0),
+            zero_status: k(0),
+            zero_id: k(0),
+            w_valid: Default::default(),
+            w_ordered: Default::default(),
+            w_line: Default::default(),
+            w_kind: Default::default(),
+            w_new: Default::default(),
+            w_rsp: Default::default(),
+            w_status: Default::default(),
+            w_id: Default::default(),
+            w_fp: Default::default(),
+            sw_valid: (0..sh.ram_latency).map(|_| Default::default()).collect(),
+            sw_line: (0..sh.ram_latency).map(|_| Default::default()).collect(),
+            sw_data: (0..sh.ram_latency).map(|_| Default::default()).collect(),
+            sw_fp: (0..sh.ram_latency).map(|_| Default::default()).collect(),
+            win_fp: k(win_fp as u128),
+            win_int: k(win_int as u128),
+            zero_wait: k(0),
             cov_bits: Default::default(),
             ev_fwd_s2: Default::default(),
             ev_fwd_s3: Default::default(),
@@ -712,13 +869,44 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, s2_valid,
-            s2_ordered, s2_line, s2_kind, s2_fp, s2_sh, s2_base, s2_rsp, s2_status, s2_id, s3_valid, s3_ordered,
-            s3_line, s3_kind, s3_fp, s3_sh, s3_data, s3_rsp, s3_status, s3_id, s4_valid, s4_ordered, s4_line,
-            s4_kind, s4_fp, s4_sh, s4_data, s4_rsp, s4_status, s4_id, s5_valid, s5_line, s5_data, s2_sector,
-            s2_int64, s2_wmask, s3_sector, s3_wmask, s4_sector, s4_wmask
-        );
+        dff_setup!(self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel);
+        clock!(self, clock, dly_int64, out_r);
+        for i in 0..4 {
+            self.y_r[i].clock.next = self.clock.val();
+        }
+        for k in 0..self.sw_valid.len() {
+            self.sw_valid[k].clock.next = self.clock.val();
+            self.sw_line[k].clock.next = self.clock.val();
+            self.sw_data[k].clock.next = self.clock.val();
+            self.sw_fp[k].clock.next = self.clock.val();
+        }
+        for j in 0..self.sp_valid.len() {
+            self.sp_valid[j].clock.next = self.clock.val();
+            self.sp_ordered[j].clock.next = self.clock.val();
+            self.sp_line[j].clock.next = self.clock.val();
+            self.sp_kind[j].clock.next = self.clock.val();
+            self.sp_fp[j].clock.next = self.clock.val();
+            self.sp_sh[j].clock.next = self.clock.val();
+            self.sp_data[j].clock.next = self.clock.val();
+            self.sp_rsp[j].clock.next = self.clock.val();
+            self.sp_status[j].clock.next = self.clock.val();
+            self.sp_id[j].clock.next = self.clock.val();
+            self.sp_sector[j].clock.next = self.clock.val();
+            self.sp_wmask[j].clock.next = self.clock.val();
+            // Each stage carries the one before it (stage 0, s2, takes s1 below).
+            self.sp_valid[j].d.next = false;
+            self.sp_ordered[j].d.next = false;
+            self.sp_line[j].d.next = self.zero_line.val();
+            self.sp_kind[j].d.next = self.zero_kind.val();
+            self.sp_fp[j].d.next = false;
+            self.sp_sh[j].d.next = self.zero_sh.val();
+            self.sp_data[j].d.next = self.zero128.val();
+            self.sp_rsp[j].d.next = self.zero128.val();
+            self.sp_status[j].d.next = self.zero_status.val();
+            self.sp_id[j].d.next = self.zero_id.val();
+            self.sp_sector[j].d.next = false;
+            self.sp_wmask[j].d.next = self.zero128.val();
+        }
         self.queue.clock.next = self.clock.val();
         self.queue.reset.next = self.reset.val();
         self.mem.clock.next = self.clock.val();
@@ -790,11 +978,20 @@ impl Logic for SliceUnit {
         }
         self.req_ready.next = self.queue.push_ready.val();
         self.queue.push_valid.next = self.req_valid.val();
-        self.queue.push_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4);
+        // Only the line bits the memory has: an ordered request is in range, so its upper bits
+        // are zero; the bits above are constant and synthesis drops them from every line
+        // register and compare (the queue's, the pipeline's, forwarding).
+        self.queue.push_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
         self.queue.push_ordered.next = self.a_status.val() == self.status_ok.val();
-        // FP forms are late: the queue holds ordered requests to their line for
-        // QUEUE_HAZARD_CYCLES = ALU_LATENCY - 1 cycles after their issue (while in s1 and s2).
-        self.queue.push_late.next = self.a_fp.val();
+        // The queue holds ordered requests to the line of an op for the cycles its result
+        // does not exist yet (the op in s1 .. before its merge stage): FP forms alu_latency - 1
+        // cycles after their issue, integer/bitwise forms int_alu_latency - 1, ld/st none.
+        self.queue.push_wait.next = self.zero_wait.val();
+        if self.a_fp.val() {
+            self.queue.push_wait.next = self.win_fp.val();
+        } else if (self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()) {
+            self.queue.push_wait.next = self.win_int.val();
+        }
         self.queue.push_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.a_size.val()) << self.p_size.val())
@@ -876,36 +1073,69 @@ impl Logic for SliceUnit {
                 | (bit_cast::<CODE_WIDTH, 2>(self.s1_vecf.val()) << self.vec_lsb.val());
         }
         // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
-        self.unused_sector.next = self.int_lane[0].y.val().get_bits::<32>(32).any()
-            ^ self.int_lane[2].y.val().get_bits::<32>(32).any()
+        self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
+            ^ self.y_r[3].q.val().get_bits::<32>(32).any()
             ^ self.s1_elogw.val().any();
 
-        // The integer lanes' results of a sector request, as a line.
-        self.s2_intvec.next =
-            bit_cast::<128, 64>(self.int_alu.y.val()) | (bit_cast::<128, 64>(self.int_lane[1].y.val()) << 64);
-        if !self.s2_int64.q.val() {
-            self.s2_intvec.next = bit_cast::<128, 32>(self.int_alu.y.val().get_bits::<32>(0))
-                | (bit_cast::<128, 32>(self.int_lane[0].y.val().get_bits::<32>(0)) << 32)
-                | (bit_cast::<128, 32>(self.int_lane[1].y.val().get_bits::<32>(0)) << 64)
-                | (bit_cast::<128, 32>(self.int_lane[2].y.val().get_bits::<32>(0)) << 96);
-        }
-        self.s2_new.next = self.s2_base.q.val();
-        if !self.s2_fp.q.val()
-            && ((self.s2_kind.q.val() == self.kind_red.val()) || (self.s2_kind.q.val() == self.kind_atom.val()))
-        {
-            self.s2_new.next =
-                self.s2_base.q.val() | (bit_cast::<128, 64>(self.int_alu.y.val()) << self.s2_sh.q.val());
-            if self.s2_sector.q.val() {
-                self.s2_new.next = self.s2_base.q.val() | (self.s2_intvec.val() & self.s2_wmask.q.val());
+        // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
+        // of their `sp_*` registers (a constant selects the stage).
+        self.i_kind.next = self.zero_kind.val();
+        self.i_fp.next = false;
+        self.i_sh.next = self.zero_sh.val();
+        self.i_base.next = self.zero128.val();
+        self.i_sector.next = false;
+        self.i_wmask.next = self.zero128.val();
+        self.m_kind.next = self.zero_kind.val();
+        self.m_fp.next = false;
+        self.m_sh.next = self.zero_sh.val();
+        self.m_data.next = self.zero128.val();
+        self.m_sector.next = false;
+        self.m_wmask.next = self.zero128.val();
+        for j in 0..self.sp_valid.len() {
+            if self.int_at.val().get_bit(j) {
+                self.i_kind.next = self.sp_kind[j].q.val();
+                self.i_fp.next = self.sp_fp[j].q.val();
+                self.i_sh.next = self.sp_sh[j].q.val();
+                self.i_base.next = self.sp_data[j].q.val();
+                self.i_sector.next = self.sp_sector[j].q.val();
+                self.i_wmask.next = self.sp_wmask[j].q.val();
+            }
+            if self.fp_at.val().get_bit(j) {
+                self.m_kind.next = self.sp_kind[j].q.val();
+                self.m_fp.next = self.sp_fp[j].q.val();
+                self.m_sh.next = self.sp_sh[j].q.val();
+                self.m_data.next = self.sp_data[j].q.val();
+                self.m_sector.next = self.sp_sector[j].q.val();
+                self.m_wmask.next = self.sp_wmask[j].q.val();
             }
         }
-        self.s4_new.next = self.s4_data.q.val();
-        if self.s4_fp.q.val()
-            && ((self.s4_kind.q.val() == self.kind_red.val()) || (self.s4_kind.q.val() == self.kind_atom.val()))
-        {
-            self.s4_new.next = self.s4_data.q.val() | (self.alu.out_data.val() << self.s4_sh.q.val());
-            if self.s4_sector.q.val() {
-                self.s4_new.next = self.s4_data.q.val() | (self.alu.out_data.val() & self.s4_wmask.q.val());
+        // The integer results (registered once more in the registered pipeline: `y_r`), and
+        // the lanes' results of a sector request as a line.
+        self.y_r[0].d.next = self.int_alu.y.val();
+        for i in 0..3 {
+            self.y_r[i + 1].d.next = self.int_lane[i].y.val();
+        }
+        self.out_r.d.next = self.alu.out_data.val();
+        self.i_intvec.next =
+            bit_cast::<128, 64>(self.y_r[0].q.val()) | (bit_cast::<128, 64>(self.y_r[2].q.val()) << 64);
+        if !self.dly_int64.q.val() {
+            self.i_intvec.next = bit_cast::<128, 32>(self.y_r[0].q.val().get_bits::<32>(0))
+                | (bit_cast::<128, 32>(self.y_r[1].q.val().get_bits::<32>(0)) << 32)
+                | (bit_cast::<128, 32>(self.y_r[2].q.val().get_bits::<32>(0)) << 64)
+                | (bit_cast::<128, 32>(self.y_r[3].q.val().get_bits::<32>(0)) << 96);
+        }
+        self.i_new.next = self.i_base.val();
+        if !self.i_fp.val() && ((self.i_kind.val() == self.kind_red.val()) || (self.i_kind.val() == self.kind_atom.val())) {
+            self.i_new.next = self.i_base.val() | (bit_cast::<128, 64>(self.y_r[0].q.val()) << self.i_sh.val());
+            if self.i_sector.val() {
+                self.i_new.next = self.i_base.val() | (self.i_intvec.val() & self.i_wmask.val());
+            }
+        }
+        self.m_new.next = self.m_data.val();
+        if self.m_fp.val() && ((self.m_kind.val() == self.kind_red.val()) || (self.m_kind.val() == self.kind_atom.val())) {
+            self.m_new.next = self.m_data.val() | (self.out_r.q.val() << self.m_sh.val());
+            if self.m_sector.val() {
+                self.m_new.next = self.m_data.val() | (self.out_r.q.val() & self.m_wmask.val());
             }
         }
 
@@ -925,16 +1155,58 @@ impl Logic for SliceUnit {
         self.s1_ordered.d.next = self.queue.issue_ordered.val();
         self.s1_line.d.next = self.queue.issue_line.val();
         self.s1_payload.d.next = self.queue.issue_payload.val();
+        // The registered pipeline reads the RAM through its output register: the op waits a
+        // cycle in sr, which meanwhile finds its forwarding source for s1 (`fsel`) among the
+        // ops that will be one stage further then (youngest first: s1 → sp[0], sp[j] →
+        // sp[j+1], the write stage → sw[0], sw[k] → sw[k+1]).
+        self.sr_valid.d.next = self.issue.val() && !self.reset.val();
+        self.sr_ordered.d.next = self.queue.issue_ordered.val();
+        self.sr_line.d.next = self.queue.issue_line.val();
+        self.sr_payload.d.next = self.queue.issue_payload.val();
+        // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
+        // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
+        self.fs_hit.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && (self.s1_line.q.val() == self.sr_line.q.val());
+        self.fs_found.next = self.fs_hit.val();
+        self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
+        for j in 0..self.sp_valid.len() {
+            self.fs_hit.next = !self.fs_found.val()
+                && self.sp_valid[j].q.val()
+                && self.sp_ordered[j].q.val()
+                && (self.sp_line[j].q.val() == self.sr_line.q.val());
+            if self.fs_hit.val() {
+                self.fs_found.next = true;
+            }
+            self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
+        }
+        for k in 1..self.sw_valid.len() {
+            self.fs_hit.next = !self.fs_found.val()
+                && self.sw_valid[k - 1].q.val()
+                && (self.sw_line[k - 1].q.val() == self.sr_line.q.val());
+            if self.fs_hit.val() {
+                self.fs_found.next = true;
+            }
+            self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
+        }
+        self.fsel.d.next = self.zero32.val();
+        if self.sr_valid.q.val() && self.sr_ordered.q.val() {
+            self.fsel.d.next = self.fs_vec.val() >> self.fs_sh.val();
+        }
+        if self.regs.val() {
+            self.s1_valid.d.next = self.sr_valid.q.val() && !self.reset.val();
+            self.s1_ordered.d.next = self.sr_ordered.q.val();
+            self.s1_line.d.next = self.sr_line.q.val();
+            self.s1_payload.d.next = self.sr_payload.q.val();
+        }
         // Reserved response places: + issue, - response handshake.
         self.rsp_fire.next = self.rsp_fifo.out_valid.val() && self.rsp_ready.val();
         if self.issue.val() && !self.rsp_fire.val() {
-            self.credits.d.next = self.credits.q.val() + self.one4.val();
+            self.credits.d.next = self.credits.q.val() + self.one6.val();
         }
         if self.rsp_fire.val() && !self.issue.val() {
-            self.credits.d.next = self.credits.q.val() - self.one4.val();
+            self.credits.d.next = self.credits.q.val() - self.one6.val();
         }
         if self.reset.val() {
-            self.credits.d.next = self.zero4.val();
+            self.credits.d.next = self.zero6.val();
         }
         if self.queue.cov_hazard_wait.val() {
             self.ev_fp_hazard_wait.next = true;
@@ -957,27 +1229,70 @@ impl Logic for SliceUnit {
         // value to both ALUs; stores merge here; response data fixed here.
         // ==========================================================================
         self.s1_fwd_fp.next = false;
+        self.fw_found.next = false;
         self.s1_old_line.next = self.mem.read_data.val();
         if self.s1_valid.q.val() && self.s1_ordered.q.val() {
-            if self.s2_valid.q.val() && self.s2_ordered.q.val() && (self.s2_line.q.val() == self.s1_line.q.val()) {
-                self.s1_old_line.next = self.s2_new.val();
-                self.ev_fwd_s2.next = true;
-            } else if self.s3_valid.q.val()
-                && self.s3_ordered.q.val()
-                && (self.s3_line.q.val() == self.s1_line.q.val())
-            {
-                self.s1_old_line.next = self.s3_data.q.val();
-                self.ev_fwd_s3.next = true;
-            } else if self.s4_valid.q.val()
-                && self.s4_ordered.q.val()
-                && (self.s4_line.q.val() == self.s1_line.q.val())
-            {
-                self.s1_old_line.next = self.s4_new.val();
-                self.ev_fwd_s4.next = true;
-                self.s1_fwd_fp.next = self.s4_fp.q.val() && self.s1_fp.val();
-            } else if self.s5_valid.q.val() && (self.s5_line.q.val() == self.s1_line.q.val()) {
-                self.s1_old_line.next = self.s5_data.q.val();
+            // Youngest first: s2, s3, .., sM (its new line), then the written line.
+            for j in 0..self.sp_valid.len() {
+                self.fw_hit.next = !self.fw_found.val()
+                    && self.sp_valid[j].q.val()
+                    && self.sp_ordered[j].q.val()
+                    && (self.sp_line[j].q.val() == self.s1_line.q.val());
+                if self.fw_hit.val() {
+                    self.fw_found.next = true;
+                    self.s1_old_line.next = self.sp_data[j].q.val();
+                    if self.int_at.val().get_bit(j) {
+                        self.s1_old_line.next = self.i_new.val();
+                    }
+                    if self.fp_at.val().get_bit(j) {
+                        self.s1_old_line.next = self.m_new.val();
+                        self.ev_fwd_s4.next = true;
+                        self.s1_fwd_fp.next = self.m_fp.val() && self.s1_fp.val();
+                    } else if j == 0 {
+                        self.ev_fwd_s2.next = true;
+                    } else {
+                        self.ev_fwd_s3.next = true;
+                    }
+                }
+            }
+            if !self.fw_found.val() && self.sw_valid[0].q.val() && (self.sw_line[0].q.val() == self.s1_line.q.val()) {
+                self.s1_old_line.next = self.sw_data[0].q.val();
                 self.ev_fwd_s5.next = true;
+            }
+        }
+        // The registered pipeline: the source found in sr, an AND-OR of registers.
+        if self.regs.val() {
+            self.s1_fwd_fp.next = false;
+            self.ev_fwd_s2.next = false;
+            self.ev_fwd_s3.next = false;
+            self.ev_fwd_s4.next = false;
+            self.ev_fwd_s5.next = false;
+            self.s1_old_line.next = self.zero128.val();
+            if !self.fsel.q.val().any() {
+                self.s1_old_line.next = self.mem.read_data.val();
+            }
+            for j in 0..self.sp_valid.len() {
+                if self.fsel.q.val().get_bit(j) {
+                    self.s1_old_line.next = self.s1_old_line.val() | self.sp_data[j].q.val();
+                    // Coverage: from s2, from the write stage (an FP chain when both are FP),
+                    // from the stages between.
+                    if j == 0 {
+                        self.ev_fwd_s2.next = true;
+                    } else if self.wr_at.val().get_bit(j) {
+                        self.ev_fwd_s4.next = true;
+                        self.s1_fwd_fp.next = self.sp_fp[j].q.val() && self.s1_fp.val();
+                    } else {
+                        self.ev_fwd_s3.next = true;
+                    }
+                }
+            }
+            self.fsel_sw.next = self.fsel.q.val() >> self.fsw_sh.val();
+            for k in 0..self.sw_valid.len() {
+                if self.fsel_sw.val().get_bit(k) {
+                    self.s1_old_line.next = self.s1_old_line.val() | self.sw_data[k].q.val();
+                    self.ev_fwd_s5.next = true;
+                    self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1_fp.val();
+                }
             }
         }
         if self.s1_fwd_fp.val() {
@@ -1004,87 +1319,116 @@ impl Logic for SliceUnit {
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_b.next = self.s1_data.val();
 
-        self.s2_valid.d.next = self.s1_valid.q.val() && !self.reset.val();
-        self.s2_ordered.d.next = self.s1_ordered.q.val();
-        self.s2_line.d.next = self.s1_line.q.val();
-        self.s2_kind.d.next = self.s1_kind.val();
-        self.s2_fp.d.next = self.s1_fp.val();
-        self.s2_sh.d.next = self.s1_sh.val();
-        self.s2_status.d.next = self.s1_status.val();
-        self.s2_id.d.next = self.s1_id.val();
+        self.sp_valid[0].d.next = self.s1_valid.q.val() && !self.reset.val();
+        self.sp_ordered[0].d.next = self.s1_ordered.q.val();
+        self.sp_line[0].d.next = self.s1_line.q.val();
+        self.sp_kind[0].d.next = self.s1_kind.val();
+        self.sp_fp[0].d.next = self.s1_fp.val();
+        self.sp_sh[0].d.next = self.s1_sh.val();
+        self.sp_status[0].d.next = self.s1_status.val();
+        self.sp_id[0].d.next = self.s1_id.val();
         // The line without the accessed bytes; a store merges its data now; a load keeps
         // the whole line.
-        self.s2_base.d.next = self.s1_old_line.val() & !self.s1_wmask.val();
+        self.sp_data[0].d.next = self.s1_old_line.val() & !self.s1_wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.s2_base.d.next = (self.s1_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val()))
+            self.sp_data[0].d.next = (self.s1_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val()))
                 | ((self.s1_data.val() & self.s1_mask.val()) << self.s1_sh.val());
         }
         if self.s1_kind.val() == self.kind_ld.val() {
-            self.s2_base.d.next = self.s1_old_line.val();
+            self.sp_data[0].d.next = self.s1_old_line.val();
         }
-        self.s2_rsp.d.next = self.zero128.val();
+        self.sp_rsp[0].d.next = self.zero128.val();
         if self.s1_ordered.q.val()
             && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()))
         {
-            self.s2_rsp.d.next = self.s1_old.val() & self.s1_mask.val();
+            self.sp_rsp[0].d.next = self.s1_old.val() & self.s1_mask.val();
             if self.s1_sector.val() {
-                self.s2_rsp.d.next = self.s1_old_line.val() & self.s1_wmask.val();
+                self.sp_rsp[0].d.next = self.s1_old_line.val() & self.s1_wmask.val();
             }
         }
-        self.s2_sector.d.next = self.s1_sector.val();
-        self.s2_int64.d.next = self.s1_elog.val() == self.elog3.val();
-        self.s2_wmask.d.next = self.s1_wmask.val();
+        self.sp_sector[0].d.next = self.s1_sector.val();
+        self.dly_int64.d.next = self.s1_elog.val() == self.elog3.val();
+        self.sp_wmask[0].d.next = self.s1_wmask.val();
 
         // ==========================================================================
-        // s2: the integer result (IntAlu, one cycle) merges into the line.
+        // s2 .. sM: each stage takes the one before; the integer result merges in its stage
+        // (`i_new`; s2 by default), the FP ALU works through them.
         // ==========================================================================
-        self.s3_valid.d.next = self.s2_valid.q.val() && !self.reset.val();
-        self.s3_ordered.d.next = self.s2_ordered.q.val();
-        self.s3_line.d.next = self.s2_line.q.val();
-        self.s3_kind.d.next = self.s2_kind.q.val();
-        self.s3_fp.d.next = self.s2_fp.q.val();
-        self.s3_sh.d.next = self.s2_sh.q.val();
-        self.s3_data.d.next = self.s2_new.val();
-        self.s3_rsp.d.next = self.s2_rsp.q.val();
-        self.s3_status.d.next = self.s2_status.q.val();
-        self.s3_id.d.next = self.s2_id.q.val();
-        self.s3_sector.d.next = self.s2_sector.q.val();
-        self.s3_wmask.d.next = self.s2_wmask.q.val();
+        for j in 1..self.sp_valid.len() {
+            self.sp_valid[j].d.next = self.sp_valid[j - 1].q.val() && !self.reset.val();
+            self.sp_ordered[j].d.next = self.sp_ordered[j - 1].q.val();
+            self.sp_line[j].d.next = self.sp_line[j - 1].q.val();
+            self.sp_kind[j].d.next = self.sp_kind[j - 1].q.val();
+            self.sp_fp[j].d.next = self.sp_fp[j - 1].q.val();
+            self.sp_sh[j].d.next = self.sp_sh[j - 1].q.val();
+            self.st_nd.next = self.sp_data[j - 1].q.val();
+            if self.int_at.val().get_bit(j - 1) {
+                self.st_nd.next = self.i_new.val();
+            }
+            if self.fp_at.val().get_bit(j - 1) {
+                self.st_nd.next = self.m_new.val();
+            }
+            self.sp_data[j].d.next = self.st_nd.val();
+            self.sp_rsp[j].d.next = self.sp_rsp[j - 1].q.val();
+            self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
+            self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
+            self.sp_sector[j].d.next = self.sp_sector[j - 1].q.val();
+            self.sp_wmask[j].d.next = self.sp_wmask[j - 1].q.val();
+        }
 
         // ==========================================================================
-        // s3: carry (the FP ALU is in its second stage).
+        // sM: the FP result (ReductionAlu output) merges; write back; response.
         // ==========================================================================
-        self.s4_valid.d.next = self.s3_valid.q.val() && !self.reset.val();
-        self.s4_ordered.d.next = self.s3_ordered.q.val();
-        self.s4_line.d.next = self.s3_line.q.val();
-        self.s4_kind.d.next = self.s3_kind.q.val();
-        self.s4_fp.d.next = self.s3_fp.q.val();
-        self.s4_sh.d.next = self.s3_sh.q.val();
-        self.s4_data.d.next = self.s3_data.q.val();
-        self.s4_rsp.d.next = self.s3_rsp.q.val();
-        self.s4_status.d.next = self.s3_status.q.val();
-        self.s4_id.d.next = self.s3_id.q.val();
-        self.s4_sector.d.next = self.s3_sector.q.val();
-        self.s4_wmask.d.next = self.s3_wmask.q.val();
-
-        // ==========================================================================
-        // s4: the FP result (ReductionAlu output) merges; write back; response.
-        // ==========================================================================
-        // The ALU's own valid and form outputs are not needed (s4 carries both).
+        // The ALU's own valid and form outputs are not needed (sM carries both).
         self.unused_alu.next = self.alu.out_valid.val() ^ self.alu.out_form.val().any();
-        self.mem.write_enable.next = self.s4_valid.q.val()
-            && self.s4_ordered.q.val()
-            && (self.s4_kind.q.val() != self.kind_ld.val())
+        // The write stage: sM itself (its new line from the merge), or in the registered
+        // pipeline the stage after the FP merge (its new line a register).
+        self.w_valid.next = false;
+        self.w_ordered.next = false;
+        self.w_line.next = self.zero_line.val();
+        self.w_kind.next = self.zero_kind.val();
+        self.w_new.next = self.zero128.val();
+        self.w_rsp.next = self.zero128.val();
+        self.w_status.next = self.zero_status.val();
+        self.w_id.next = self.zero_id.val();
+        self.w_fp.next = false;
+        for j in 0..self.sp_valid.len() {
+            if self.wr_at.val().get_bit(j) {
+                self.w_valid.next = self.sp_valid[j].q.val();
+                self.w_ordered.next = self.sp_ordered[j].q.val();
+                self.w_line.next = self.sp_line[j].q.val();
+                self.w_kind.next = self.sp_kind[j].q.val();
+                self.w_new.next = self.sp_data[j].q.val();
+                self.w_rsp.next = self.sp_rsp[j].q.val();
+                self.w_status.next = self.sp_status[j].q.val();
+                self.w_id.next = self.sp_id[j].q.val();
+                self.w_fp.next = self.sp_fp[j].q.val();
+            }
+        }
+        if !self.regs.val() {
+            self.w_new.next = self.m_new.val();
+        }
+        self.mem.write_enable.next = self.w_valid.val()
+            && self.w_ordered.val()
+            && (self.w_kind.val() != self.kind_ld.val())
             && !self.reset.val();
-        self.mem.write_addr.next = self.s4_line.q.val();
-        self.mem.write_data.next = self.s4_new.val();
-        self.rsp_fifo.push.next = self.s4_valid.q.val() && !self.reset.val();
-        self.rsp_fifo.push_entry.next = bit_cast::<RSP_ENTRY_BITS, ID_WIDTH>(self.s4_id.q.val())
-            | (bit_cast::<RSP_ENTRY_BITS, 128>(self.s4_rsp.q.val()) << self.r_data.val())
-            | (bit_cast::<RSP_ENTRY_BITS, STATUS_WIDTH>(self.s4_status.q.val()) << self.r_status.val());
-        self.s5_valid.d.next = self.s4_valid.q.val() && self.s4_ordered.q.val() && !self.reset.val();
-        self.s5_line.d.next = self.s4_line.q.val();
-        self.s5_data.d.next = self.s4_new.val();
+        self.mem.write_addr.next = self.w_line.val();
+        self.mem.write_data.next = self.w_new.val();
+        self.rsp_fifo.push.next = self.w_valid.val() && !self.reset.val();
+        self.rsp_fifo.push_entry.next = bit_cast::<RSP_ENTRY_BITS, ID_WIDTH>(self.w_id.val())
+            | (bit_cast::<RSP_ENTRY_BITS, 128>(self.w_rsp.val()) << self.r_data.val())
+            | (bit_cast::<RSP_ENTRY_BITS, STATUS_WIDTH>(self.w_status.val()) << self.r_status.val());
+        // sw: the lines written 1, 2, .. cycles ago.
+        self.sw_valid[0].d.next = self.w_valid.val() && self.w_ordered.val() && !self.reset.val();
+        self.sw_line[0].d.next = self.w_line.val();
+        self.sw_data[0].d.next = self.w_new.val();
+        self.sw_fp[0].d.next = self.w_fp.val();
+        for k in 1..self.sw_valid.len() {
+            self.sw_valid[k].d.next = self.sw_valid[k - 1].q.val() && !self.reset.val();
+            self.sw_line[k].d.next = self.sw_line[k - 1].q.val();
+            self.sw_data[k].d.next = self.sw_data[k - 1].q.val();
+            self.sw_fp[k].d.next = self.sw_fp[k - 1].q.val();
+        }
 
         // ==========================================================================
         // Response port.

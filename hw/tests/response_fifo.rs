@@ -10,9 +10,19 @@ use std::collections::VecDeque;
 
 #[test]
 fn response_fifo_random_against_model() {
-    let s = seed("response_fifo_random_against_model");
+    random_against_model("response_fifo_random_against_model", RSP_FIFO_DEPTH);
+}
+
+/// The same for the deepest FIFO (32 places: four groups of 8 behind the group select).
+#[test]
+fn response_fifo_32_random_against_model() {
+    random_against_model("response_fifo_32_random_against_model", 32);
+}
+
+fn random_against_model(name: &str, depth: usize) {
+    let s = seed(name);
     let mut rng = Rng(s);
-    let mut f = ResponseFifo::default();
+    let mut f = ResponseFifo::new(depth);
     f.connect_all();
     let mut model: VecDeque<u128> = VecDeque::new();
     let (mut pops, mut fulls, mut bypasses, mut resets) = (0, 0, 0, 0);
@@ -25,7 +35,7 @@ fn response_fifo_random_against_model() {
         let reset = rng.below(2000) == 0;
         let push = !reset
             && !reset_prev
-            && model.len() < RSP_FIFO_DEPTH
+            && model.len() < depth
             && rng.below(10) < if phase == 1 { 2 } else { 7 };
         let ready = rng.below(10) < if phase == 0 { 2 } else { 7 };
         tag += 1;
@@ -43,7 +53,7 @@ fn response_fifo_random_against_model() {
         }
         f.clock.next = Clock::from(true);
         assert!(simulate(&mut f, 1000));
-        fulls += (model.len() == RSP_FIFO_DEPTH) as usize;
+        fulls += (model.len() == depth) as usize;
         bypasses += (push && model.is_empty()) as usize;
         if reset {
             model.clear();

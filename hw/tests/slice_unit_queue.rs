@@ -1,18 +1,21 @@
 //! The ordering queue alone against a reference model of its rules: order within a line,
 //! overtaking across lines (the age matrix picks the oldest eligible entry, whatever slots
-//! the entries sit in), the hazard window after a late entry's issue, unordered entries,
-//! full, reset.
+//! the entries sit in), the hazard window after a late entry's issue (the default window of
+//! 2 cycles, and windows of 0..=15 in a queue built for 15), unordered entries, full, reset.
 
 mod common;
 use common::{Rng, b128, seed, u128_of};
 use hw::ordering_queue::{OrderingQueue, QUEUE_DEPTH, QUEUE_HAZARD_CYCLES};
+
+const LATE: usize = QUEUE_HAZARD_CYCLES;
 use rust_hdl::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Entry {
     line: u64,
     ordered: bool,
-    late: bool,
+    /// The hazard window (cycles after its issue in which its line's ordered entries wait).
+    wait: usize,
     tag: u64,
 }
 
@@ -40,7 +43,7 @@ fn cycle(q: &mut OrderingQueue, d: &Drive) -> Seen {
     if let Some(e) = d.push {
         q.push_line.next = b128(e.line as u128);
         q.push_ordered.next = e.ordered;
-        q.push_late.next = e.late;
+        q.push_wait.next = (e.wait as u64).to_bits();
         q.push_payload.next = b128(e.tag as u128);
     }
     q.issue_enable.next = d.enable;
@@ -60,16 +63,16 @@ fn cycle(q: &mut OrderingQueue, d: &Drive) -> Seen {
     seen
 }
 
-/// The reference: entries in arrival order, and the lines of the ordered late entries issued
-/// in the last `QUEUE_HAZARD_CYCLES` cycles (newest first).
+/// The reference: entries in arrival order, and the lines of the ordered entries issued with
+/// a window whose cycles are not over, with the cycles left.
 struct Model {
     entries: Vec<Entry>,
-    hazards: Vec<Option<u64>>,
+    hazards: Vec<(u64, usize)>,
 }
 
 impl Model {
     fn new() -> Model {
-        Model { entries: vec![], hazards: vec![None; QUEUE_HAZARD_CYCLES] }
+        Model { entries: vec![], hazards: vec![] }
     }
     fn older_same(&self, i: usize) -> bool {
         let e = self.entries[i];
@@ -77,7 +80,7 @@ impl Model {
     }
     fn hazard(&self, i: usize) -> bool {
         let e = self.entries[i];
-        e.ordered && self.hazards.contains(&Some(e.line))
+        e.ordered && self.hazards.iter().any(|&(l, left)| l == e.line && left > 0)
     }
     fn eligible(&self, i: usize) -> bool {
         !self.older_same(i) && !self.hazard(i)
@@ -96,8 +99,13 @@ impl Model {
             return;
         }
         let issued = pick.map(|i| self.entries.remove(i));
-        self.hazards.pop();
-        self.hazards.insert(0, issued.filter(|e| e.ordered && e.late).map(|e| e.line));
+        for h in &mut self.hazards {
+            h.1 -= 1;
+        }
+        self.hazards.retain(|h| h.1 > 0);
+        if let Some(e) = issued.filter(|e| e.ordered && e.wait > 0) {
+            self.hazards.push((e.line, e.wait));
+        }
         if pushed {
             self.entries.push(d.push.unwrap());
         }
@@ -136,9 +144,20 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
 /// and coverage outputs equal the model's.
 #[test]
 fn ordering_queue_random_against_model() {
-    let s = seed("ordering_queue_random_against_model");
+    random_against_model("ordering_queue_random_against_model", None);
+}
+
+/// The same with a queue for windows of up to 15 cycles (the unit's deep pipelines) and
+/// windows drawn from 0..=15.
+#[test]
+fn ordering_queue_long_windows_random_against_model() {
+    random_against_model("ordering_queue_long_windows_random_against_model", Some(15));
+}
+
+fn random_against_model(name: &str, max_wait: Option<usize>) {
+    let s = seed(name);
     let mut rng = Rng(s);
-    let mut q = OrderingQueue::default();
+    let mut q = max_wait.map_or_else(OrderingQueue::default, OrderingQueue::new);
     q.connect_all();
     let mut model = Model::new();
     let mut tag = 0u64;
@@ -150,7 +169,11 @@ fn ordering_queue_random_against_model() {
         let line = |rng: &mut Rng| [5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)];
         let push = (rng.below(10) < if phase == 1 { 3 } else { 8 }).then(|| {
             tag += 1;
-            Entry { line: line(&mut rng), ordered: rng.below(8) != 0, late: rng.below(2) == 0, tag }
+            let wait = match max_wait {
+                None => [0, LATE][rng.below(2)],
+                Some(m) => [0, 0, 1, 2, m, rng.below(m + 1)][rng.below(6)],
+            };
+            Entry { line: line(&mut rng), ordered: rng.below(8) != 0, wait, tag }
         });
         let d = Drive {
             push,
@@ -175,7 +198,7 @@ fn ordering_queue_overtake_and_order_within_line() {
     let mut q = OrderingQueue::default();
     q.connect_all();
     let mut model = Model::new();
-    let e = |line, late, tag| Entry { line, ordered: true, late, tag };
+    let e = |line, late: bool, tag| Entry { line, ordered: true, wait: if late { LATE } else { 0 }, tag };
     let d = |push, enable| Drive { push, enable, reset: false };
     check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
     let (a1, a2, b, a3) = (e(1, true, 1), e(1, false, 2), e(2, false, 3), e(1, false, 4));
@@ -225,7 +248,7 @@ fn ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse() {
         while model.entries.len() < QUEUE_DEPTH {
             n += 1;
             tag += 1;
-            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, late: rng.below(2) == 0, tag };
+            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, wait: [0, LATE][rng.below(2)], tag };
             check(&mut q, &mut model, &Drive { push: Some(push), enable: false, reset: false }, n);
         }
         // Drain a few with random enables: late issues hold their lines and younger entries

@@ -127,13 +127,18 @@ impl BenchReport {
 
 /// Runs the benchmark with `n` requests per pattern on a unit of `mem_bytes`.
 pub fn bench(n: usize, mem_bytes: usize, latency_n: usize) -> anyhow::Result<BenchReport> {
+    bench_with(n, mem_bytes, latency_n, &hw::Config::default())
+}
+
+/// [`bench`] of the unit built with the pipeline depths of `cfg`.
+pub fn bench_with(n: usize, mem_bytes: usize, latency_n: usize, cfg: &hw::Config) -> anyhow::Result<BenchReport> {
     if mem_bytes < 4096 {
         anyhow::bail!("--mem-bytes {mem_bytes}: the benchmark patterns need at least 4096 bytes of memory");
     }
     let t = Instant::now();
     let mut patterns = Vec::new();
     for (name, reqs) in traffic::bench_patterns(n, mem_bytes) {
-        let mut unit = RtlUnit::new(mem_bytes)?;
+        let mut unit = RtlUnit::with_config(mem_bytes, cfg, None)?;
         let (outcomes, rsps) = crate::unit::execute_trace(&mut unit, &reqs)?;
         let first = rsps.iter().flatten().map(|r| r.accept).min().unwrap_or(0);
         let last = rsps.iter().flatten().map(|r| r.cycle).max().unwrap_or(0);
@@ -142,7 +147,7 @@ pub fn bench(n: usize, mem_bytes: usize, latency_n: usize) -> anyhow::Result<Ben
         patterns.push(Pattern { name, requests: reqs.len(), cycles: last + 1 - first, mismatches });
     }
     let mut latency = Vec::new();
-    let mut unit = RtlUnit::new(mem_bytes)?;
+    let mut unit = RtlUnit::with_config(mem_bytes, cfg, None)?;
     for fam in traffic::FAMILIES {
         let reqs = traffic::latency_requests(fam, latency_n, mem_bytes);
         let (mut min, mut max, mut sum) = (u64::MAX, 0u64, 0u64);

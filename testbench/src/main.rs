@@ -77,6 +77,9 @@ enum Cmd {
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
+        /// The unit's pipeline (the warp patterns run on the default unit).
+        #[command(flatten)]
+        depths: DepthArgs,
     },
     /// Check every captured H100 vector (and, with --exhaustive16, the exhaustive 16-bit
     /// digests) against an engine; also every captured redux.sync instruction (`h100/redux/`).
@@ -226,6 +229,11 @@ struct DepthArgs {
     /// Stages (cycles) of the integer ALU, 1 (default) or 2 (32-bit halves in two cycles).
     #[arg(long)]
     int_stages: Option<usize>,
+    /// The L2-slice unit's registered pipeline (`--top unit`): 1 forwards only from registers
+    /// and reads the RAM through an output register (fastest-clock), 0 (default) forwards the
+    /// ALU results in the cycle they appear.
+    #[arg(long)]
+    unit_regs: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -242,6 +250,7 @@ impl DepthArgs {
             Depth::Fp => self.fp_stages,
             Depth::Fp16 => self.fp16_stages,
             Depth::Int => self.int_stages,
+            Depth::Regs => self.unit_regs,
         }
     }
 
@@ -260,6 +269,12 @@ impl DepthArgs {
         }
         if let Some(n) = self.int_stages {
             c.int_stages = n;
+        }
+        if let Some(n) = self.unit_regs {
+            if n > 1 {
+                return Err(format!("--unit-regs {n}: takes 0 (results forwarded as they appear) or 1 (registered pipeline)"));
+            }
+            c.unit_regs = n == 1;
         }
         c.validate().map_err(|e| {
             // validate() names the first field out of range.
@@ -280,10 +295,9 @@ fn depth_config(depths: &DepthArgs, block: Option<testbench::synth::SynthTop>, t
     let Some(block) = block.filter(|b| b.takes_config()) else {
         if !cfg.is_default() {
             return Err(format!(
-                "--top {top} takes the default pipeline depths only ({}): so far the f32/f64 adders, the \
-                 f16/bf16 add lane, the integer ALU and the reduction ALU (its lanes delayed to the deepest) \
-                 take depths; integrating them into the unit (forwarding window, hazard lines) is phase 2 of \
-                 issue 5. Use --top alu, fp-add-f32, fp-add-f64, fp-add16 or int-alu, or drop the depth flags.",
+                "--top {top} takes the default pipeline depths only ({}): the f32/f64 adders, the \
+                 f16/bf16 add lane, the integer ALU, the reduction ALU and the L2-slice unit take depths. \
+                 Use --top unit, alu, fp-add-f32, fp-add-f64, fp-add16 or int-alu, or drop the depth flags.",
                 d.tag()
             ));
         }
@@ -357,12 +371,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Run { engine, mem_bytes, coverage, vcd, trace } => run_cmd(engine, mem_bytes, coverage, vcd, trace),
-        Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json } => {
+        Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json, depths } => {
             check_mem_bytes(mem_bytes)?;
             if requests == 0 {
                 anyhow::bail!("--requests must be at least 1");
             }
-            let r = testbench::bench::bench(requests, mem_bytes, latency_requests.max(1))?;
+            let cfg = depth_config(&depths, Some(testbench::synth::SynthTop::Unit), "unit").map_err(anyhow::Error::msg)?;
+            if !cfg.is_default() {
+                eprintln!("bench: the unit at depths {} (verilated at run time, once)", cfg.tag());
+            }
+            let r = testbench::bench::bench_with(requests, mem_bytes, latency_requests.max(1), &cfg)?;
             let warp = if warp_insts > 0 { testbench::warp::bench(warp_insts)? } else { vec![] };
             let mut out = std::io::stdout().lock();
             if json {
@@ -685,7 +703,7 @@ fn write_verilog_with(path: &std::path::Path, top: Top, mem_bytes: usize, cfg: &
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
     }
     let v = match top {
-        Top::Unit => hw::unit_verilog(mem_bytes),
+        Top::Unit => hw::unit_verilog_with(mem_bytes, cfg),
         Top::Redux => hw::redux_verilog(),
         Top::Async => hw::async_verilog(mem_bytes),
         Top::Warp => hw::warp_verilog(mem_bytes),

@@ -59,11 +59,13 @@ pub enum Depth {
     Fp16,
     /// `int_stages`: the integer ALU.
     Int,
+    /// `unit_regs` (0 or 1): the unit's registered pipeline.
+    Regs,
 }
 
 impl Depth {
     /// Every depth field, in the order `hw::Config::validate` checks them.
-    pub const ALL: [Depth; 3] = [Depth::Fp, Depth::Fp16, Depth::Int];
+    pub const ALL: [Depth; 4] = [Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs];
 
     /// The flag of `redunit verilog` and `redunit synth`.
     pub fn flag(self) -> &'static str {
@@ -71,6 +73,7 @@ impl Depth {
             Depth::Fp => "--fp-stages",
             Depth::Fp16 => "--fp16-stages",
             Depth::Int => "--int-stages",
+            Depth::Regs => "--unit-regs",
         }
     }
 
@@ -80,6 +83,7 @@ impl Depth {
             Depth::Fp => "the f32/f64 adders' depth: --top fp-add-f32, fp-add-f64 or alu",
             Depth::Fp16 => "the f16/bf16 add lane's depth: --top fp-add16 or alu",
             Depth::Int => "the integer ALU's depth: --top int-alu or alu",
+            Depth::Regs => "the L2-slice unit's registered pipeline: --top unit",
         }
     }
 
@@ -90,6 +94,7 @@ impl Depth {
             Depth::Fp => FP_STAGES_MIN..=FP_STAGES_MAX,
             Depth::Fp16 => FP16_STAGES_MIN..=FP16_STAGES_MAX,
             Depth::Int => INT_STAGES_MIN..=INT_STAGES_MAX,
+            Depth::Regs => 0..=1,
         }
     }
 
@@ -98,6 +103,7 @@ impl Depth {
             Depth::Fp => c.fp_stages,
             Depth::Fp16 => c.fp16_stages,
             Depth::Int => c.int_stages,
+            Depth::Regs => c.unit_regs as usize,
         }
     }
 
@@ -106,6 +112,7 @@ impl Depth {
             Depth::Fp => c.fp_stages = n,
             Depth::Fp16 => c.fp16_stages = n,
             Depth::Int => c.int_stages = n,
+            Depth::Regs => c.unit_regs = n != 0,
         }
     }
 }
@@ -126,12 +133,10 @@ impl SynthTop {
         }
     }
 
-    /// Whether the block's depth follows `cfg` (the unit's integration of deeper blocks is
-    /// phase 2 of issue 5: the unit takes the default configuration only).
+    /// Whether the block's depth follows `cfg`.
     pub fn takes_config(self) -> bool {
-        // The adders, the integer ALU and the reduction ALU have depth cuts (issue 5 phase 1);
-        // every other block would ignore the flags, so they are refused rather than silently
-        // dropped.
+        // The adders, the integer ALU, the reduction ALU and the unit have depths; every other
+        // block would ignore the flags, so they are refused rather than silently dropped.
         !self.depths().is_empty()
     }
 
@@ -142,6 +147,7 @@ impl SynthTop {
             SynthTop::FpAdd16 => &[Depth::Fp16],
             SynthTop::IntAlu => &[Depth::Int],
             SynthTop::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
+            SynthTop::Unit => &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs],
             _ => &[],
         }
     }
@@ -184,7 +190,7 @@ impl SynthTop {
     pub fn verilog_with(self, mem_bytes: usize, cfg: &hw::Config) -> String {
         use hw::verilog::verilog;
         match self {
-            SynthTop::Unit => hw::unit_verilog(mem_bytes),
+            SynthTop::Unit => hw::unit_verilog_with(mem_bytes, cfg),
             SynthTop::Alu => hw::alu_verilog_with(cfg),
             SynthTop::IntAlu => verilog(&mut hw::int_alu::IntAlu::new(cfg)),
             SynthTop::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::new(cfg)),

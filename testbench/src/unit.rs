@@ -177,18 +177,18 @@ pub fn cache_dir() -> PathBuf {
     }
 }
 
-fn api_for(mem_bytes: usize) -> anyhow::Result<&'static Api> {
-    if mem_bytes == BUILT_MEM_BYTES {
+fn api_for(mem_bytes: usize, cfg: &hw::Config) -> anyhow::Result<&'static Api> {
+    if mem_bytes == BUILT_MEM_BYTES && cfg.is_default() {
         return Ok(&LINKED);
     }
-    static LOADED: OnceLock<Mutex<HashMap<usize, &'static Api>>> = OnceLock::new();
+    static LOADED: OnceLock<Mutex<HashMap<(usize, hw::Config), &'static Api>>> = OnceLock::new();
     let mut map = LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(a) = map.get(&mem_bytes) {
+    if let Some(a) = map.get(&(mem_bytes, *cfg)) {
         return Ok(a);
     }
-    let lib = build_library(mem_bytes)?;
+    let lib = build_library_from_verilog(&hw::unit_verilog_with(mem_bytes, cfg), mem_bytes)?;
     let api = load_library(&lib)?;
-    map.insert(mem_bytes, api);
+    map.insert((mem_bytes, *cfg), api);
     Ok(api)
 }
 
@@ -395,11 +395,24 @@ impl RtlUnit {
         Self::open_api(load_library(lib)?, mem_bytes, None, 0)
     }
 
+    /// The unit built with the pipeline depths of `cfg` (other than the default ones: verilated
+    /// at run time, once, like other memory sizes), with a VCD when `vcd` names one, reset.
+    pub fn with_config(mem_bytes: usize, cfg: &hw::Config, vcd: Option<&Path>) -> anyhow::Result<Self> {
+        if let Err(e) = cfg.validate() {
+            bail!("{e}");
+        }
+        Self::open_cfg(mem_bytes, cfg, vcd, 0)
+    }
+
     fn open(mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
+        Self::open_cfg(mem_bytes, &hw::Config::default(), vcd, first_cycle)
+    }
+
+    fn open_cfg(mem_bytes: usize, cfg: &hw::Config, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
         if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
             bail!("memory size {mem_bytes}: the unit's memory is a positive multiple of 16 bytes, at most 4 GiB");
         }
-        Self::open_api(api_for(mem_bytes)?, mem_bytes, vcd, first_cycle)
+        Self::open_api(api_for(mem_bytes, cfg)?, mem_bytes, vcd, first_cycle)
     }
 
     fn open_api(api: &'static Api, mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {

@@ -77,6 +77,8 @@ pub struct Plan {
     pub policy_seed: u64,
     pub rsp_ready_pct: u32,
     pub req_valid_pct: u32,
+    /// The pipeline depths of the unit that runs it.
+    pub hw: hw::Config,
 }
 
 /// The settings of a random regression.
@@ -90,6 +92,8 @@ pub struct Config {
     pub rsp_ready_pct: u32,
     pub req_valid_pct: u32,
     pub mix: Mix,
+    /// The pipeline depths of the unit under test.
+    pub hw: hw::Config,
 }
 
 impl Config {
@@ -101,6 +105,7 @@ impl Config {
             rsp_ready_pct: 70,
             req_valid_pct: 85,
             mix: Mix::default(),
+            hw: hw::Config::default(),
         }
     }
 }
@@ -122,6 +127,7 @@ pub fn random_plan(seed: u64, cfg: &Config) -> Plan {
         policy_seed: seed ^ 0x706f_6c69_6379,
         rsp_ready_pct: cfg.rsp_ready_pct,
         req_valid_pct: cfg.req_valid_pct,
+        hw: cfg.hw,
     }
 }
 
@@ -425,7 +431,7 @@ pub fn random_regression(seed: u64, cfg: &Config, vcd: Option<&Path>) -> anyhow:
 /// Runs and checks a plan on a fresh unit (see [`random_regression`]).
 pub fn run_plan(seed: u64, plan: &Plan, vcd: Option<&Path>) -> anyhow::Result<Report> {
     let t = Instant::now();
-    let mut unit = RtlUnit::new(plan.mem_bytes)?;
+    let mut unit = RtlUnit::with_config(plan.mem_bytes, &plan.hw, None)?;
     let obs = drive(&mut unit, plan)?;
     let mut report = Report { seed, ..Default::default() };
     check(plan, &obs, &mut report);
@@ -442,7 +448,7 @@ pub fn run_plan(seed: u64, plan: &Plan, vcd: Option<&Path>) -> anyhow::Result<Re
 /// Replays `plan` on the traced model, dumping cycles `cycle - VCD_BEFORE ..= cycle +
 /// VCD_AFTER` to `path`.
 pub fn write_window(plan: &Plan, path: &Path, cycle: u64) -> anyhow::Result<()> {
-    let mut unit = RtlUnit::with_vcd(plan.mem_bytes, path, 0)?;
+    let mut unit = RtlUnit::with_config(plan.mem_bytes, &plan.hw, Some(path))?;
     unit.set_dump_window(cycle.saturating_sub(VCD_BEFORE), cycle + VCD_AFTER);
     let _ = drive(&mut unit, plan)?;
     unit.idle(2);
