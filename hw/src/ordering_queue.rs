@@ -125,7 +125,6 @@ pub struct OrderingQueue {
     win: Signal<Local, Bit>,
     sel: Signal<Local, Bits<QUEUE_DEPTH>>,
     fs: Signal<Local, Bits<QUEUE_DEPTH>>,
-    late_fire: Signal<Local, Bit>,
     i_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     p_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     hist: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
@@ -210,7 +209,6 @@ impl OrderingQueue {
             win: Default::default(),
             sel: Default::default(),
             fs: Default::default(),
-            late_fire: Default::default(),
             i_wt: Default::default(),
             p_wt: Default::default(),
             hist: Default::default(),
@@ -317,7 +315,6 @@ impl Logic for OrderingQueue {
         self.issue_line.next = self.zero_line.val();
         self.issue_ordered.next = false;
         self.issue_payload.next = self.zero_payload.val();
-        self.late_fire.next = false;
         self.i_wt.next = self.zero_w.val();
         for i in 0..QUEUE_DEPTH {
             if self.sel.val().get_bit(i) {
@@ -326,7 +323,6 @@ impl Logic for OrderingQueue {
                 self.issue_payload.next = self.issue_payload.val() | self.e_payload[i].q.val();
             }
             if self.fs.val().get_bit(i) && self.e_late[i].q.val() {
-                self.late_fire.next = true;
                 self.i_wt.next = self.i_wt.val() | self.e_wt[i].q.val();
             }
         }

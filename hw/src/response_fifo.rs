@@ -55,6 +55,8 @@ pub struct ResponseFifo {
     grp_oh: Signal<Local, Bits<4>>,
     grp_out: Signal<Local, Bits<RSP_ENTRY_BITS>>,
     pop: Signal<Local, Bit>,
+    /// The one-hot bits beyond a shallower FIFO's places.
+    unused_oh: Signal<Local, Bit>,
     one32: Constant<Bits<RSP_FIFO_DEPTH_MAX>>,
     one_g: Constant<Bits<4>>,
     ptr_mask: Constant<Bits<5>>,
@@ -96,6 +98,7 @@ impl ResponseFifo {
             grp_oh: Default::default(),
             grp_out: Default::default(),
             pop: Default::default(),
+            unused_oh: Default::default(),
             one32: Constant::new(1u64.to_bits()),
             one_g: Constant::new(1u64.to_bits()),
             ptr_mask: Constant::new(((depth - 1) as u64).to_bits()),
@@ -121,6 +124,7 @@ impl Logic for ResponseFifo {
         }
         self.wr_oh.next = self.one32.val() << self.wr_ptr.q.val();
         self.grp_oh.next = self.one_g.val() << self.rd_ptr.q.val().get_bits::<2>(3);
+        self.unused_oh.next = self.wr_oh.val().any() ^ self.grp_oh.val().any();
 
         self.nonempty.next = self.count.q.val().any();
         self.out_valid.next = self.nonempty.val() && !self.reset.val() && !self.reset_r.q.val();

@@ -601,6 +601,7 @@ pub struct SliceUnit {
     sw_line: Vec<DFF<Bits<LINE_BITS>>>,
     sw_data: Vec<DFF<Bits<128>>>,
     sw_fp: Vec<DFF<Bit>>,
+    unused_sw: Signal<Local, Bit>,
 
     /// The queue's hazard windows: FP forms, integer/bitwise forms.
     win_fp: Constant<Bits<QUEUE_WAIT_BITS>>,
@@ -843,6 +844,7 @@ impl SliceUnit {
             sw_line: (0..sh.ram_latency).map(|_| Default::default()).collect(),
             sw_data: (0..sh.ram_latency).map(|_| Default::default()).collect(),
             sw_fp: (0..sh.ram_latency).map(|_| Default::default()).collect(),
+            unused_sw: Default::default(),
             win_fp: k(win_fp as u128),
             win_int: k(win_int as u128),
             zero_wait: k(0),
@@ -1230,6 +1232,7 @@ impl Logic for SliceUnit {
         // ==========================================================================
         self.s1_fwd_fp.next = false;
         self.fw_found.next = false;
+        self.fw_hit.next = false;
         self.s1_old_line.next = self.mem.read_data.val();
         if self.s1_valid.q.val() && self.s1_ordered.q.val() {
             // Youngest first: s2, s3, .., sM (its new line), then the written line.
@@ -1423,6 +1426,13 @@ impl Logic for SliceUnit {
         self.sw_line[0].d.next = self.w_line.val();
         self.sw_data[0].d.next = self.w_new.val();
         self.sw_fp[0].d.next = self.w_fp.val();
+        // (The registered pipeline selects the oldest written line by `fsel` alone: its valid
+        // bit is read by nothing else.)
+        self.unused_sw.next = false;
+        for k in 0..self.sw_valid.len() {
+            self.unused_sw.next = self.unused_sw.val() ^ self.sw_valid[k].q.val() ^ self.sw_line[k].q.val().any();
+        }
+        self.unused_sw.next = self.unused_sw.val() ^ self.fsel_sw.val().any();
         for k in 1..self.sw_valid.len() {
             self.sw_valid[k].d.next = self.sw_valid[k - 1].q.val() && !self.reset.val();
             self.sw_line[k].d.next = self.sw_line[k - 1].q.val();

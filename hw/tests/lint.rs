@@ -95,6 +95,13 @@ fn lint_warp_coalescer() {
     lint("warp_coalescer", &verilog::<hw::WarpCoalescer>(), false);
 }
 
+/// The unit's registered pipeline at the fastest clock (`Config::fastest_clock`: deepest
+/// adders, RAM output register, forwarding from registers, 32-place response FIFO).
+#[test]
+fn lint_slice_unit_fastest_clock() {
+    lint("slice_unit_fastest", &hw::unit_verilog_with(65536, &hw::Config::fastest_clock()), false);
+}
+
 /// The coalescer in front of the unit (`redunit verilog --top warp`).
 #[test]
 fn lint_warp_unit() {

@@ -1,5 +1,5 @@
 //! The pipeline-depth flags of `redunit verilog` / `redunit synth` (`hw::Config`): the depth
-//! reaches the Verilog, and bad depths (or depths on the unit, phase 2) are refused with a
+//! reaches the Verilog, and bad depths (or depths on blocks without them) are refused with a
 //! message and exit status 2.
 
 mod common;
@@ -70,10 +70,10 @@ fn bad_depths_are_refused_with_a_message() {
     assert!(err.contains("--fp-stages") && err.contains("3 to 14"), "{err}");
 
     for cmd in ["verilog", "synth"] {
-        let out = redunit(&[cmd, "--top", "unit", "--fp-stages", "5", "--no-save"][..if cmd == "synth" { 6 } else { 5 }], "");
+        let out = redunit(&[cmd, "--top", "unit", "--unit-regs", "2", "--no-save"][..if cmd == "synth" { 6 } else { 5 }], "");
         assert_eq!(out.status.code(), Some(2), "{cmd}");
         let err = text(&out.stderr);
-        assert!(err.contains("phase 2") && err.contains("--top unit"), "{cmd}: {err}");
+        assert!(err.contains("--unit-regs 2") && err.contains("registered pipeline"), "{cmd}: {err}");
     }
     // Blocks without depth cuts (the min/max lane, the warp and async tops) refuse the flags
     // instead of ignoring them.
@@ -137,7 +137,21 @@ fn fp16_stages_is_refused_where_it_does_not_apply() {
             assert!(err.contains(&format!("{flag}: --top {top} does not take it")) && err.contains(own), "{cmd} {top}: {err}");
         }
     }
-    let out = redunit(&["synth", "--top", "unit", "--fp16-stages", "5", "--no-save"], "");
+    let out = redunit(&["synth", "--top", "alu", "--unit-regs", "1", "--no-save"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("phase 2"));
+    assert!(text(&out.stderr).contains("--unit-regs: --top alu does not take it"), "{}", text(&out.stderr));
+}
+
+/// The unit takes every depth and the registered pipeline: the RAM output register, the
+/// 32-place response FIFO and the deeper adders appear in its Verilog with the preset.
+#[test]
+fn the_unit_takes_the_depths_and_the_registered_pipeline() {
+    let d = verilog(&["--top", "unit"]);
+    let fast = verilog(&["--top", "unit", "--preset", "fastest-clock"]);
+    assert!(!d.contains("rd_q <= ram[ra];"), "the default unit reads the RAM in one cycle");
+    assert!(fast.contains("rd_q <= ram[ra];"), "the registered pipeline reads through an output register");
+    assert!(kept_cuts(&fast) > kept_cuts(&d) + 50, "{} vs {} kept cuts", kept_cuts(&fast), kept_cuts(&d));
+    let regs_only = verilog(&["--top", "unit", "--unit-regs", "1"]);
+    assert!(regs_only.contains("rd_q <= ram[ra];") && regs_only != fast);
+    assert_eq!(verilog(&["--top", "unit", "--unit-regs", "0"]), d);
 }
