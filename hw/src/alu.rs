@@ -214,7 +214,7 @@ impl ReductionAlu {
         let fp = cfg.fp_add_latency();
         let fp16 = cfg.fp16_add_latency();
         let int = cfg.int_alu_latency();
-        let mm = MINMAX16_LATENCY;
+        let mm = cfg.minmax16_latency();
         let op = |o: Op| Constant::new(bits_u128(o as u128));
         let ty = |t: Type| Constant::new(bits_u128(t as u128));
         let mask = |bits: u32| Constant::new(bits_u128(u128::MAX >> (128 - bits)));
@@ -230,7 +230,7 @@ impl ReductionAlu {
             out_data: Default::default(),
             int_alu: IntAlu::new(cfg),
             add16: std::array::from_fn(|_| FpAdd16::new(cfg)),
-            minmax16: Default::default(),
+            minmax16: std::array::from_fn(|_| FpMinMax16::new(cfg)),
             add_f32: std::array::from_fn(|_| FpAddF32::new(cfg)),
             add_f64: FpAddF64::new(cfg),
             add_f64_hi: FpAddF64::new(cfg),

@@ -137,6 +137,13 @@ impl Config {
         self.int_stages
     }
 
+    /// Cycles from inputs to `y` of the f16/bf16 min/max lane (`fp_minmax16.rs`): 1, or 2 (the
+    /// compare and the select in separate cycles) in an ALU deeper than the default, where the
+    /// lane is delayed to the ALU's latency anyway.
+    pub fn minmax16_latency(&self) -> usize {
+        if self.alu_latency() > Config::default().alu_latency() { 2 } else { 1 }
+    }
+
     /// Cycles from request to result of the reduction ALU (`alu.rs`): its deepest lane; the
     /// others are delayed to it, so every form has this latency.
     pub fn alu_latency(&self) -> usize {

@@ -8,6 +8,7 @@
 //! inputs are registered and the result is computed from those registers); the ALU delays the
 //! result to its common latency.
 
+use crate::config::{Config, Cut};
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
 
@@ -46,10 +47,27 @@ pub struct FpMinMax16 {
     s0_b: DFF<Bits<16>>,
     s0_bf16: DFF<Bit>,
     s0_max: DFF<Bit>,
+    /// The candidate cut between the compare and the select ([`Config::minmax16_latency`] 2).
+    c_a: Cut<Bits<16>>,
+    c_b: Cut<Bits<16>>,
+    c_max: Cut<Bit>,
+    c_anan: Cut<Bit>,
+    c_bnan: Cut<Bit>,
+    c_less: Cut<Bit>,
 }
 
 impl Default for FpMinMax16 {
+    /// The one-stage lane ([`MINMAX16_LATENCY`]).
     fn default() -> Self {
+        FpMinMax16::new(&Config::default())
+    }
+}
+
+impl FpMinMax16 {
+    /// The lane at the depth of `cfg` ([`Config::minmax16_latency`]: 1, or 2 with the compare
+    /// and the select in separate cycles).
+    pub fn new(cfg: &Config) -> Self {
+        let cut = cfg.minmax16_latency() > MINMAX16_LATENCY;
         Self {
             clock: Default::default(),
             a: Default::default(),
@@ -72,6 +90,12 @@ impl Default for FpMinMax16 {
             s0_b: Default::default(),
             s0_bf16: Default::default(),
             s0_max: Default::default(),
+            c_a: Cut::new(cut),
+            c_b: Cut::new(cut),
+            c_max: Cut::new(cut),
+            c_anan: Cut::new(cut),
+            c_bnan: Cut::new(cut),
+            c_less: Cut::new(cut),
         }
     }
 }
@@ -80,6 +104,7 @@ impl Logic for FpMinMax16 {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s0_a, s0_b, s0_bf16, s0_max);
+        clock!(self, clock, c_a, c_b, c_max, c_anan, c_bnan, c_less);
 
         // ==========================================================================
         // Input registers (s0_): the operands enter the pipeline unchanged.
@@ -107,16 +132,22 @@ impl Logic for FpMinMax16 {
             self.b_key.next = !self.s0_b.q.val();
         }
         self.a_less.next = self.a_key.val() < self.b_key.val();
-        if self.a_nan.val() && self.b_nan.val() {
+        self.c_a.d.next = self.s0_a.q.val();
+        self.c_b.d.next = self.s0_b.q.val();
+        self.c_max.d.next = self.s0_max.q.val();
+        self.c_anan.d.next = self.a_nan.val();
+        self.c_bnan.d.next = self.b_nan.val();
+        self.c_less.d.next = self.a_less.val();
+        if self.c_anan.q.val() && self.c_bnan.q.val() {
             self.y.next = self.nan16.val();
-        } else if self.a_nan.val() {
-            self.y.next = self.s0_b.q.val();
-        } else if self.b_nan.val() {
-            self.y.next = self.s0_a.q.val();
-        } else if self.a_less.val() != self.s0_max.q.val() {
-            self.y.next = self.s0_a.q.val();
+        } else if self.c_anan.q.val() {
+            self.y.next = self.c_b.q.val();
+        } else if self.c_bnan.q.val() {
+            self.y.next = self.c_a.q.val();
+        } else if self.c_less.q.val() != self.c_max.q.val() {
+            self.y.next = self.c_a.q.val();
         } else {
-            self.y.next = self.s0_b.q.val();
+            self.y.next = self.c_b.q.val();
         }
     }
 }

@@ -169,7 +169,7 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1.
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 6 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 7 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
@@ -190,6 +190,8 @@ pub struct Shape {
     /// to its line may not issue.
     pub win_fp: usize,
     pub win_int: usize,
+    /// The window of `ld`/`st` (their line is final after s1).
+    pub win_mem: usize,
     /// Places of the response FIFO (at least the requests in flight from issue to response).
     pub rsp_depth: usize,
 }
@@ -203,14 +205,17 @@ pub fn shape(cfg: &Config) -> Shape {
         // forwarding and writing (one more): nothing is forwarded from logic.
         let (int_at, fp_at) = (int_lat, lat);
         let stages = fp_at + 2;
+        // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
+        // later: every window is one cycle longer than the merge stage alone needs.
         Shape {
             stages,
             int_at,
             fp_at,
             write_at: stages - 1,
             ram_latency: 2,
-            win_fp: fp_at + 1,
-            win_int: int_at + 1,
+            win_fp: fp_at + 2,
+            win_int: int_at + 2,
+            win_mem: 1,
             rsp_depth: 32,
         }
     } else {
@@ -224,6 +229,7 @@ pub fn shape(cfg: &Config) -> Shape {
             ram_latency: 1,
             win_fp: fp_at,
             win_int: int_at,
+            win_mem: 0,
             rsp_depth: RSP_FIFO_DEPTH,
         }
     }
@@ -237,7 +243,7 @@ pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize
             let sh = shape(cfg);
             if is_int_type(f.ty()) { sh.win_int + 1 } else { sh.win_fp + 1 }
         }
-        _ => 1,
+        _ => shape(cfg).win_mem + 1,
     }
 }
 
@@ -505,6 +511,22 @@ pub struct SliceUnit {
     y_r: [Cut<Bits<64>>; 4],
     out_r: Cut<Bits<128>>,
 
+    // ==== s1b: the registered pipeline's compute stage (s1 forwards, s1b computes) ====
+    s1b_valid: DFF<Bit>,
+    s1b_ordered: DFF<Bit>,
+    s1b_line: DFF<Bits<LINE_BITS>>,
+    s1b_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    s1b_old: DFF<Bits<128>>,
+    /// The op that computes this cycle (s1, or s1b in the registered pipeline).
+    c_valid: Signal<Local, Bit>,
+    c_ordered: Signal<Local, Bit>,
+    c_line: Signal<Local, Bits<LINE_BITS>>,
+    c_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    c_old_line: Signal<Local, Bits<128>>,
+    /// The op in s1 is an FP op (coverage of the registered pipeline's forwarding).
+    s1r_fp: Signal<Local, Bit>,
+    win_mem: Constant<Bits<QUEUE_WAIT_BITS>>,
+
     // ==== s1: RAM data, forwarding, ALU inputs ====
     s1_valid: DFF<Bit>,
     s1_ordered: DFF<Bit>,
@@ -765,6 +787,18 @@ impl SliceUnit {
             regs: Constant::new(cfg.unit_regs),
             y_r: std::array::from_fn(|_| Cut::new(cfg.unit_regs)),
             out_r: Cut::new(cfg.unit_regs),
+            s1b_valid: Default::default(),
+            s1b_ordered: Default::default(),
+            s1b_line: Default::default(),
+            s1b_payload: Default::default(),
+            s1b_old: Default::default(),
+            c_valid: Default::default(),
+            c_ordered: Default::default(),
+            c_line: Default::default(),
+            c_payload: Default::default(),
+            c_old_line: Default::default(),
+            s1r_fp: Default::default(),
+            win_mem: k(sh.win_mem as u128),
             s1_valid: Default::default(),
             s1_ordered: Default::default(),
             s1_line: Default::default(),
@@ -871,7 +905,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel);
+        dff_setup!(self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -993,6 +1027,8 @@ impl Logic for SliceUnit {
             self.queue.push_wait.next = self.win_fp.val();
         } else if (self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()) {
             self.queue.push_wait.next = self.win_int.val();
+        } else {
+            self.queue.push_wait.next = self.win_mem.val();
         }
         self.queue.push_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
@@ -1012,15 +1048,26 @@ impl Logic for SliceUnit {
         // Decode of the registers of s1, and the new lines of s2 (integer result) and s4
         // (FP result): read by the issue and forwarding logic below.
         // ==========================================================================
-        self.s1_op.next = self.s1_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
+        self.c_valid.next = self.s1_valid.q.val();
+        self.c_ordered.next = self.s1_ordered.q.val();
+        self.c_line.next = self.s1_line.q.val();
+        self.c_payload.next = self.s1_payload.q.val();
+        if self.regs.val() {
+            self.c_valid.next = self.s1b_valid.q.val();
+            self.c_ordered.next = self.s1b_ordered.q.val();
+            self.c_line.next = self.s1b_line.q.val();
+            self.c_payload.next = self.s1b_payload.q.val();
+        }
+        self.s1r_fp.next = self.s1_payload.q.val().get_bit(self.p_fp.val().index());
+        self.s1_op.next = self.c_payload.val().get_bits::<REQ_OP_WIDTH>(0);
         self.s1_form.next = self.s1_op.val().get_bits::<CODE_WIDTH>(0);
         self.s1_kind.next = self.s1_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        self.s1_off.next = self.s1_payload.q.val().get_bits::<4>(self.p_off.val().index());
-        self.s1_size.next = self.s1_payload.q.val().get_bits::<3>(self.p_size.val().index());
-        self.s1_fp.next = self.s1_payload.q.val().get_bit(self.p_fp.val().index());
-        self.s1_status.next = self.s1_payload.q.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
-        self.s1_id.next = self.s1_payload.q.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
-        self.s1_data.next = self.s1_payload.q.val().get_bits::<128>(self.p_data.val().index());
+        self.s1_off.next = self.c_payload.val().get_bits::<4>(self.p_off.val().index());
+        self.s1_size.next = self.c_payload.val().get_bits::<3>(self.p_size.val().index());
+        self.s1_fp.next = self.c_payload.val().get_bit(self.p_fp.val().index());
+        self.s1_status.next = self.c_payload.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
+        self.s1_id.next = self.c_payload.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
+        self.s1_data.next = self.c_payload.val().get_bits::<128>(self.p_data.val().index());
         self.s1_sh.next = bit_cast::<7, 4>(self.s1_off.val()) << self.three7.val();
         self.s1_mask.next = self.mask128.val();
         if self.s1_size.val() == self.size1.val() {
@@ -1032,7 +1079,7 @@ impl Logic for SliceUnit {
         }
         // The bytes the request writes in its line (`s1_wmask`): the access (plain), or the
         // enabled elements of the form's element size (masked sector request; offset 0).
-        self.s1_mask8.next = self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index());
+        self.s1_mask8.next = self.c_payload.val().get_bits::<8>(self.p_mask.val().index());
         self.s1_sector.next = self.s1_mask8.val().any();
         self.s1_ty2.next =
             bit_cast::<8, TYPE_WIDTH>(self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
@@ -1167,7 +1214,7 @@ impl Logic for SliceUnit {
         self.sr_payload.d.next = self.queue.issue_payload.val();
         // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_hit.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && (self.s1_line.q.val() == self.sr_line.q.val());
+        self.fs_hit.next = self.c_valid.val() && self.c_ordered.val() && (self.c_line.val() == self.sr_line.q.val());
         self.fs_found.next = self.fs_hit.val();
         self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
         for j in 0..self.sp_valid.len() {
@@ -1283,7 +1330,7 @@ impl Logic for SliceUnit {
                         self.ev_fwd_s2.next = true;
                     } else if self.wr_at.val().get_bit(j) {
                         self.ev_fwd_s4.next = true;
-                        self.s1_fwd_fp.next = self.sp_fp[j].q.val() && self.s1_fp.val();
+                        self.s1_fwd_fp.next = self.sp_fp[j].q.val() && self.s1r_fp.val();
                     } else {
                         self.ev_fwd_s3.next = true;
                     }
@@ -1294,14 +1341,29 @@ impl Logic for SliceUnit {
                 if self.fsel_sw.val().get_bit(k) {
                     self.s1_old_line.next = self.s1_old_line.val() | self.sw_data[k].q.val();
                     self.ev_fwd_s5.next = true;
-                    self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1_fp.val();
+                    self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1r_fp.val();
                 }
             }
         }
         if self.s1_fwd_fp.val() {
             self.ev_fp_chain.next = true;
         }
-        self.s1_old.next = self.s1_old_line.val() >> self.s1_sh.val();
+        // The registered pipeline registers the forwarded line (s1b) before it computes.
+        self.s1b_valid.d.next = self.s1_valid.q.val() && !self.reset.val();
+        self.s1b_ordered.d.next = self.s1_ordered.q.val();
+        self.s1b_line.d.next = self.s1_line.q.val();
+        self.s1b_payload.d.next = self.s1_payload.q.val();
+        self.s1b_old.d.next = self.s1_old_line.val();
+        self.c_old_line.next = self.s1_old_line.val();
+        if self.regs.val() {
+            self.c_old_line.next = self.s1b_old.q.val();
+        }
+
+        // ==========================================================================
+        // The compute stage (s1; s1b in the registered pipeline): old value to both ALUs;
+        // stores merge here; response data fixed here.
+        // ==========================================================================
+        self.s1_old.next = self.c_old_line.val() >> self.s1_sh.val();
 
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
@@ -1317,14 +1379,14 @@ impl Logic for SliceUnit {
         self.int_lane[1].b.next = self.s1_data.val().get_bits::<64>(64);
         self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old.val().get_bits::<32>(96));
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
-        self.alu.in_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1_fp.val();
+        self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
         self.alu.in_form.next = self.s1_alu_form.val();
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_b.next = self.s1_data.val();
 
-        self.sp_valid[0].d.next = self.s1_valid.q.val() && !self.reset.val();
-        self.sp_ordered[0].d.next = self.s1_ordered.q.val();
-        self.sp_line[0].d.next = self.s1_line.q.val();
+        self.sp_valid[0].d.next = self.c_valid.val() && !self.reset.val();
+        self.sp_ordered[0].d.next = self.c_ordered.val();
+        self.sp_line[0].d.next = self.c_line.val();
         self.sp_kind[0].d.next = self.s1_kind.val();
         self.sp_fp[0].d.next = self.s1_fp.val();
         self.sp_sh[0].d.next = self.s1_sh.val();
@@ -1332,21 +1394,21 @@ impl Logic for SliceUnit {
         self.sp_id[0].d.next = self.s1_id.val();
         // The line without the accessed bytes; a store merges its data now; a load keeps
         // the whole line.
-        self.sp_data[0].d.next = self.s1_old_line.val() & !self.s1_wmask.val();
+        self.sp_data[0].d.next = self.c_old_line.val() & !self.s1_wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.sp_data[0].d.next = (self.s1_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val()))
+            self.sp_data[0].d.next = (self.c_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val()))
                 | ((self.s1_data.val() & self.s1_mask.val()) << self.s1_sh.val());
         }
         if self.s1_kind.val() == self.kind_ld.val() {
-            self.sp_data[0].d.next = self.s1_old_line.val();
+            self.sp_data[0].d.next = self.c_old_line.val();
         }
         self.sp_rsp[0].d.next = self.zero128.val();
-        if self.s1_ordered.q.val()
+        if self.c_ordered.val()
             && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()))
         {
             self.sp_rsp[0].d.next = self.s1_old.val() & self.s1_mask.val();
             if self.s1_sector.val() {
-                self.sp_rsp[0].d.next = self.s1_old_line.val() & self.s1_wmask.val();
+                self.sp_rsp[0].d.next = self.c_old_line.val() & self.s1_wmask.val();
             }
         }
         self.sp_sector[0].d.next = self.s1_sector.val();
