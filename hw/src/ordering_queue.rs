@@ -105,6 +105,18 @@ pub struct OrderingQueue {
     e_cnt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
+    /// Pushed in the last cycle (registered push: its matches still hold that cycle's issue).
+    e_new: [DFF<Bit>; QUEUE_DEPTH],
+    /// The last cycle's issue (one-hot), whether it was late, and its window less one.
+    last_fs: DFF<Bits<QUEUE_DEPTH>>,
+    last_late: DFF<Bit>,
+    last_wt: DFF<Bits<QUEUE_WAIT_MAX>>,
+    /// Registered push ([`OrderingQueue::with_registered_push`]).
+    rp: Constant<Bit>,
+    m_q: Signal<Local, Bits<QUEUE_DEPTH>>,
+    k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
+    k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    k_hz: Signal<Local, Bit>,
     e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     e_older: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     // The issue history: the late entries issued 1, 2, .. cycles ago (line, remaining window).
@@ -163,6 +175,15 @@ impl OrderingQueue {
     /// A queue whose entries take hazard windows of up to `max_wait` cycles
     /// (1..=[`QUEUE_WAIT_MAX`]).
     pub fn new(max_wait: usize) -> Self {
+        Self::with_registered_push(max_wait, false)
+    }
+
+    /// A queue for windows of up to `max_wait` cycles whose push, when `registered`, takes
+    /// nothing from the cycle's issue or from the pushed request beyond its line: the pushed
+    /// entry keeps its raw line matches and the history's count, applies the issue of its
+    /// push cycle one cycle later, and is never eligible in its first cycle (one more cycle
+    /// from push to issue; the push no longer meets the pick in one cycle's logic).
+    pub fn with_registered_push(max_wait: usize, registered: bool) -> Self {
         assert!((1..=QUEUE_WAIT_MAX).contains(&max_wait), "OrderingQueue: max_wait {max_wait} is not in 1..={QUEUE_WAIT_MAX}");
         let hist = (max_wait - 1).max(1);
         Self {
@@ -193,6 +214,15 @@ impl OrderingQueue {
             e_elig: Default::default(),
             e_cnt: Default::default(),
             e_hzc: Default::default(),
+            e_new: Default::default(),
+            last_fs: Default::default(),
+            last_late: Default::default(),
+            last_wt: Default::default(),
+            rp: Constant::new(registered),
+            m_q: Default::default(),
+            k_dep: Default::default(),
+            k_cnt: Default::default(),
+            k_hz: Default::default(),
             e_dep: Default::default(),
             e_older: Default::default(),
             h_line: (0..hist).map(|_| Default::default()).collect(),
@@ -239,7 +269,7 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_ordered, last_line);
+        dff_setup!(self, clock, last_ordered, last_line, last_fs, last_late, last_wt);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -254,6 +284,7 @@ impl Logic for OrderingQueue {
             self.e_wt[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
+            self.e_new[i].clock.next = self.clock.val();
             self.e_dep[i].clock.next = self.clock.val();
             self.e_older[i].clock.next = self.clock.val();
         }
@@ -350,6 +381,11 @@ impl Logic for OrderingQueue {
             self.vb.next = self.e_line[j].q.val() == self.push_line.val();
             self.m.next = (self.m.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
+        self.m_q.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.m.val().get_bit(j) && self.e_valid[j].q.val() && self.e_ordered[j].q.val();
+            self.m_q.next = (self.m_q.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.m.val().get_bit(j)
                 && self.e_valid[j].q.val()
@@ -383,19 +419,53 @@ impl Logic for OrderingQueue {
         }
 
         // ==========================================================================
-        // Next state of every slot.
+        // Next state of every slot (and the line- and hazard-wait coverage).
         // ==========================================================================
+        self.line_wait.next = false;
+        self.hazard_wait.next = false;
+        self.last_fs.d.next = self.fs.val();
+        self.last_wt.d.next = self.i_wt.val();
+        self.last_late.d.next = false;
+        for j in 0..QUEUE_DEPTH {
+            if self.fs.val().get_bit(j) && self.e_late[j].q.val() {
+                self.last_late.d.next = true;
+            }
+        }
         for i in 0..QUEUE_DEPTH {
+            // The entry's dependences and count this cycle. With a registered push, an entry in
+            // its first cycle holds the raw line matches of its push (`e_dep`) and the history's
+            // count; the issue of that cycle (`last_fs`, `last_wt`) is applied now.
+            self.k_dep.next = self.e_dep[i].q.val();
+            self.k_cnt.next = self.e_cnt[i].q.val();
+            self.k_hz.next = self.e_hzc[i].q.val();
+            if self.rp.val() && self.e_new[i].q.val() {
+                self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
+                if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.last_late.q.val() {
+                    self.k_cnt.next = self.e_cnt[i].q.val() | self.last_wt.q.val();
+                    self.k_hz.next = true;
+                }
+            }
+            if self.rp.val() && !self.e_ordered[i].q.val() {
+                self.k_dep.next = self.zero_d.val();
+                self.k_cnt.next = self.zero_w.val();
+                self.k_hz.next = false;
+            }
+            if self.e_valid[i].q.val() && self.k_dep.val().any() {
+                self.line_wait.next = true;
+            }
+            if self.e_valid[i].q.val() && !self.k_dep.val().any() && self.k_hz.val() {
+                self.hazard_wait.next = true;
+            }
             // An entry that stays: it waits on its line while an older entry to it stays, and
             // for the result while a late one of them has just issued (`k_hz1`).
             self.k_blk.next = false;
             self.k_hz1.next = false;
             self.k_wt.next = self.zero_w.val();
             for j in 0..QUEUE_DEPTH {
-                if self.e_dep[i].q.val().get_bit(j) && (!self.fs.val().get_bit(j) || self.e_late[j].q.val()) {
+                if self.k_dep.val().get_bit(j) && (!self.fs.val().get_bit(j) || self.e_late[j].q.val()) {
                     self.k_blk.next = true;
                 }
-                if self.e_dep[i].q.val().get_bit(j) && self.fs.val().get_bit(j) && self.e_late[j].q.val() {
+                if self.k_dep.val().get_bit(j) && self.fs.val().get_bit(j) && self.e_late[j].q.val() {
                     self.k_hz1.next = true;
                     self.k_wt.next = self.k_wt.val() | self.e_wt[j].q.val();
                 }
@@ -406,13 +476,14 @@ impl Logic for OrderingQueue {
             self.e_late[i].d.next = self.e_late[i].q.val();
             self.e_wt[i].d.next = self.e_wt[i].q.val();
             self.e_payload[i].d.next = self.e_payload[i].q.val();
-            self.e_dep[i].d.next = self.e_dep[i].q.val() & !self.fs.val();
-            self.e_cnt[i].d.next = (self.e_cnt[i].q.val() >> 1) | self.k_wt.val();
-            self.e_hzc[i].d.next = self.k_hz1.val() || self.e_cnt[i].q.val().get_bit(0);
+            self.e_dep[i].d.next = self.k_dep.val() & !self.fs.val();
+            self.e_cnt[i].d.next = (self.k_cnt.val() >> 1) | self.k_wt.val();
+            self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
             self.e_elig[i].d.next = self.e_valid[i].q.val()
                 && !self.fs.val().get_bit(i)
-                && !self.e_cnt[i].q.val().get_bit(0)
+                && !self.k_cnt.val().get_bit(0)
                 && !self.k_blk.val();
+            self.e_new[i].d.next = false;
             // A push elsewhere makes that entry the youngest: column k of the age matrix.
             self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
             if self.we.val().get_bit(i) {
@@ -433,6 +504,15 @@ impl Logic for OrderingQueue {
                     self.e_hzc[i].d.next = self.n_hz1.val() || self.hist.val().get_bit(0);
                     self.e_elig[i].d.next = !self.n_blk.val() && !self.hist.val().get_bit(0);
                 }
+                // A registered push keeps the raw matches (nothing from this cycle's issue, nor
+                // from the pushed request's own decode) and is not eligible in its first cycle.
+                if self.rp.val() {
+                    self.e_dep[i].d.next = self.m_q.val();
+                    self.e_cnt[i].d.next = self.hist.val() >> 1;
+                    self.e_hzc[i].d.next = self.hist.val().get_bit(0);
+                    self.e_elig[i].d.next = false;
+                    self.e_new[i].d.next = true;
+                }
             }
         }
         if self.reset.val() {
@@ -449,19 +529,8 @@ impl Logic for OrderingQueue {
         // Coverage. The oldest valid entry has no older entry to its line: it waits only for
         // a hazard, and an issue while it waits overtakes it.
         // ==========================================================================
-        self.line_wait.next = false;
-        self.hazard_wait.next = false;
         self.old_waits.next = false;
         for i in 0..QUEUE_DEPTH {
-            if self.e_valid[i].q.val() && self.e_dep[i].q.val().any() {
-                self.line_wait.next = true;
-            }
-            if self.e_valid[i].q.val()
-                && !self.e_dep[i].q.val().any()
-                && self.e_hzc[i].q.val()
-            {
-                self.hazard_wait.next = true;
-            }
             self.oldest.next = self.e_valid[i].q.val();
             for j in 0..QUEUE_DEPTH {
                 if (j != i) && self.e_valid[j].q.val() && self.e_older[j].q.val().get_bit(i) {

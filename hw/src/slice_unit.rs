@@ -68,21 +68,28 @@
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text
-//!  issue ─► sr ─► s1 ─► s2 .. ─► (ALU, L) ─► result reg ─► merge ─► write ─► ResponseFifo (32)
-//!           RAM   RAM data, forward      s(2+L)          s(3+L)    s(4+L): RAM write,
-//!           read  (AND-OR of registers)                            response, forwarded
+//!  queue ─► issue ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (registered      RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!   push)           read  forward    ALU inputs,                              response,
+//!                         (AND-OR    store merge                              forwarded
+//!                         of regs)
 //! ```
+//! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
+//!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
+//!   request's decode and the queue's pick never meet in one cycle (a request waits at least
+//!   one cycle in the queue).
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`); meanwhile sr compares its line with the ops that will be one
-//!   stage further in the next cycle and registers a one-hot forwarding select (`fsel`), so
-//!   s1 only selects among registers (the RAM output, `sp_data`, `sw_data`).
+//!   stage further in the next cycle and registers a one-hot forwarding select (`fsel`).
+//! - **s1** only selects among registers (the RAM output, `sp_data`, `sw_data`) and registers
+//!   the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
-//! - Hazard windows `Li + 1` and `L + 1` cycles, so dependent integer ops issue every `Li + 2`
-//!   cycles and dependent FP ops every `L + 2` ([`dependent_issue_interval_with`]); requests
-//!   to other lines still issue one per cycle.
-//! - Latency `L + 6` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
+//!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
+//!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
+//! - Latency `L + 8` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
@@ -169,7 +176,7 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1.
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 7 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 8 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
@@ -697,7 +704,7 @@ impl SliceUnit {
             rsp_data: Default::default(),
             rsp_status: Default::default(),
             cov: Default::default(),
-            queue: OrderingQueue::new(win_fp.max(1)),
+            queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs),
             mem: LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs),
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),

@@ -68,11 +68,17 @@ fn cycle(q: &mut OrderingQueue, d: &Drive) -> Seen {
 struct Model {
     entries: Vec<Entry>,
     hazards: Vec<(u64, usize)>,
+    /// Registered push: an entry is not eligible in its first cycle (`fresh`).
+    registered: bool,
+    fresh: Vec<bool>,
 }
 
 impl Model {
     fn new() -> Model {
-        Model { entries: vec![], hazards: vec![] }
+        Model::with(false)
+    }
+    fn with(registered: bool) -> Model {
+        Model { entries: vec![], hazards: vec![], registered, fresh: vec![] }
     }
     fn older_same(&self, i: usize) -> bool {
         let e = self.entries[i];
@@ -83,7 +89,7 @@ impl Model {
         e.ordered && self.hazards.iter().any(|&(l, left)| l == e.line && left > 0)
     }
     fn eligible(&self, i: usize) -> bool {
-        !self.older_same(i) && !self.hazard(i)
+        !self.older_same(i) && !self.hazard(i) && !self.fresh[i]
     }
     /// The oldest eligible entry, when the queue may issue.
     fn pick(&self, d: &Drive) -> Option<usize> {
@@ -95,10 +101,14 @@ impl Model {
     /// The clock edge: the pick leaves, the push lands behind, the hazard window moves.
     fn step(&mut self, d: &Drive, pick: Option<usize>, pushed: bool) {
         if d.reset {
-            *self = Model::new();
+            *self = Model::with(self.registered);
             return;
         }
+        if let Some(i) = pick {
+            self.fresh.remove(i);
+        }
         let issued = pick.map(|i| self.entries.remove(i));
+        self.fresh.iter_mut().for_each(|f| *f = false);
         for h in &mut self.hazards {
             h.1 -= 1;
         }
@@ -108,6 +118,7 @@ impl Model {
         }
         if pushed {
             self.entries.push(d.push.unwrap());
+            self.fresh.push(self.registered);
         }
     }
 }
@@ -144,22 +155,32 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
 /// and coverage outputs equal the model's.
 #[test]
 fn ordering_queue_random_against_model() {
-    random_against_model("ordering_queue_random_against_model", None);
+    random_against_model("ordering_queue_random_against_model", None, false);
 }
 
 /// The same with a queue for windows of up to 15 cycles (the unit's deep pipelines) and
 /// windows drawn from 0..=15.
 #[test]
 fn ordering_queue_long_windows_random_against_model() {
-    random_against_model("ordering_queue_long_windows_random_against_model", Some(15));
+    random_against_model("ordering_queue_long_windows_random_against_model", Some(15), false);
 }
 
-fn random_against_model(name: &str, max_wait: Option<usize>) {
+/// The registered push (the unit's registered pipeline): windows of up to 16 cycles, and a
+/// pushed entry is never eligible in its first cycle.
+#[test]
+fn ordering_queue_registered_push_random_against_model() {
+    random_against_model("ordering_queue_registered_push_random_against_model", Some(16), true);
+}
+
+fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
     let s = seed(name);
     let mut rng = Rng(s);
-    let mut q = max_wait.map_or_else(OrderingQueue::default, OrderingQueue::new);
+    let mut q = match max_wait {
+        None => OrderingQueue::default(),
+        Some(m) => OrderingQueue::with_registered_push(m, registered),
+    };
     q.connect_all();
-    let mut model = Model::new();
+    let mut model = Model::with(registered);
     let mut tag = 0u64;
     let (mut overtakes, mut fulls, mut waits, mut hz_waits, mut resets) = (0, 0, 0, 0, 0);
     check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
