@@ -68,16 +68,18 @@
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text
-//!  queue ─► issue ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
-//!  (registered      RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
-//!   push)           read  forward    ALU inputs,                              response,
-//!                         (AND-OR    store merge                              forwarded
-//!                         of regs)
+//!  queue ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (reg.    RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!   push)   addr  read  forward    ALU inputs,                              response,
+//!                       (AND-OR    store merge                              forwarded
+//!                       of regs)
 //! ```
 //! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
 //!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
 //!   request's decode and the queue's pick never meet in one cycle (a request waits at least
 //!   one cycle in the queue).
+//! - **si** registers the issued request; the RAM address comes from there (the pick does not
+//!   drive the block RAMs' address pins).
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`); meanwhile sr compares its line with the ops that will be one
 //!   stage further in the next cycle and registers a one-hot forwarding select (`fsel`).
@@ -89,7 +91,7 @@
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
 //!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
 //!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
-//! - Latency `L + 8` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Latency `L + 9` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
@@ -176,7 +178,7 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1.
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 8 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 9 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
@@ -213,7 +215,8 @@ pub fn shape(cfg: &Config) -> Shape {
         let (int_at, fp_at) = (int_lat, lat);
         let stages = fp_at + 2;
         // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
-        // later: every window is one cycle longer than the merge stage alone needs.
+        // later: every window is one cycle longer than the merge stage alone needs (si, before
+        // the forwarding point, delays producer and dependent alike).
         Shape {
             stages,
             int_at,
@@ -494,7 +497,11 @@ pub struct SliceUnit {
     credits: DFF<Bits<6>>,
     rsp_fire: Signal<Local, Bit>,
 
-    // ==== sr: the RAM read (registered pipeline only) ====
+    // ==== si, sr: the issued request, the RAM read (registered pipeline only) ====
+    si_valid: DFF<Bit>,
+    si_ordered: DFF<Bit>,
+    si_line: DFF<Bits<LINE_BITS>>,
+    si_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     sr_valid: DFF<Bit>,
     sr_ordered: DFF<Bit>,
     sr_line: DFF<Bits<LINE_BITS>>,
@@ -778,6 +785,10 @@ impl SliceUnit {
             issue: Default::default(),
             credits: Default::default(),
             rsp_fire: Default::default(),
+            si_valid: Default::default(),
+            si_ordered: Default::default(),
+            si_line: Default::default(),
+            si_payload: Default::default(),
             sr_valid: Default::default(),
             sr_ordered: Default::default(),
             sr_line: Default::default(),
@@ -912,7 +923,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1215,10 +1226,22 @@ impl Logic for SliceUnit {
         // cycle in sr, which meanwhile finds its forwarding source for s1 (`fsel`) among the
         // ops that will be one stage further then (youngest first: s1 → sp[0], sp[j] →
         // sp[j+1], the write stage → sw[0], sw[k] → sw[k+1]).
-        self.sr_valid.d.next = self.issue.val() && !self.reset.val();
-        self.sr_ordered.d.next = self.queue.issue_ordered.val();
-        self.sr_line.d.next = self.queue.issue_line.val();
-        self.sr_payload.d.next = self.queue.issue_payload.val();
+        // (si: the issued request registered; the RAM address comes from there, so the pick
+        // does not drive the 30 block RAMs' address pins.)
+        self.si_valid.d.next = self.issue.val() && !self.reset.val();
+        self.si_ordered.d.next = self.queue.issue_ordered.val();
+        self.si_line.d.next = self.queue.issue_line.val();
+        self.si_payload.d.next = self.queue.issue_payload.val();
+        if self.regs.val() {
+            self.mem.read_addr.next = self.si_line.q.val();
+            if !self.si_ordered.q.val() {
+                self.mem.read_addr.next = self.zero_line.val();
+            }
+        }
+        self.sr_valid.d.next = self.si_valid.q.val() && !self.reset.val();
+        self.sr_ordered.d.next = self.si_ordered.q.val();
+        self.sr_line.d.next = self.si_line.q.val();
+        self.sr_payload.d.next = self.si_payload.q.val();
         // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
         self.fs_hit.next = self.c_valid.val() && self.c_ordered.val() && (self.c_line.val() == self.sr_line.q.val());
