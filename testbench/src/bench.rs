@@ -161,7 +161,9 @@ pub fn bench_with(n: usize, mem_bytes: usize, latency_n: usize, cfg: &hw::Config
         }
         latency.push(Latency { family: fam, min, mean: sum as f64 / reqs.len().max(1) as f64, max });
     }
-    let cfg = Config::new(mem_bytes, n);
+    let hw_cfg = *cfg;
+    let mut cfg = Config::new(mem_bytes, n);
+    cfg.hw = hw_cfg;
     let r = unit_cosim::random_regression(0xbe7c, &cfg, None)?;
     Ok(BenchReport {
         mem_bytes,

@@ -161,3 +161,27 @@ fn every_request_gets_exactly_one_response() {
     let b = unit.run(&reqs, 0, None, true).unwrap();
     assert!(b.responses.iter().all(|r| r.is_some()));
 }
+
+/// The registered pipeline's cycle figures are the ones `hw` documents: latency
+/// `hw::unit_latency`, dependent requests to one line every `dependent_issue_interval_with`
+/// cycles, and one request per cycle to distinct lines (`redunit bench` patterns).
+#[test]
+fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
+    let cfg = hw::Config::fastest_clock();
+    let r = testbench::bench::bench_with(3000, MEM, 40, &cfg).unwrap();
+    assert!(r.patterns.iter().all(|p| p.mismatches == 0), "{:?}", r.patterns);
+    let lat = hw::unit_latency(&cfg) as u64;
+    for l in &r.latency {
+        assert_eq!((l.min, l.max), (lat, lat), "latency of {}", l.family);
+    }
+    let every = |form: &str, name: &str| {
+        let a = Access::Red(form.parse().unwrap());
+        let n = hw::slice_unit::dependent_issue_interval_with(a, &cfg) as f64;
+        let got = r.ops_per_cycle(name);
+        assert!((got - 1.0 / n).abs() < 0.002, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
+    };
+    every("global.add.u32", "same_addr_int");
+    every("global.add.f32", "same_addr_f32");
+    every("global.add.f64", "same_addr_f64");
+    assert!(r.ops_per_cycle("distinct") > 0.99, "distinct lines: {}", r.ops_per_cycle("distinct"));
+}
