@@ -182,7 +182,10 @@ impl OrderingQueue {
     /// nothing from the cycle's issue or from the pushed request beyond its line: the pushed
     /// entry keeps its raw line matches and the history's count, applies the issue of its
     /// push cycle one cycle later, and is never eligible in its first cycle (one more cycle
-    /// from push to issue; the push no longer meets the pick in one cycle's logic).
+    /// from push to issue; the push no longer meets the pick in one cycle's logic). Every
+    /// entry applies an issue one cycle late (its dependence bit and the issued entry's
+    /// window), so no state but the issuing entry's own waits for the pick; for that, every
+    /// ordered entry's window is at least 1 (a window of 0 counts as 1).
     pub fn with_registered_push(max_wait: usize, registered: bool) -> Self {
         assert!((1..=QUEUE_WAIT_MAX).contains(&max_wait), "OrderingQueue: max_wait {max_wait} is not in 1..={QUEUE_WAIT_MAX}");
         let hist = (max_wait - 1).max(1);
@@ -438,7 +441,7 @@ impl Logic for OrderingQueue {
             self.k_dep.next = self.e_dep[i].q.val();
             self.k_cnt.next = self.e_cnt[i].q.val();
             self.k_hz.next = self.e_hzc[i].q.val();
-            if self.rp.val() && self.e_new[i].q.val() {
+            if self.rp.val() {
                 self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
                 if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.last_late.q.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.last_wt.q.val();
@@ -470,6 +473,15 @@ impl Logic for OrderingQueue {
                     self.k_wt.next = self.k_wt.val() | self.e_wt[j].q.val();
                 }
             }
+            // A registered push's queue applies an issue to the entries behind it a cycle
+            // late (`last_fs` above), so nothing here waits for this cycle's pick: every
+            // ordered entry is late (window at least 1), and an entry behind a valid one is
+            // blocked whether or not it issues now.
+            if self.rp.val() {
+                self.k_blk.next = self.k_dep.val().any();
+                self.k_hz1.next = false;
+                self.k_wt.next = self.zero_w.val();
+            }
             self.e_valid[i].d.next = self.e_valid[i].q.val() && !self.fs.val().get_bit(i);
             self.e_line[i].d.next = self.e_line[i].q.val();
             self.e_ordered[i].d.next = self.e_ordered[i].q.val();
@@ -477,6 +489,9 @@ impl Logic for OrderingQueue {
             self.e_wt[i].d.next = self.e_wt[i].q.val();
             self.e_payload[i].d.next = self.e_payload[i].q.val();
             self.e_dep[i].d.next = self.k_dep.val() & !self.fs.val();
+            if self.rp.val() {
+                self.e_dep[i].d.next = self.k_dep.val();
+            }
             self.e_cnt[i].d.next = (self.k_cnt.val() >> 1) | self.k_wt.val();
             self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
             self.e_elig[i].d.next = self.e_valid[i].q.val()
@@ -490,7 +505,7 @@ impl Logic for OrderingQueue {
                 self.e_valid[i].d.next = true;
                 self.e_line[i].d.next = self.push_line.val();
                 self.e_ordered[i].d.next = self.push_ordered.val();
-                self.e_late[i].d.next = self.push_ordered.val() && self.push_wait.val().any();
+                self.e_late[i].d.next = self.push_ordered.val() && (self.push_wait.val().any() || self.rp.val());
                 self.e_wt[i].d.next = self.p_wt.val();
                 self.e_payload[i].d.next = self.push_payload.val();
                 self.e_older[i].d.next = self.zero_d.val();

@@ -113,8 +113,10 @@ impl Model {
             h.1 -= 1;
         }
         self.hazards.retain(|h| h.1 > 0);
-        if let Some(e) = issued.filter(|e| e.ordered && e.wait > 0) {
-            self.hazards.push((e.line, e.wait));
+        // (A registered push's queue gives every ordered entry a window of at least 1.)
+        let floor = self.registered as usize;
+        if let Some(e) = issued.filter(|e| e.ordered && e.wait.max(floor) > 0) {
+            self.hazards.push((e.line, e.wait.max(floor)));
         }
         if pushed {
             self.entries.push(d.push.unwrap());

@@ -147,7 +147,11 @@ impl SynthTop {
             SynthTop::FpAdd16 => &[Depth::Fp16],
             SynthTop::IntAlu => &[Depth::Int],
             SynthTop::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
-            SynthTop::Unit => &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs],
+            // The unit, and its queue and response FIFO as the unit builds them (their hazard
+            // windows, push and depth follow the unit's pipeline).
+            SynthTop::Unit | SynthTop::OrderingQueue | SynthTop::ResponseFifo => {
+                &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs]
+            }
             _ => &[],
         }
     }
@@ -197,9 +201,14 @@ impl SynthTop {
             SynthTop::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),
             SynthTop::FpAddF64 => verilog(&mut hw::fp_add::FpAddF64::new(cfg)),
             SynthTop::FpMinmax16 => verilog(&mut hw::fp_minmax16::FpMinMax16::default()),
-            SynthTop::OrderingQueue => verilog(&mut hw::ordering_queue::OrderingQueue::default()),
+            SynthTop::OrderingQueue => {
+                let sh = hw::slice_unit::shape(cfg);
+                verilog(&mut hw::ordering_queue::OrderingQueue::with_registered_push(sh.win_fp.max(1), cfg.unit_regs))
+            }
             SynthTop::LineMemory => verilog(&mut hw::line_memory::LineMemory::new(mem_bytes / 16)),
-            SynthTop::ResponseFifo => verilog(&mut hw::response_fifo::ResponseFifo::default()),
+            SynthTop::ResponseFifo => {
+                verilog(&mut hw::response_fifo::ResponseFifo::new(hw::slice_unit::shape(cfg).rsp_depth))
+            }
         }
     }
 }
