@@ -96,8 +96,11 @@ fn lint_warp_coalescer() {
 }
 
 /// The unit's registered pipeline at the fastest clock (`Config::fastest_clock`: deepest
-/// adders, RAM output register, forwarding from registers, 32-place response FIFO).
+/// adders, RAM output register, forwarding from registers, 32-place response FIFO). About two
+/// minutes (86k lines of Verilog): run with `cargo test --release -p hw -- --ignored`, as CI
+/// does.
 #[test]
+#[ignore]
 fn lint_slice_unit_fastest_clock() {
     lint("slice_unit_fastest", &hw::unit_verilog_with(65536, &hw::Config::fastest_clock()), false);
 }
