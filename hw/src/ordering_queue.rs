@@ -39,6 +39,14 @@
 //!   The history has `max_wait - 1` places (one with the default window of 2: the line of the
 //!   last issue).
 //!
+//! # Registered push ([`OrderingQueue::with_registered_push`], the unit's registered pipeline)
+//! The push keeps the pushed line's raw matches with the slots (`m_q`) and the history's
+//! count, and is not eligible in its first cycle; every entry applies an issue one cycle late
+//! (`last_fs`: its dependence bit on the issued entry is cleared, and that entry's window,
+//! `last_wt`, joins its count, a cycle after the issue). So neither the pushed request's
+//! decode nor any state of the other entries waits for this cycle's pick; the price is a
+//! cycle more from push to issue, and a window of at least 1 for every ordered entry.
+//!
 //! Coverage outputs (high in the cycle the event happens): `cov_full` (all entries valid),
 //! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
 //! behind an older one to its line), `cov_hazard_wait` (an entry free of older same-line
