@@ -57,6 +57,21 @@ fn generic_synth_response_fifo() {
     generic("response_fifo", &v::<hw::response_fifo::ResponseFifo>());
 }
 
+/// The queue and the response FIFO as the unit's registered pipeline builds them (windows up
+/// to 16 with the registered push; 32 places), and the min/max lane split in two.
+#[test]
+fn generic_synth_registered_pipeline_blocks() {
+    generic(
+        "ordering_queue_registered",
+        &hw::verilog::verilog(&mut hw::ordering_queue::OrderingQueue::with_registered_push(16, true)),
+    );
+    generic("response_fifo_32", &hw::verilog::verilog(&mut hw::response_fifo::ResponseFifo::new(32)));
+    generic(
+        "fp_minmax16_split",
+        &hw::verilog::verilog(&mut hw::fp_minmax16::FpMinMax16::new(&hw::Config::fastest_clock())),
+    );
+}
+
 /// The line RAM: generic `synth` up to `fine` keeps it as one `$mem_v2` (generic synthesis has
 /// no block RAM and would map it to flip-flops), the rest of the script without
 /// `memory_map`, `check -assert`, no latches.
