@@ -113,8 +113,6 @@ pub struct OrderingQueue {
     e_cnt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
-    /// Pushed in the last cycle (registered push: its matches still hold that cycle's issue).
-    e_new: [DFF<Bit>; QUEUE_DEPTH],
     /// The last cycle's issue (one-hot), whether it was late, and its window less one.
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
     last_late: DFF<Bit>,
@@ -225,7 +223,6 @@ impl OrderingQueue {
             e_elig: Default::default(),
             e_cnt: Default::default(),
             e_hzc: Default::default(),
-            e_new: Default::default(),
             last_fs: Default::default(),
             last_late: Default::default(),
             last_wt: Default::default(),
@@ -295,7 +292,6 @@ impl Logic for OrderingQueue {
             self.e_wt[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
-            self.e_new[i].clock.next = self.clock.val();
             self.e_dep[i].clock.next = self.clock.val();
             self.e_older[i].clock.next = self.clock.val();
         }
@@ -506,7 +502,6 @@ impl Logic for OrderingQueue {
                 && !self.fs.val().get_bit(i)
                 && !self.k_cnt.val().get_bit(0)
                 && !self.k_blk.val();
-            self.e_new[i].d.next = false;
             // A push elsewhere makes that entry the youngest: column k of the age matrix.
             self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
             if self.we.val().get_bit(i) {
@@ -534,7 +529,6 @@ impl Logic for OrderingQueue {
                     self.e_cnt[i].d.next = self.hist.val() >> 1;
                     self.e_hzc[i].d.next = self.hist.val().get_bit(0);
                     self.e_elig[i].d.next = false;
-                    self.e_new[i].d.next = true;
                 }
             }
         }
