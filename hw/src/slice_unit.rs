@@ -684,14 +684,13 @@ impl SliceUnit {
         assert!(mem_bytes > 0 && mem_bytes % 16 == 0, "memory size must be a positive multiple of 16");
         assert!(mem_bytes >= 32 && (mem_bytes as u64) < 1u64 << 32, "memory size must be in 32..2^32");
         let elem_log2 = elem_log2_table();
+        // The written-line stages (`sw_*`) cover the RAM's read latency.
+        let mem = LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs);
+        assert_eq!(mem.read_latency(), sh.ram_latency, "SliceUnit: the RAM's read latency and the pipeline shape disagree");
         let mut fp = 0u128;
         for t in sim::form::TYPES {
             let code = t as u128;
-            let is_int = matches!(
-                t,
-                sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64
-            );
-            if !is_int {
+            if !is_int_type(t) {
                 fp |= 1 << code;
             }
         }
@@ -712,7 +711,7 @@ impl SliceUnit {
             rsp_status: Default::default(),
             cov: Default::default(),
             queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs),
-            mem: LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs),
+            mem,
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
             alu: ReductionAlu::new(cfg),
