@@ -9,6 +9,7 @@
 //! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
+//! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
 //! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
@@ -24,6 +25,7 @@ pub mod fp_add16;
 pub mod fp_minmax16;
 pub mod int_alu;
 pub mod line_memory;
+pub mod lut_ram;
 pub mod mbarrier;
 pub mod ordering_queue;
 pub mod redux_sync;

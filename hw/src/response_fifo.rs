@@ -20,12 +20,17 @@
 //! FIFO moves the read pointer even in a reset cycle, harmless since `reset_r` clears it the
 //! next cycle).
 //!
-//! The read multiplexer is a tree on the read pointer's bits (one LUT level and the ECP5's
-//! PFUMX/L6MUX), not a decoded one-hot select followed by an AND-OR: 905 instead of 1,276
-//! LUT4 and 117 MHz; what remains critical is the pointer's fan-out to the 146 output bits.
-//! A deeper FIFO has one such tree per group of 8 places and selects the group with a one-hot
-//! AND-OR on the pointer's upper bits.
+//! The places are a [`LutRam`] (distributed RAM: on the ECP5 `TRELLIS_DPR16X4` cells, whose
+//! LUTs are the read multiplexer) behind a head register: `out_entry` and `out_valid` come
+//! straight from flip-flops (`head`, `head_v`), and the RAM's read (at the read pointer, a
+//! register) ends in the head's input. A push into a FIFO whose places are empty goes into the
+//! head directly when the head is free (empty, or leaving this cycle), so a push is still on
+//! `out_valid` in the next cycle and the port behaves as a plain FIFO of `depth` places (with
+//! one more place, the head, that the producer's count does not use). Issue 5: the flip-flop
+//! places with a read multiplexer tree before this (32 places: 4,689 FF and 7,151 LUT4) put
+//! the read pointer → 32-way multiplexer → port path on the unit's critical path (70.6 MHz).
 
+use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;
 
 /// Entries in the response FIFO of the default unit.
@@ -45,28 +50,28 @@ pub struct ResponseFifo {
     pub out_ready: Signal<In, Bit>,
     pub out_entry: Signal<Out, Bits<RSP_ENTRY_BITS>>,
 
-    entry: Vec<DFF<Bits<RSP_ENTRY_BITS>>>,
+    /// The places behind the head.
+    ram: LutRam<Bits<RSP_ENTRY_BITS>>,
+    /// The oldest response (the port's data) and whether there is one.
+    head: DFF<Bits<RSP_ENTRY_BITS>>,
+    head_v: DFF<Bit>,
     wr_ptr: DFF<Bits<5>>,
     rd_ptr: DFF<Bits<5>>,
+    /// Responses in the RAM (not counting the head), and whether that is not zero.
     count: DFF<Bits<6>>,
+    stored: DFF<Bit>,
     reset_r: DFF<Bit>,
-    nonempty: Signal<Local, Bit>,
-    wr_oh: Signal<Local, Bits<RSP_FIFO_DEPTH_MAX>>,
-    grp_oh: Signal<Local, Bits<4>>,
-    grp_out: Signal<Local, Bits<RSP_ENTRY_BITS>>,
-    pop: Signal<Local, Bit>,
-    /// The one-hot bits beyond a shallower FIFO's places.
-    unused_oh: Signal<Local, Bit>,
-    one32: Constant<Bits<RSP_FIFO_DEPTH_MAX>>,
-    one_g: Constant<Bits<4>>,
+    /// The head is empty or leaves this cycle.
+    head_free: Signal<Local, Bit>,
+    /// The RAM's oldest response moves into the head.
+    ram_read: Signal<Local, Bit>,
+    /// The push goes into the RAM (not straight into the head).
+    ram_write: Signal<Local, Bit>,
     ptr_mask: Constant<Bits<5>>,
-    zero_entry: Constant<Bits<RSP_ENTRY_BITS>>,
     one5: Constant<Bits<5>>,
     one6: Constant<Bits<6>>,
     zero5: Constant<Bits<5>>,
     zero6: Constant<Bits<6>>,
-    /// Groups of 8 places.
-    _groups: usize,
 }
 
 impl Default for ResponseFifo {
@@ -88,26 +93,22 @@ impl ResponseFifo {
             out_valid: Default::default(),
             out_ready: Default::default(),
             out_entry: Default::default(),
-            entry: (0..depth).map(|_| Default::default()).collect(),
+            ram: LutRam::new(depth),
+            head: Default::default(),
+            head_v: Default::default(),
             wr_ptr: Default::default(),
             rd_ptr: Default::default(),
             count: Default::default(),
+            stored: Default::default(),
             reset_r: Default::default(),
-            nonempty: Default::default(),
-            wr_oh: Default::default(),
-            grp_oh: Default::default(),
-            grp_out: Default::default(),
-            pop: Default::default(),
-            unused_oh: Default::default(),
-            one32: Constant::new(1u64.to_bits()),
-            one_g: Constant::new(1u64.to_bits()),
+            head_free: Default::default(),
+            ram_read: Default::default(),
+            ram_write: Default::default(),
             ptr_mask: Constant::new(((depth - 1) as u64).to_bits()),
-            zero_entry: Constant::new(Bits::default()),
             one5: Constant::new(1u64.to_bits()),
             one6: Constant::new(1u64.to_bits()),
             zero5: Constant::new(0u64.to_bits()),
             zero6: Constant::new(0u64.to_bits()),
-            _groups: depth / 8,
         }
     }
 }
@@ -116,79 +117,54 @@ impl ResponseFifo {
 impl Logic for ResponseFifo {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr_ptr, rd_ptr, count, reset_r);
+        dff_setup!(self, clock, head, head_v, wr_ptr, rd_ptr, count, stored, reset_r);
+        self.ram.clock.next = self.clock.val();
         self.reset_r.d.next = self.reset.val();
-        for i in 0..self.entry.len() {
-            self.entry[i].clock.next = self.clock.val();
-            self.entry[i].d.next = self.entry[i].q.val();
-        }
-        self.wr_oh.next = self.one32.val() << self.wr_ptr.q.val();
-        self.grp_oh.next = self.one_g.val() << self.rd_ptr.q.val().get_bits::<2>(3);
-        self.unused_oh.next = self.wr_oh.val().any() ^ self.grp_oh.val().any();
 
-        self.nonempty.next = self.count.q.val().any();
-        self.out_valid.next = self.nonempty.val() && !self.reset.val() && !self.reset_r.q.val();
-        // The read multiplexer: a tree on the pointer's low bits per group of 8 places (ECP5:
-        // LUTs and PFUMX/L6MUX), the groups one-hot on its upper bits.
-        self.out_entry.next = self.zero_entry.val();
-        for g in 0..self._groups {
-            if self.rd_ptr.q.val().get_bit(2) {
-                if self.rd_ptr.q.val().get_bit(1) {
-                    if self.rd_ptr.q.val().get_bit(0) {
-                        self.grp_out.next = self.entry[8 * g + 7].q.val();
-                    } else {
-                        self.grp_out.next = self.entry[8 * g + 6].q.val();
-                    }
-                } else {
-                    if self.rd_ptr.q.val().get_bit(0) {
-                        self.grp_out.next = self.entry[8 * g + 5].q.val();
-                    } else {
-                        self.grp_out.next = self.entry[8 * g + 4].q.val();
-                    }
-                }
+        // The port: straight from the head's flip-flops (and the reset).
+        self.out_valid.next = self.head_v.q.val() && !self.reset.val() && !self.reset_r.q.val();
+        self.out_entry.next = self.head.q.val();
+
+        // (Not from `out_valid`: the port's reset stays off the enables.)
+        self.head_free.next = !self.head_v.q.val() || self.out_ready.val();
+        self.ram_read.next = self.head_free.val() && self.stored.q.val();
+        self.ram_write.next = self.push.val() && !(self.head_free.val() && !self.stored.q.val());
+
+        // The head: the RAM's oldest response, else a push into an empty FIFO.
+        self.ram.read_addr.next = self.rd_ptr.q.val();
+        if self.head_free.val() {
+            self.head_v.d.next = self.stored.q.val() || self.push.val();
+            if self.stored.q.val() {
+                self.head.d.next = self.ram.read_data.val();
             } else {
-                if self.rd_ptr.q.val().get_bit(1) {
-                    if self.rd_ptr.q.val().get_bit(0) {
-                        self.grp_out.next = self.entry[8 * g + 3].q.val();
-                    } else {
-                        self.grp_out.next = self.entry[8 * g + 2].q.val();
-                    }
-                } else {
-                    if self.rd_ptr.q.val().get_bit(0) {
-                        self.grp_out.next = self.entry[8 * g + 1].q.val();
-                    } else {
-                        self.grp_out.next = self.entry[8 * g + 0].q.val();
-                    }
-                }
-            }
-            if self.grp_oh.val().get_bit(g) {
-                self.out_entry.next = self.out_entry.val() | self.grp_out.val();
+                self.head.d.next = self.push_entry.val();
             }
         }
-        // (Not from `out_valid`: the port's reset stays off the pointers' enables.)
-        self.pop.next = self.nonempty.val() && self.out_ready.val();
 
-        for i in 0..self.entry.len() {
-            if self.push.val() && self.wr_oh.val().get_bit(i) {
-                self.entry[i].d.next = self.push_entry.val();
-            }
-        }
-        if self.push.val() {
+        // The RAM behind it.
+        self.ram.write_enable.next = self.ram_write.val();
+        self.ram.write_addr.next = self.wr_ptr.q.val();
+        self.ram.write_data.next = self.push_entry.val();
+        if self.ram_write.val() {
             self.wr_ptr.d.next = (self.wr_ptr.q.val() + self.one5.val()) & self.ptr_mask.val();
         }
-        if self.pop.val() {
+        if self.ram_read.val() {
             self.rd_ptr.d.next = (self.rd_ptr.q.val() + self.one5.val()) & self.ptr_mask.val();
         }
-        if self.push.val() && !self.pop.val() {
+        if self.ram_write.val() && !self.ram_read.val() {
             self.count.d.next = self.count.q.val() + self.one6.val();
+            self.stored.d.next = true;
         }
-        if self.pop.val() && !self.push.val() {
+        if self.ram_read.val() && !self.ram_write.val() {
             self.count.d.next = self.count.q.val() - self.one6.val();
+            self.stored.d.next = self.count.q.val() != self.one6.val();
         }
         if self.reset_r.q.val() {
+            self.head_v.d.next = false;
             self.wr_ptr.d.next = self.zero5.val();
             self.rd_ptr.d.next = self.zero5.val();
             self.count.d.next = self.zero6.val();
+            self.stored.d.next = false;
         }
     }
 }

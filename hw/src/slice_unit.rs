@@ -68,12 +68,16 @@
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text
-//!  queue ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
-//!  (reg.    RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
-//!   push)   addr  read  forward    ALU inputs,                              response,
-//!                       (AND-OR    store merge                              forwarded
-//!                       of regs)
+//!  ac ─► queue ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (req.  (reg.    RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!  reg.)   push)   addr  read  forward    ALU inputs,                              response,
+//!                              (AND-OR    store merge                              forwarded
+//!                              of regs)
 //! ```
+//! - **ac**: the accepted request, decoded, is registered before the queue's push (`ac_*`;
+//!   it takes the port's request while empty or moving into the queue, so `req_ready` is
+//!   `!ac_valid || push_ready`): the queue's line compares start from registers, not from
+//!   the port's address and the decode behind it.
 //! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
 //!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
 //!   request's decode and the queue's pick never meet in one cycle (a request waits at least
@@ -91,7 +95,7 @@
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
 //!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
 //!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
-//! - Latency `L + 9` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Latency `L + 10` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
@@ -103,7 +107,9 @@
 //! responses fill all [`RSP_FIFO_DEPTH`] reserved places.
 //!
 //! # Flow control
-//! `req_ready` is low only when the ordering queue is full (and during reset). A request
+//! `req_ready` is low only when the ordering queue is full (and during reset; in the
+//! registered pipeline, when the queue is full and `ac` holds a request too, so the unit
+//! takes one request more before `req_ready` falls). A request
 //! issues only when the response FIFO has a place reserved for it (a count of requests
 //! between issue and response handshake, at most [`RSP_FIFO_DEPTH`]), so the pipeline never
 //! stalls and `rsp_ready` may fall on any cycle: responses wait in the FIFO, requests wait in
@@ -176,9 +182,11 @@ pub const COV_WIDTH: usize = 16;
 pub const UNIT_MIN_LATENCY: usize = 6;
 
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
-/// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1.
+/// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
+/// (registered pipeline: 7 more, for `ac`, the queue's registered push, si, sr, s1b, the
+/// result and the merged-line registers).
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 9 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 10 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
@@ -489,6 +497,19 @@ pub struct SliceUnit {
     a_status: Signal<Local, Bits<STATUS_WIDTH>>,
     a_sector: Signal<Local, Bit>,
     a_mask: Signal<Local, Bits<8>>,
+    // The queue's push as decoded (straight into the queue, or into `ac_*` first).
+    a_line: Signal<Local, Bits<LINE_BITS>>,
+    a_ordered: Signal<Local, Bit>,
+    a_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
+    a_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// Registered pipeline: the accepted request, registered before the queue's push.
+    ac_valid: DFF<Bit>,
+    ac_line: DFF<Bits<LINE_BITS>>,
+    ac_ordered: DFF<Bit>,
+    ac_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
+    ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// `ac_*` takes the port's request (it is empty or moves into the queue).
+    ac_load: Signal<Local, Bit>,
     unused_decode: Signal<Local, Bit>,
     unused_alu: Signal<Local, Bit>,
 
@@ -779,6 +800,16 @@ impl SliceUnit {
             a_status: Default::default(),
             a_sector: Default::default(),
             a_mask: Default::default(),
+            a_line: Default::default(),
+            a_ordered: Default::default(),
+            a_wait: Default::default(),
+            a_payload: Default::default(),
+            ac_valid: Default::default(),
+            ac_line: Default::default(),
+            ac_ordered: Default::default(),
+            ac_wait: Default::default(),
+            ac_payload: Default::default(),
+            ac_load: Default::default(),
             unused_decode: Default::default(),
             unused_alu: Default::default(),
             issue: Default::default(),
@@ -922,7 +953,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, credits, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1029,25 +1060,23 @@ impl Logic for SliceUnit {
         } else {
             self.a_status.next = self.status_ok.val();
         }
-        self.req_ready.next = self.queue.push_ready.val();
-        self.queue.push_valid.next = self.req_valid.val();
         // Only the line bits the memory has: an ordered request is in range, so its upper bits
         // are zero; the bits above are constant and synthesis drops them from every line
         // register and compare (the queue's, the pipeline's, forwarding).
-        self.queue.push_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
-        self.queue.push_ordered.next = self.a_status.val() == self.status_ok.val();
+        self.a_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
+        self.a_ordered.next = self.a_status.val() == self.status_ok.val();
         // The queue holds ordered requests to the line of an op for the cycles its result
         // does not exist yet (the op in s1 .. before its merge stage): FP forms alu_latency - 1
         // cycles after their issue, integer/bitwise forms int_alu_latency - 1, ld/st none.
-        self.queue.push_wait.next = self.zero_wait.val();
+        self.a_wait.next = self.zero_wait.val();
         if self.a_fp.val() {
-            self.queue.push_wait.next = self.win_fp.val();
+            self.a_wait.next = self.win_fp.val();
         } else if (self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()) {
-            self.queue.push_wait.next = self.win_int.val();
+            self.a_wait.next = self.win_int.val();
         } else {
-            self.queue.push_wait.next = self.win_mem.val();
+            self.a_wait.next = self.win_mem.val();
         }
-        self.queue.push_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
+        self.a_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.a_size.val()) << self.p_size.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 1>(self.a_fp.val().into()) << self.p_fp.val())
@@ -1055,6 +1084,35 @@ impl Logic for SliceUnit {
             | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
+        // The push: the decoded request, or in the registered pipeline that of the cycle
+        // before (`ac_*`, filled while empty or moving into the queue), so that the queue's
+        // line compares start from registers.
+        self.ac_load.next = !self.ac_valid.q.val() || self.queue.push_ready.val();
+        if self.ac_load.val() {
+            self.ac_valid.d.next = self.req_valid.val();
+            self.ac_line.d.next = self.a_line.val();
+            self.ac_ordered.d.next = self.a_ordered.val();
+            self.ac_wait.d.next = self.a_wait.val();
+            self.ac_payload.d.next = self.a_payload.val();
+        }
+        if self.reset.val() {
+            self.ac_valid.d.next = false;
+        }
+        if self.regs.val() {
+            self.req_ready.next = self.ac_load.val() && !self.reset.val();
+            self.queue.push_valid.next = self.ac_valid.q.val();
+            self.queue.push_line.next = self.ac_line.q.val();
+            self.queue.push_ordered.next = self.ac_ordered.q.val();
+            self.queue.push_wait.next = self.ac_wait.q.val();
+            self.queue.push_payload.next = self.ac_payload.q.val();
+        } else {
+            self.req_ready.next = self.queue.push_ready.val();
+            self.queue.push_valid.next = self.req_valid.val();
+            self.queue.push_line.next = self.a_line.val();
+            self.queue.push_ordered.next = self.a_ordered.val();
+            self.queue.push_wait.next = self.a_wait.val();
+            self.queue.push_payload.next = self.a_payload.val();
+        }
         if self.queue.cov_back_to_back.val() {
             self.ev_back_to_back_line.next = true;
         }

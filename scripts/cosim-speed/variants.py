@@ -2,7 +2,7 @@
 """Writes the variants of the ALU's Verilog for scripts/cosim-speed/run.sh.
 
 Usage: variants.py WORKDIR   (reads WORKDIR/base.v, from `redunit verilog --top alu`, and
-WORKDIR/forms.csv, from `redunit forms --csv`; writes WORKDIR/{gate_unit,gate_group,skip}.v
+WORKDIR/forms.csv, from `redunit forms --csv`; writes WORKDIR/{gate_unit,gate_group,skip,skip_dflt}.v
 and WORKDIR/units.h for the harness).
 
 Each variant adds an input `en_bits` to module `top`: bit u enables unit instance u (the
@@ -15,6 +15,10 @@ designs: they only change what Verilator evaluates, and the `skip` variant with
 - gate_group: the same with one gated clock per unit kind (int, add16, minmax16, f32, f64).
 - skip: each unit's combinational block is wrapped in `if (en) ...`, en from a register of
   en_bits (no gated clocks: Verilator still clocks every register, but skips the logic).
+  Its locals keep their values while skipped: latches, which synthesis must not have.
+- skip_dflt: `skip` as a latch-free design has to write it: before the `if (en)`, every stage
+  register (`s<k>_*$d`) holds its value and every other signal of the block (locals, and the
+  inputs of the optional `Cut` registers) gets 0. The price of skipping without latches.
 """
 import csv, re, sys
 
@@ -75,7 +79,7 @@ def gate(group):
     return src.replace(NEW_HDR, NEW_HDR + "\n".join(lines) + "\n", 1)
 
 
-def skip():
+def skip(defaults=False):
     src = base.replace(HDR, NEW_HDR + "    reg [63:0] en_r; always @(posedge clock) en_r <= en_bits;\n", 1)
 
     def wrap(m):
@@ -85,7 +89,15 @@ def skip():
         body = body.replace("    input wire  clock;", "    input wire  clock;\n    input wire  en;", 1)
         i = body.index("    always @(*) begin\n") + len("    always @(*) begin\n")
         j = body.rindex("    end\n")
-        return body[:i] + "if (en) begin\n" + body[i:j] + "end\n" + body[j:]
+        dflt = ""
+        if defaults:
+            # What a latch-free design must add: hold the stage registers, zero the locals.
+            for reg in re.findall(r"^    reg  (?:\[\d+:0\] )?([A-Za-z0-9_$]+);$", body, re.M):
+                if reg.endswith("$d") and re.match(r"s\d+_", reg):
+                    dflt += f"{reg} = {reg[:-2]}$q;\n"
+                elif "$" not in reg or reg.endswith("$d"):
+                    dflt += f"{reg} = 0;\n"
+        return body[:i] + dflt + "if (en) begin\n" + body[i:j] + "end\n" + body[j:]
 
     for i, u in enumerate(units):
         pat = re.compile(r"module top\$(" + re.escape(u) + r")\(.*?endmodule", re.S)
@@ -100,4 +112,5 @@ def skip():
 open(f"{work}/gate_unit.v", "w").write(gate(False))
 open(f"{work}/gate_group.v", "w").write(gate(True))
 open(f"{work}/skip.v", "w").write(skip())
+open(f"{work}/skip_dflt.v", "w").write(skip(True))
 print(f"variants.py: {len(units)} unit instances ({', '.join(kinds)}), {len(forms)} forms")
