@@ -117,6 +117,20 @@ pub struct OrderingQueue {
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
     last_late: DFF<Bit>,
     last_wt: DFF<Bits<QUEUE_WAIT_MAX>>,
+    /// Registered push: the last push's slot (one-hot, zero when none), its line's matches
+    /// with the history places (bit k: `h_line[k]`), and those places' window bit 0 then.
+    ph_we: DFF<Bits<QUEUE_DEPTH>>,
+    ph_m: DFF<Bits<QUEUE_WAIT_MAX>>,
+    ph_b0: DFF<Bits<QUEUE_WAIT_MAX>>,
+    /// The history's windows to the last push's line, a cycle on (`hist >> 1` of its push
+    /// cycle), and whether it waited for one then (`hist` bit 0).
+    ph_hist: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    ph_hz: Signal<Local, Bit>,
+    pm: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    pb: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    /// `QUEUE_WAIT_MAX - 1`, and `QUEUE_WAIT_MAX` less the history's places.
+    top_w: Constant<Bits<5>>,
+    hist_sh: Constant<Bits<5>>,
     /// Registered push ([`OrderingQueue::with_registered_push`]).
     rp: Constant<Bit>,
     m_q: Signal<Local, Bits<QUEUE_DEPTH>>,
@@ -226,6 +240,15 @@ impl OrderingQueue {
             last_fs: Default::default(),
             last_late: Default::default(),
             last_wt: Default::default(),
+            ph_we: Default::default(),
+            ph_m: Default::default(),
+            ph_b0: Default::default(),
+            ph_hist: Default::default(),
+            ph_hz: Default::default(),
+            pm: Default::default(),
+            pb: Default::default(),
+            top_w: Constant::new(((QUEUE_WAIT_MAX - 1) as u64).to_bits()),
+            hist_sh: Constant::new(((QUEUE_WAIT_MAX - hist) as u64).to_bits()),
             rp: Constant::new(registered),
             m_q: Default::default(),
             k_dep: Default::default(),
@@ -277,7 +300,7 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_ordered, last_line, last_fs, last_late, last_wt);
+        dff_setup!(self, clock, last_ordered, last_line, last_fs, last_late, last_wt, ph_we, ph_m, ph_b0);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -414,10 +437,33 @@ impl Logic for OrderingQueue {
         }
         // The windows of the late entries issued in the last cycles to the pushed line.
         self.hist.next = self.zero_w.val();
+        self.pm.next = self.zero_w.val();
+        self.pb.next = self.zero_w.val();
         for k in 0..self.h_line.len() {
-            if self.h_line[k].q.val() == self.push_line.val() {
+            self.vb.next = self.h_line[k].q.val() == self.push_line.val();
+            if self.vb.val() {
                 self.hist.next = self.hist.val() | self.h_t[k].q.val();
             }
+            self.pm.next = (self.pm.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
+            self.vb.next = self.h_t[k].q.val().get_bit(0);
+            self.pb.next = (self.pb.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
+        }
+        // (Shifted in at the top, place 0 first: down to bit 0.)
+        self.ph_m.d.next = self.pm.val() >> self.hist_sh.val();
+        self.ph_b0.d.next = self.pb.val() >> self.hist_sh.val();
+        // A registered push takes them a cycle later, from its registered matches: history
+        // place k then sits in place k + 1 with one cycle less (`h_t[k] >> 1`: the place after
+        // the last one would hold at most 1 >> 1 = 0, so nothing is lost).
+        self.ph_hist.next = self.zero_w.val();
+        self.ph_hz.next = (self.ph_m.q.val() & self.ph_b0.q.val()).any();
+        for k in 1..self.h_line.len() {
+            if self.ph_m.q.val().get_bit(k - 1) {
+                self.ph_hist.next = self.ph_hist.val() | self.h_t[k].q.val();
+            }
+        }
+        self.ph_we.d.next = self.zero_d.val();
+        if self.push_ordered.val() {
+            self.ph_we.d.next = self.we.val();
         }
         // The pushed entry's own window less one, as a thermometer code.
         self.p_wt.next = self.zero_w.val();
@@ -450,6 +496,10 @@ impl Logic for OrderingQueue {
                 if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.last_late.q.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.last_wt.q.val();
                     self.k_hz.next = true;
+                }
+                if self.ph_we.q.val().get_bit(i) {
+                    self.k_cnt.next = self.k_cnt.val() | self.ph_hist.val();
+                    self.k_hz.next = self.k_hz.val() || self.ph_hz.val();
                 }
             }
             if self.rp.val() && !self.e_ordered[i].q.val() {
@@ -526,8 +576,8 @@ impl Logic for OrderingQueue {
                 // from the pushed request's own decode) and is not eligible in its first cycle.
                 if self.rp.val() {
                     self.e_dep[i].d.next = self.m_q.val();
-                    self.e_cnt[i].d.next = self.hist.val() >> 1;
-                    self.e_hzc[i].d.next = self.hist.val().get_bit(0);
+                    self.e_cnt[i].d.next = self.zero_w.val();
+                    self.e_hzc[i].d.next = false;
                     self.e_elig[i].d.next = false;
                 }
             }
