@@ -46,6 +46,16 @@
 //! `last_wt`, joins its count, a cycle after the issue). So neither the pushed request's
 //! decode nor any state of the other entries waits for this cycle's pick; the price is a
 //! cycle more from push to issue, and a window of at least 1 for every ordered entry.
+//! Three more registers keep the pick and the line compares off each other's paths:
+//! - the pushed line's matches with the history (`ph_m`) are registered, and its windows
+//!   join the entry's count a cycle later (the entry is not eligible then anyway);
+//! - a push takes the slot chosen a cycle before (`fr`, among the slots free then and not
+//!   being pushed), so `push_ready` and the write enables wait for no search of the valid
+//!   bits; a slot freed by an issue is offered two cycles later;
+//! - hence an issued entry's slot stays intact for two cycles, and the issue outputs leave a
+//!   cycle after the pick (`last_fs`, `last_fire`), read from that slot: the pick drives
+//!   registers only. The issue of the cycle before is the history's newest place, read from
+//!   its slot too (its line compare is the pushed line's slot compare).
 //!
 //! Coverage outputs (high in the cycle the event happens): `cov_full` (all entries valid),
 //! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
@@ -115,8 +125,18 @@ pub struct OrderingQueue {
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
     /// The last cycle's issue (one-hot), whether it was late, and its window less one.
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
-    last_late: DFF<Bit>,
-    last_wt: DFF<Bits<QUEUE_WAIT_MAX>>,
+    /// Registered push: an entry issued in the last cycle (the late issue outputs).
+    last_fire: DFF<Bit>,
+    /// The last cycle's issue was late, and its window less one: from its slot, which no
+    /// push takes for two cycles after the issue (`fr`).
+    last_late: Signal<Local, Bit>,
+    last_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    /// The late issue outputs' select masks, and the slots' `ordered` bits as a vector.
+    mk_line: Signal<Local, Bits<LINE_BITS>>,
+    mk_pay: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    ord_vec: Signal<Local, Bits<QUEUE_DEPTH>>,
+    ones_line: Constant<Bits<LINE_BITS>>,
+    ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     /// Registered push: the last push's slot (one-hot, zero when none), its line's matches
     /// with the history places (bit k: `h_line[k]`), and those places' window bit 0 then.
     ph_we: DFF<Bits<QUEUE_DEPTH>>,
@@ -153,6 +173,11 @@ pub struct OrderingQueue {
     fire: Signal<Local, Bit>,
     push_fire: Signal<Local, Bit>,
     seen_free: Signal<Local, Bit>,
+    /// Registered push: the slot the next push takes (one-hot; zero: none free), chosen a
+    /// cycle ahead among the slots free then and not taken by that cycle's push.
+    fr: DFF<Bits<QUEUE_DEPTH>>,
+    fr_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    one_d: Constant<Bits<QUEUE_DEPTH>>,
     we: Signal<Local, Bits<QUEUE_DEPTH>>,
     win: Signal<Local, Bit>,
     sel: Signal<Local, Bits<QUEUE_DEPTH>>,
@@ -238,8 +263,14 @@ impl OrderingQueue {
             e_cnt: Default::default(),
             e_hzc: Default::default(),
             last_fs: Default::default(),
+            last_fire: Default::default(),
             last_late: Default::default(),
             last_wt: Default::default(),
+            mk_line: Default::default(),
+            mk_pay: Default::default(),
+            ord_vec: Default::default(),
+            ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
+            ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
             ph_we: Default::default(),
             ph_m: Default::default(),
             ph_b0: Default::default(),
@@ -248,7 +279,7 @@ impl OrderingQueue {
             pm: Default::default(),
             pb: Default::default(),
             top_w: Constant::new(((QUEUE_WAIT_MAX - 1) as u64).to_bits()),
-            hist_sh: Constant::new(((QUEUE_WAIT_MAX - hist) as u64).to_bits()),
+            hist_sh: Constant::new(((QUEUE_WAIT_MAX - 1 - hist) as u64).to_bits()),
             rp: Constant::new(registered),
             m_q: Default::default(),
             k_dep: Default::default(),
@@ -266,6 +297,9 @@ impl OrderingQueue {
             fire: Default::default(),
             push_fire: Default::default(),
             seen_free: Default::default(),
+            fr: Default::default(),
+            fr_next: Default::default(),
+            one_d: Constant::new(1u64.to_bits()),
             we: Default::default(),
             win: Default::default(),
             sel: Default::default(),
@@ -300,7 +334,7 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_ordered, last_line, last_fs, last_late, last_wt, ph_we, ph_m, ph_b0);
+        dff_setup!(self, clock, fr, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -340,6 +374,31 @@ impl Logic for OrderingQueue {
             if !self.e_valid[i].q.val() {
                 self.seen_free.next = true;
             }
+        }
+        // Registered push: the push takes the slot chosen in the cycle before (`fr`), so no
+        // search of the valid bits stands between them and the slots' write enables. A slot
+        // freed by an issue is offered from the cycle after next: `push_ready` may be low for
+        // a cycle with one slot free (the price of the registered pipeline).
+        if self.rp.val() {
+            self.push_ready.next = self.fr.q.val().any() && !self.reset.val();
+            self.push_fire.next = self.push_valid.val() && self.fr.q.val().any() && !self.reset.val();
+            self.we.next = self.zero_d.val();
+            if self.push_fire.val() {
+                self.we.next = self.fr.q.val();
+            }
+        }
+        self.fr_next.next = self.zero_d.val();
+        self.seen_free.next = false;
+        for i in 0..QUEUE_DEPTH {
+            self.vb.next = !self.e_valid[i].q.val() && !self.we.val().get_bit(i) && !self.seen_free.val();
+            self.fr_next.next = (self.fr_next.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            if !self.e_valid[i].q.val() && !self.we.val().get_bit(i) {
+                self.seen_free.next = true;
+            }
+        }
+        self.fr.d.next = self.fr_next.val();
+        if self.reset.val() {
+            self.fr.d.next = self.one_d.val();
         }
         self.cov_back_to_back.next = self.push_fire.val()
             && self.push_ordered.val()
@@ -387,10 +446,50 @@ impl Logic for OrderingQueue {
                 self.i_wt.next = self.i_wt.val() | self.e_wt[i].q.val();
             }
         }
+        // Registered push: the last cycle's issue, from its slot (intact for two cycles after
+        // its issue, `fr`): the issue outputs leave a cycle after the pick (so the pick drives
+        // registers only), and its window applies to the entries behind it now.
+        self.last_fire.d.next = self.fire.val();
+        self.last_late.next = false;
+        self.last_wt.next = self.zero_w.val();
+        for i in 0..QUEUE_DEPTH {
+            if self.last_fs.q.val().get_bit(i) && self.e_late[i].q.val() {
+                self.last_late.next = true;
+                self.last_wt.next = self.last_wt.val() | self.e_wt[i].q.val();
+            }
+        }
+        self.ord_vec.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            self.vb.next = self.e_ordered[i].q.val();
+            self.ord_vec.next = (self.ord_vec.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        if self.rp.val() {
+            self.issue_valid.next = self.last_fire.q.val();
+            self.issue_line.next = self.zero_line.val();
+            self.issue_ordered.next = false;
+            self.issue_payload.next = self.zero_payload.val();
+            // (An AND-OR with the select as a mask, not a chain of `if`s: synthesis keeps a
+            // chain of multiplexers as one, 7 LUT levels for 8 slots.)
+            for i in 0..QUEUE_DEPTH {
+                self.mk_line.next = self.zero_line.val();
+                self.mk_pay.next = self.zero_payload.val();
+                if self.last_fs.q.val().get_bit(i) {
+                    self.mk_line.next = self.ones_line.val();
+                    self.mk_pay.next = self.ones_payload.val();
+                }
+                self.issue_line.next = self.issue_line.val() | (self.e_line[i].q.val() & self.mk_line.val());
+                self.issue_payload.next = self.issue_payload.val() | (self.e_payload[i].q.val() & self.mk_pay.val());
+            }
+            self.issue_ordered.next = (self.last_fs.q.val() & self.ord_vec.val()).any();
+        }
         // The history: this issue's line and window (W - 1 ones left after this cycle), then
-        // each place one cycle older with one cycle less.
+        // each place one cycle older with one cycle less. (Registered push: the issue of the
+        // cycle before, W - 2 ones; the push compares its line with that issue's slot.)
         self.h_line[0].d.next = self.issue_line.val();
         self.h_t[0].d.next = self.i_wt.val();
+        if self.rp.val() {
+            self.h_t[0].d.next = self.last_wt.val() >> 1;
+        }
         for k in 1..self.h_line.len() {
             self.h_line[k].d.next = self.h_line[k - 1].q.val();
             self.h_t[k].d.next = self.h_t[k - 1].q.val() >> 1;
@@ -437,8 +536,10 @@ impl Logic for OrderingQueue {
         }
         // The windows of the late entries issued in the last cycles to the pushed line.
         self.hist.next = self.zero_w.val();
-        self.pm.next = self.zero_w.val();
-        self.pb.next = self.zero_w.val();
+        // (Registered push: bit 0 the issue of the cycle before, from its slot; bit k + 1
+        // history place k.)
+        self.pm.next = bit_cast::<QUEUE_WAIT_MAX, 1>((self.m.val() & self.last_fs.q.val()).any().into()) << self.top_w.val();
+        self.pb.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.last_wt.val().get_bit(0).into()) << self.top_w.val();
         for k in 0..self.h_line.len() {
             self.vb.next = self.h_line[k].q.val() == self.push_line.val();
             if self.vb.val() {
@@ -451,13 +552,14 @@ impl Logic for OrderingQueue {
         // (Shifted in at the top, place 0 first: down to bit 0.)
         self.ph_m.d.next = self.pm.val() >> self.hist_sh.val();
         self.ph_b0.d.next = self.pb.val() >> self.hist_sh.val();
-        // A registered push takes them a cycle later, from its registered matches: history
-        // place k then sits in place k + 1 with one cycle less (`h_t[k] >> 1`: the place after
-        // the last one would hold at most 1 >> 1 = 0, so nothing is lost).
+        // A registered push takes them a cycle later, from its registered matches: what was
+        // at bit k (the issue of the cycle before at bit 0, history place k - 1 at bit k) then
+        // sits in history place k with one cycle less (`>> 1`: the place after the last one
+        // would hold at most 1 >> 1 = 0, so nothing is lost).
         self.ph_hist.next = self.zero_w.val();
         self.ph_hz.next = (self.ph_m.q.val() & self.ph_b0.q.val()).any();
-        for k in 1..self.h_line.len() {
-            if self.ph_m.q.val().get_bit(k - 1) {
+        for k in 0..self.h_line.len() {
+            if self.ph_m.q.val().get_bit(k) {
                 self.ph_hist.next = self.ph_hist.val() | self.h_t[k].q.val();
             }
         }
@@ -477,13 +579,6 @@ impl Logic for OrderingQueue {
         self.line_wait.next = false;
         self.hazard_wait.next = false;
         self.last_fs.d.next = self.fs.val();
-        self.last_wt.d.next = self.i_wt.val();
-        self.last_late.d.next = false;
-        for j in 0..QUEUE_DEPTH {
-            if self.fs.val().get_bit(j) && self.e_late[j].q.val() {
-                self.last_late.d.next = true;
-            }
-        }
         for i in 0..QUEUE_DEPTH {
             // The entry's dependences and count this cycle. With a registered push, an entry in
             // its first cycle holds the raw line matches of its push (`e_dep`) and the history's
@@ -493,8 +588,8 @@ impl Logic for OrderingQueue {
             self.k_hz.next = self.e_hzc[i].q.val();
             if self.rp.val() {
                 self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
-                if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.last_late.q.val() {
-                    self.k_cnt.next = self.e_cnt[i].q.val() | self.last_wt.q.val();
+                if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.last_late.val() {
+                    self.k_cnt.next = self.e_cnt[i].q.val() | self.last_wt.val();
                     self.k_hz.next = true;
                 }
                 if self.ph_we.q.val().get_bit(i) {

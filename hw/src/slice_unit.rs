@@ -81,7 +81,10 @@
 //! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
 //!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
 //!   request's decode and the queue's pick never meet in one cycle (a request waits at least
-//!   one cycle in the queue).
+//!   one cycle in the queue). Its issue outputs leave a cycle after the pick, from the
+//!   issued entry's slot (which no push takes for two cycles), so the pick drives registers
+//!   only; the request credit count then lags by up to one issue and allows one place
+//!   less.
 //! - **si** registers the issued request; the RAM address comes from there (the pick does not
 //!   drive the block RAMs' address pins).
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
@@ -95,7 +98,7 @@
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
 //!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
 //!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
-//! - Latency `L + 10` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Latency `L + 11` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
@@ -183,10 +186,10 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
-/// (registered pipeline: 7 more, for `ac`, the queue's registered push, si, sr, s1b, the
-/// result and the merged-line registers).
+/// (registered pipeline: 8 more, for `ac`, the queue's registered push and its late issue
+/// outputs, si, sr, s1b, the result and the merged-line registers).
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 10 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 11 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
@@ -781,7 +784,9 @@ impl SliceUnit {
             vec_clear: k(((1u128 << CODE_WIDTH) - 1) & !(((1u128 << VEC_WIDTH) - 1) << VEC_LSB)),
             r_data: k(R_DATA as u128),
             r_status: k(R_STATUS as u128),
-            credit_max: k(sh.rsp_depth as u128),
+            // (The registered pipeline's queue shows an issue a cycle after its pick, so the
+            // count lags by up to one issue: one place less keeps the FIFO from overflowing.)
+            credit_max: k((sh.rsp_depth - cfg.unit_regs as usize) as u128),
             one6: k(1),
             zero6: k(0),
             zero_line: k(0),

@@ -71,6 +71,10 @@ struct Model {
     /// Registered push: an entry is not eligible in its first cycle (`fresh`).
     registered: bool,
     fresh: Vec<bool>,
+    /// Registered push: an entry issued in the last cycle (its slot is offered a cycle later).
+    issued_last: bool,
+    /// Registered push: the last cycle's pick, which leaves on the issue outputs now.
+    late: Option<(u64, bool, u64)>,
 }
 
 impl Model {
@@ -78,7 +82,7 @@ impl Model {
         Model::with(false)
     }
     fn with(registered: bool) -> Model {
-        Model { entries: vec![], hazards: vec![], registered, fresh: vec![] }
+        Model { entries: vec![], hazards: vec![], registered, fresh: vec![], issued_last: false, late: None }
     }
     fn older_same(&self, i: usize) -> bool {
         let e = self.entries[i];
@@ -108,6 +112,7 @@ impl Model {
             self.fresh.remove(i);
         }
         let issued = pick.map(|i| self.entries.remove(i));
+        self.issued_last = issued.is_some();
         self.fresh.iter_mut().for_each(|f| *f = false);
         for h in &mut self.hazards {
             h.1 -= 1;
@@ -129,13 +134,18 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
     let exp = model.pick(d);
     let seen = cycle(q, d);
     let len = model.entries.len();
-    assert_eq!(seen.push_ready, len < QUEUE_DEPTH && !d.reset, "cycle {n}: push_ready");
+    // (A registered push's queue offers a slot freed by an issue a cycle later.)
+    let held = (model.registered && model.issued_last) as usize;
+    assert_eq!(seen.push_ready, len + held < QUEUE_DEPTH && !d.reset, "cycle {n}: push_ready");
+    let picked = exp.map(|i| {
+        let e = model.entries[i];
+        (e.line, e.ordered, e.tag)
+    });
+    // (A registered push's queue puts the pick on its outputs a cycle later.)
+    let late = model.late.take();
     assert_eq!(
         seen.issued,
-        exp.map(|i| {
-            let e = model.entries[i];
-            (e.line, e.ordered, e.tag)
-        }),
+        if model.registered { late } else { picked },
         "cycle {n}: issue (model {:?}, hazards {:?})",
         model.entries,
         model.hazards
@@ -149,6 +159,7 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
         "cycle {n}: cov_hazard_wait"
     );
     model.step(d, exp, d.push.is_some() && seen.push_ready);
+    model.late = picked;
     seen
 }
 
