@@ -573,8 +573,6 @@ pub struct SliceUnit {
     s1_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
     s1_form: Signal<Local, Bits<CODE_WIDTH>>,
     s1_kind: Signal<Local, Bits<KIND_WIDTH>>,
-    s1_off: Signal<Local, Bits<4>>,
-    s1_size: Signal<Local, Bits<3>>,
     s1_fp: Signal<Local, Bit>,
     s1_status: Signal<Local, Bits<STATUS_WIDTH>>,
     s1_id: Signal<Local, Bits<ID_WIDTH>>,
@@ -584,13 +582,34 @@ pub struct SliceUnit {
     s1_old_line: Signal<Local, Bits<128>>,
     s1_old: Signal<Local, Bits<128>>,
     s1_fwd_fp: Signal<Local, Bit>,
-    s1_mask8: Signal<Local, Bits<8>>,
+    dw_mask8: Signal<Local, Bits<8>>,
     s1_sector: Signal<Local, Bit>,
-    s1_ty2: Signal<Local, Bits<8>>,
-    s1_elogw: Signal<Local, Bits<32>>,
+    dw_ty2: Signal<Local, Bits<8>>,
+    dw_elogw: Signal<Local, Bits<32>>,
     s1_elog: Signal<Local, Bits<2>>,
-    s1_exp: Signal<Local, Bits<128>>,
+    dw_exp: Signal<Local, Bits<128>>,
     s1_wmask: Signal<Local, Bits<128>>,
+    dw_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    dw_form: Signal<Local, Bits<CODE_WIDTH>>,
+    dw_off: Signal<Local, Bits<4>>,
+    dw_size: Signal<Local, Bits<3>>,
+    dw_data: Signal<Local, Bits<128>>,
+    dw_sh: Signal<Local, Bits<7>>,
+    dw_mask: Signal<Local, Bits<128>>,
+    dw_sector: Signal<Local, Bit>,
+    dw_elog: Signal<Local, Bits<2>>,
+    dw_wmask: Signal<Local, Bits<128>>,
+    dw_stm: Signal<Local, Bits<128>>,
+    dw_std: Signal<Local, Bits<128>>,
+    rw_sh: Cut<Bits<7>>,
+    rw_mask: Cut<Bits<128>>,
+    rw_wmask: Cut<Bits<128>>,
+    rw_sector: Cut<Bit>,
+    rw_elog: Cut<Bits<2>>,
+    rw_stm: Cut<Bits<128>>,
+    rw_std: Cut<Bits<128>>,
+    s1_stm: Signal<Local, Bits<128>>,
+    s1_std: Signal<Local, Bits<128>>,
     s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     s1_vecf: Signal<Local, Bits<2>>,
     unused_sector: Signal<Local, Bit>,
@@ -859,8 +878,6 @@ impl SliceUnit {
             s1_op: Default::default(),
             s1_form: Default::default(),
             s1_kind: Default::default(),
-            s1_off: Default::default(),
-            s1_size: Default::default(),
             s1_fp: Default::default(),
             s1_status: Default::default(),
             s1_id: Default::default(),
@@ -870,13 +887,34 @@ impl SliceUnit {
             s1_old_line: Default::default(),
             s1_old: Default::default(),
             s1_fwd_fp: Default::default(),
-            s1_mask8: Default::default(),
+            dw_mask8: Default::default(),
             s1_sector: Default::default(),
-            s1_ty2: Default::default(),
-            s1_elogw: Default::default(),
+            dw_ty2: Default::default(),
+            dw_elogw: Default::default(),
             s1_elog: Default::default(),
-            s1_exp: Default::default(),
+            dw_exp: Default::default(),
             s1_wmask: Default::default(),
+            dw_payload: Default::default(),
+            dw_form: Default::default(),
+            dw_off: Default::default(),
+            dw_size: Default::default(),
+            dw_data: Default::default(),
+            dw_sh: Default::default(),
+            dw_mask: Default::default(),
+            dw_sector: Default::default(),
+            dw_elog: Default::default(),
+            dw_wmask: Default::default(),
+            dw_stm: Default::default(),
+            dw_std: Default::default(),
+            rw_sh: Cut::new(cfg.unit_regs),
+            rw_mask: Cut::new(cfg.unit_regs),
+            rw_wmask: Cut::new(cfg.unit_regs),
+            rw_sector: Cut::new(cfg.unit_regs),
+            rw_elog: Cut::new(cfg.unit_regs),
+            rw_stm: Cut::new(cfg.unit_regs),
+            rw_std: Cut::new(cfg.unit_regs),
+            s1_stm: Default::default(),
+            s1_std: Default::default(),
             s1_alu_form: Default::default(),
             s1_vecf: Default::default(),
             unused_sector: Default::default(),
@@ -959,7 +997,7 @@ impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r);
+        clock!(self, clock, dly_int64, out_r, rw_sh, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -1142,56 +1180,82 @@ impl Logic for SliceUnit {
         self.s1_op.next = self.c_payload.val().get_bits::<REQ_OP_WIDTH>(0);
         self.s1_form.next = self.s1_op.val().get_bits::<CODE_WIDTH>(0);
         self.s1_kind.next = self.s1_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        self.s1_off.next = self.c_payload.val().get_bits::<4>(self.p_off.val().index());
-        self.s1_size.next = self.c_payload.val().get_bits::<3>(self.p_size.val().index());
         self.s1_fp.next = self.c_payload.val().get_bit(self.p_fp.val().index());
         self.s1_status.next = self.c_payload.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
         self.s1_id.next = self.c_payload.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
         self.s1_data.next = self.c_payload.val().get_bits::<128>(self.p_data.val().index());
-        self.s1_sh.next = bit_cast::<7, 4>(self.s1_off.val()) << self.three7.val();
-        self.s1_mask.next = self.mask128.val();
-        if self.s1_size.val() == self.size1.val() {
-            self.s1_mask.next = self.mask16.val();
-        } else if self.s1_size.val() == self.size2.val() {
-            self.s1_mask.next = self.mask32.val();
-        } else if self.s1_size.val() == self.size3.val() {
-            self.s1_mask.next = self.mask64.val();
+        // The access's shift and byte masks (`dw_*`), decoded from the payload: in the
+        // registered pipeline from s1's, registered (`rw_*`) for s1b, so the masks do not
+        // sit between s1b's payload and the line merge.
+        self.dw_payload.next = self.c_payload.val();
+        if self.regs.val() {
+            self.dw_payload.next = self.s1_payload.q.val();
         }
-        // The bytes the request writes in its line (`s1_wmask`): the access (plain), or the
+        self.dw_form.next = self.dw_payload.val().get_bits::<CODE_WIDTH>(0);
+        self.dw_off.next = self.dw_payload.val().get_bits::<4>(self.p_off.val().index());
+        self.dw_size.next = self.dw_payload.val().get_bits::<3>(self.p_size.val().index());
+        self.dw_data.next = self.dw_payload.val().get_bits::<128>(self.p_data.val().index());
+        self.dw_sh.next = bit_cast::<7, 4>(self.dw_off.val()) << self.three7.val();
+        self.dw_mask.next = self.mask128.val();
+        if self.dw_size.val() == self.size1.val() {
+            self.dw_mask.next = self.mask16.val();
+        } else if self.dw_size.val() == self.size2.val() {
+            self.dw_mask.next = self.mask32.val();
+        } else if self.dw_size.val() == self.size3.val() {
+            self.dw_mask.next = self.mask64.val();
+        }
+        // The bytes the request writes in its line (`dw_wmask`): the access (plain), or the
         // enabled elements of the form's element size (masked sector request; offset 0).
-        self.s1_mask8.next = self.c_payload.val().get_bits::<8>(self.p_mask.val().index());
-        self.s1_sector.next = self.s1_mask8.val().any();
-        self.s1_ty2.next =
-            bit_cast::<8, TYPE_WIDTH>(self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
-        self.s1_elogw.next = self.elem_log2_tbl.val() >> self.s1_ty2.val();
-        self.s1_elog.next = self.s1_elogw.val().get_bits::<2>(0);
-        self.s1_exp.next = self.zero128.val();
-        if self.s1_elog.val() == self.elog1.val() {
+        self.dw_mask8.next = self.dw_payload.val().get_bits::<8>(self.p_mask.val().index());
+        self.dw_sector.next = self.dw_mask8.val().any();
+        self.dw_ty2.next =
+            bit_cast::<8, TYPE_WIDTH>(self.dw_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
+        self.dw_elogw.next = self.elem_log2_tbl.val() >> self.dw_ty2.val();
+        self.dw_elog.next = self.dw_elogw.val().get_bits::<2>(0);
+        self.dw_exp.next = self.zero128.val();
+        if self.dw_elog.val() == self.elog1.val() {
             for i in 0..8 {
-                self.s1_exp.next = self.s1_exp.val() << 16;
-                if self.s1_mask8.val().get_bit(7 - i) {
-                    self.s1_exp.next = self.s1_exp.val() | self.mask16.val();
+                self.dw_exp.next = self.dw_exp.val() << 16;
+                if self.dw_mask8.val().get_bit(7 - i) {
+                    self.dw_exp.next = self.dw_exp.val() | self.mask16.val();
                 }
             }
-        } else if self.s1_elog.val() == self.elog2.val() {
+        } else if self.dw_elog.val() == self.elog2.val() {
             for i in 0..4 {
-                self.s1_exp.next = self.s1_exp.val() << 32;
-                if self.s1_mask8.val().get_bit(3 - i) {
-                    self.s1_exp.next = self.s1_exp.val() | self.mask32.val();
+                self.dw_exp.next = self.dw_exp.val() << 32;
+                if self.dw_mask8.val().get_bit(3 - i) {
+                    self.dw_exp.next = self.dw_exp.val() | self.mask32.val();
                 }
             }
         } else {
             for i in 0..2 {
-                self.s1_exp.next = self.s1_exp.val() << 64;
-                if self.s1_mask8.val().get_bit(1 - i) {
-                    self.s1_exp.next = self.s1_exp.val() | self.mask64.val();
+                self.dw_exp.next = self.dw_exp.val() << 64;
+                if self.dw_mask8.val().get_bit(1 - i) {
+                    self.dw_exp.next = self.dw_exp.val() | self.mask64.val();
                 }
             }
         }
-        self.s1_wmask.next = self.s1_mask.val() << self.s1_sh.val();
-        if self.s1_sector.val() {
-            self.s1_wmask.next = self.s1_exp.val();
+        self.dw_wmask.next = self.dw_mask.val() << self.dw_sh.val();
+        if self.dw_sector.val() {
+            self.dw_wmask.next = self.dw_exp.val();
         }
+        // A store's data and bytes in its line.
+        self.dw_stm.next = self.dw_mask.val() << self.dw_sh.val();
+        self.dw_std.next = (self.dw_data.val() & self.dw_mask.val()) << self.dw_sh.val();
+        self.rw_sh.d.next = self.dw_sh.val();
+        self.rw_mask.d.next = self.dw_mask.val();
+        self.rw_wmask.d.next = self.dw_wmask.val();
+        self.rw_sector.d.next = self.dw_sector.val();
+        self.rw_elog.d.next = self.dw_elog.val();
+        self.rw_stm.d.next = self.dw_stm.val();
+        self.rw_std.d.next = self.dw_std.val();
+        self.s1_sh.next = self.rw_sh.q.val();
+        self.s1_mask.next = self.rw_mask.q.val();
+        self.s1_wmask.next = self.rw_wmask.q.val();
+        self.s1_sector.next = self.rw_sector.q.val();
+        self.s1_elog.next = self.rw_elog.q.val();
+        self.s1_stm.next = self.rw_stm.q.val();
+        self.s1_std.next = self.rw_std.q.val();
         // The ALU computes a sector request as the full-sector vector of its type (vec field
         // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
         // the enabled elements.
@@ -1204,7 +1268,7 @@ impl Logic for SliceUnit {
         // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
         self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
             ^ self.y_r[3].q.val().get_bits::<32>(32).any()
-            ^ self.s1_elogw.val().any();
+            ^ self.dw_elogw.val().any();
 
         // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
         // of their `sp_*` registers (a constant selects the stage).
@@ -1488,8 +1552,7 @@ impl Logic for SliceUnit {
         // the whole line.
         self.sp_data[0].d.next = self.c_old_line.val() & !self.s1_wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.sp_data[0].d.next = (self.c_old_line.val() & !(self.s1_mask.val() << self.s1_sh.val()))
-                | ((self.s1_data.val() & self.s1_mask.val()) << self.s1_sh.val());
+            self.sp_data[0].d.next = (self.c_old_line.val() & !self.s1_stm.val()) | self.s1_std.val();
         }
         if self.s1_kind.val() == self.kind_ld.val() {
             self.sp_data[0].d.next = self.c_old_line.val();
