@@ -379,8 +379,11 @@ impl Logic for OrderingQueue {
         // search of the valid bits stands between them and the slots' write enables. A slot
         // freed by an issue is offered from the cycle after next: `push_ready` may be low for
         // a cycle with one slot free (the price of the registered pipeline).
+        // (Its own statement: see `push_fire` above.)
         if self.rp.val() {
             self.push_ready.next = self.fr.q.val().any() && !self.reset.val();
+        }
+        if self.rp.val() {
             self.push_fire.next = self.push_valid.val() && self.fr.q.val().any() && !self.reset.val();
             self.we.next = self.zero_d.val();
             if self.push_fire.val() {
