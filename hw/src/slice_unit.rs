@@ -519,6 +519,10 @@ pub struct SliceUnit {
     // Issue.
     issue: Signal<Local, Bit>,
     credits: DFF<Bits<6>>,
+    /// `credits` has reached `credit_max` (registered beside it, from its next value, so the
+    /// issue enable is a flip-flop: the compare is off the queue's pick path).
+    cr_full: DFF<Bit>,
+    credits_nx: Signal<Local, Bits<6>>,
     rsp_fire: Signal<Local, Bit>,
 
     // ==== si, sr: the issued request, the RAM read (registered pipeline only) ====
@@ -839,6 +843,8 @@ impl SliceUnit {
             unused_alu: Default::default(),
             issue: Default::default(),
             credits: Default::default(),
+            cr_full: Default::default(),
+            credits_nx: Default::default(),
             rsp_fire: Default::default(),
             si_valid: Default::default(),
             si_ordered: Default::default(),
@@ -998,7 +1004,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1347,7 +1353,7 @@ impl Logic for SliceUnit {
         // the line of an FP op in s1 or s2 (its result is not there yet when a dependent
         // request reaches s1). A request issues only with a response place reserved for it.
         // ==========================================================================
-        self.queue.issue_enable.next = self.credits.q.val() < self.credit_max.val();
+        self.queue.issue_enable.next = !self.cr_full.q.val();
         self.issue.next = self.queue.issue_valid.val();
         // The RAM read of the issued line (unordered requests read line 0, unused).
         self.mem.read_addr.next = self.queue.issue_line.val();
@@ -1414,15 +1420,19 @@ impl Logic for SliceUnit {
         }
         // Reserved response places: + issue, - response handshake.
         self.rsp_fire.next = self.rsp_fifo.out_valid.val() && self.rsp_ready.val();
+        self.credits_nx.next = self.credits.q.val();
         if self.issue.val() && !self.rsp_fire.val() {
-            self.credits.d.next = self.credits.q.val() + self.one6.val();
+            self.credits_nx.next = self.credits.q.val() + self.one6.val();
         }
         if self.rsp_fire.val() && !self.issue.val() {
-            self.credits.d.next = self.credits.q.val() - self.one6.val();
+            self.credits_nx.next = self.credits.q.val() - self.one6.val();
         }
         if self.reset.val() {
-            self.credits.d.next = self.zero6.val();
+            self.credits_nx.next = self.zero6.val();
         }
+        self.credits.d.next = self.credits_nx.val();
+        // (Zero at power-up, as `credits`: the same value as comparing `credits` now.)
+        self.cr_full.d.next = !(self.credits_nx.val() < self.credit_max.val());
         if self.queue.cov_hazard_wait.val() {
             self.ev_fp_hazard_wait.next = true;
         }
@@ -1435,7 +1445,7 @@ impl Logic for SliceUnit {
         if self.queue.cov_overtake.val() {
             self.ev_overtake.next = true;
         }
-        if !(self.credits.q.val() < self.credit_max.val()) {
+        if self.cr_full.q.val() {
             self.ev_credit_stall.next = true;
         }
 

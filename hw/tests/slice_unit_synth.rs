@@ -1,6 +1,8 @@
 //! Yosys on the unit's Verilog: the backing RAM is inferred as one memory (a `$mem_v2` of
-//! 128-bit words, with its read register merged into the read port), not as flip-flops; and
-//! (ignored by default, minutes) a full generic synthesis with the memory kept as a memory.
+//! 128-bit words, with its read register merged into the read port), not as flip-flops, and
+//! so are the response FIFO's places (a small memory with an asynchronous read: LUT RAM on
+//! the ECP5); and (ignored by default, minutes) a full generic synthesis with both memories
+//! kept as memories.
 
 mod common;
 use common::{NO_LATCHES, stat_count, yosys};
@@ -13,12 +15,13 @@ fn slice_unit_ram_inferred_as_memory() {
         &hw::unit_verilog(65536),
         "read_verilog top.v; hierarchy -check -top top; proc; opt -fast; memory -nomap; opt_clean; \
          flatten; opt_clean; stat; \
-         select -assert-count 1 t:$mem_v2; \
-         select -assert-count 1 t:$mem_v2 r:SIZE=4096 %i r:WIDTH=128 %i r:RD_PORTS=1 %i r:WR_PORTS=1 %i",
+         select -assert-count 2 t:$mem_v2; \
+         select -assert-count 1 t:$mem_v2 r:SIZE=4096 %i r:WIDTH=128 %i r:RD_PORTS=1 %i r:WR_PORTS=1 %i; \
+         select -assert-count 1 t:$mem_v2 r:SIZE=8 %i r:WIDTH=146 %i r:RD_PORTS=1 %i r:WR_PORTS=1 %i",
     );
     // 4096 lines of 128 bits, one synchronous read port (its output register merged into
-    // the memory), one write port.
-    assert_eq!(stat_count(&log, "$mem_v2"), 1, "one memory expected");
+    // the memory), one write port; the response FIFO's 8 places of 146 bits.
+    assert_eq!(stat_count(&log, "$mem_v2"), 2, "two memories expected: the line RAM and the response FIFO's places");
 }
 
 /// Generic synthesis without mapping the memory to flip-flops (`synth` up to `fine`, then the
@@ -35,6 +38,6 @@ fn slice_unit_full_synth_keeps_memory() {
              abc -fast; opt -fast; check -assert; {NO_LATCHES}; stat"
         ),
     );
-    assert_eq!(stat_count(&log, "$mem_v2"), 1);
+    assert_eq!(stat_count(&log, "$mem_v2"), 2, "the line RAM and the response FIFO's places");
     eprintln!("{}", &log[log.rfind("Number of wires").unwrap_or(0)..]);
 }
