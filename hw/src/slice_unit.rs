@@ -93,8 +93,7 @@
 //! - **s1** only selects among registers (the RAM output, `sp_data`, `sw_data`) and registers
 //!   the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
-//!   line (the FP result already shifted to its place in the line, so its merge is an
-//!   AND-OR), and the merged line is registered before anything reads it: forwarding and the
+//!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
 //!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
@@ -639,11 +638,6 @@ pub struct SliceUnit {
     /// Bit j: `sp_*[j]` is the integer merge stage / the FP merge stage.
     int_at: Constant<Bits<32>>,
     fp_at: Constant<Bits<32>>,
-    /// The stage whose op's FP result leaves the ALU now (one-hot like `fp_at`): the merge
-    /// stage, or in the registered pipeline the one before it (`out_r` registers the result).
-    fp_pre: Constant<Bits<32>>,
-    /// That op's shift: the FP result is shifted into its place in the line before `out_r`.
-    o_sh: Signal<Local, Bits<7>>,
     /// Bit j: `sp_*[j]` writes the RAM and pushes the response.
     wr_at: Constant<Bits<32>>,
     /// A sector request's integer lanes are 64-bit (delayed from s1 to the integer merge).
@@ -665,6 +659,7 @@ pub struct SliceUnit {
     // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
     m_kind: Signal<Local, Bits<KIND_WIDTH>>,
     m_fp: Signal<Local, Bit>,
+    m_sh: Signal<Local, Bits<7>>,
     m_data: Signal<Local, Bits<128>>,
     m_sector: Signal<Local, Bit>,
     m_wmask: Signal<Local, Bits<128>>,
@@ -945,8 +940,6 @@ impl SliceUnit {
             sp_wmask: (0..sh.stages).map(|_| Default::default()).collect(),
             int_at: k(1 << sh.int_at),
             fp_at: k(1 << sh.fp_at),
-            fp_pre: k(1 << (sh.fp_at - cfg.unit_regs as usize)),
-            o_sh: Default::default(),
             wr_at: k(1 << sh.write_at),
             dly_int64: Delay::new(sh.int_at + 1),
             st_nd: Default::default(),
@@ -962,6 +955,7 @@ impl SliceUnit {
             i_new: Default::default(),
             m_kind: Default::default(),
             m_fp: Default::default(),
+            m_sh: Default::default(),
             m_data: Default::default(),
             m_sector: Default::default(),
             m_wmask: Default::default(),
@@ -1302,7 +1296,7 @@ impl Logic for SliceUnit {
         self.i_wmask.next = self.zero128.val();
         self.m_kind.next = self.zero_kind.val();
         self.m_fp.next = false;
-        self.o_sh.next = self.zero_sh.val();
+        self.m_sh.next = self.zero_sh.val();
         self.m_data.next = self.zero128.val();
         self.m_sector.next = false;
         self.m_wmask.next = self.zero128.val();
@@ -1315,12 +1309,10 @@ impl Logic for SliceUnit {
                 self.i_sector.next = self.sp_sector[j].q.val();
                 self.i_wmask.next = self.sp_wmask[j].q.val();
             }
-            if self.fp_pre.val().get_bit(j) {
-                self.o_sh.next = self.sp_sh[j].q.val();
-            }
             if self.fp_at.val().get_bit(j) {
                 self.m_kind.next = self.sp_kind[j].q.val();
                 self.m_fp.next = self.sp_fp[j].q.val();
+                self.m_sh.next = self.sp_sh[j].q.val();
                 self.m_data.next = self.sp_data[j].q.val();
                 self.m_sector.next = self.sp_sector[j].q.val();
                 self.m_wmask.next = self.sp_wmask[j].q.val();
@@ -1332,7 +1324,7 @@ impl Logic for SliceUnit {
         for i in 0..3 {
             self.y_r[i + 1].d.next = self.int_lane[i].y.val();
         }
-        self.out_r.d.next = self.alu.out_data.val() << self.o_sh.val();
+        self.out_r.d.next = self.alu.out_data.val();
         self.i_intvec.next =
             bit_cast::<128, 64>(self.y_r[0].q.val()) | (bit_cast::<128, 64>(self.y_r[2].q.val()) << 64);
         if !self.dly_int64.q.val() {
@@ -1350,7 +1342,7 @@ impl Logic for SliceUnit {
         }
         self.m_new.next = self.m_data.val();
         if self.m_fp.val() && ((self.m_kind.val() == self.kind_red.val()) || (self.m_kind.val() == self.kind_atom.val())) {
-            self.m_new.next = self.m_data.val() | self.out_r.q.val();
+            self.m_new.next = self.m_data.val() | (self.out_r.q.val() << self.m_sh.val());
             if self.m_sector.val() {
                 self.m_new.next = self.m_data.val() | (self.out_r.q.val() & self.m_wmask.val());
             }
