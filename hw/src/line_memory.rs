@@ -95,15 +95,7 @@ impl Logic for LineMemory {
 
     fn hdl(&self) -> Verilog {
         let a = self.abits();
-        let unused = if a < LINE_BITS {
-            format!(
-                "// Address bits above those the memory needs (never set by the unit).\n\
-                 wire unused_addr_hi = ^{{read_addr[{hi}:{a}], write_addr[{hi}:{a}]}};\n",
-                hi = LINE_BITS - 1
-            )
-        } else {
-            String::new()
-        };
+        let unused = crate::verilog::unused_addr_hi(LINE_BITS, a);
         let (decl, read) = if self._outreg {
             ("reg [127:0] rd_q;\n", "    rd_q <= ram[ra];\n    read_data <= rd_q;\n")
         } else {

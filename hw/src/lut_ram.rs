@@ -74,15 +74,7 @@ impl<D: Synth> Logic for LutRam<D> {
 
     fn hdl(&self) -> Verilog {
         let a = self.abits();
-        let unused = if a < LUT_RAM_ADDR_BITS {
-            format!(
-                "// Address bits above those the memory needs.\n\
-                 wire unused_addr_hi = ^{{read_addr[{hi}:{a}], write_addr[{hi}:{a}]}};\n",
-                hi = LUT_RAM_ADDR_BITS - 1
-            )
-        } else {
-            String::new()
-        };
+        let unused = crate::verilog::unused_addr_hi(LUT_RAM_ADDR_BITS, a);
         Verilog::Custom(format!(
             "\
 reg [{msb}:0] mem [0:{last}];

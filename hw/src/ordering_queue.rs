@@ -43,7 +43,7 @@
 //! The push keeps the pushed line's raw matches with the slots (`m_q`) and the history's
 //! count, and is not eligible in its first cycle; every entry applies an issue one cycle late
 //! (`last_fs`: its dependence bit on the issued entry is cleared, and that entry's window,
-//! `last_wt`, joins its count, a cycle after the issue). So neither the pushed request's
+//! `i_wt` read from its slot, joins its count, a cycle after the issue). So neither the pushed request's
 //! decode nor any state of the other entries waits for this cycle's pick; the price is a
 //! cycle more from push to issue, and a window of at least 1 for every ordered entry.
 //! Three more registers keep the pick and the line compares off each other's paths:
@@ -123,14 +123,15 @@ pub struct OrderingQueue {
     e_cnt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
-    /// The last cycle's issue (one-hot), whether it was late, and its window less one.
+    /// The last cycle's issue (one-hot).
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
     /// Registered push: an entry issued in the last cycle (the late issue outputs).
     last_fire: DFF<Bit>,
-    /// The last cycle's issue was late, and its window less one: from its slot, which no
-    /// push takes for two cycles after the issue (`fr`).
-    last_late: Signal<Local, Bit>,
-    last_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    /// The slots the issue outputs read (`sel`, or `last_fs` with a registered push), and
+    /// those whose window `i_wt` is (`fs` or `last_fs`); `i_late`: that entry is late.
+    o_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    w_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    i_late: Signal<Local, Bit>,
     /// The late issue outputs' select masks, and the slots' `ordered` bits as a vector.
     mk_line: Signal<Local, Bits<LINE_BITS>>,
     mk_pay: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
@@ -264,8 +265,9 @@ impl OrderingQueue {
             e_hzc: Default::default(),
             last_fs: Default::default(),
             last_fire: Default::default(),
-            last_late: Default::default(),
-            last_wt: Default::default(),
+            o_sel: Default::default(),
+            w_sel: Default::default(),
+            i_late: Default::default(),
             mk_line: Default::default(),
             mk_pay: Default::default(),
             ord_vec: Default::default(),
@@ -429,69 +431,54 @@ impl Logic for OrderingQueue {
             self.sel.next = (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
         }
         self.fire.next = self.found.val() && self.en.val();
-        self.issue_valid.next = self.fire.val();
         self.fs.next = self.zero_d.val();
         if self.en.val() {
             self.fs.next = self.sel.val();
         }
-        // The issue outputs: one-hot AND-OR of the slots (zero when nothing is eligible).
-        self.issue_line.next = self.zero_line.val();
-        self.issue_ordered.next = false;
-        self.issue_payload.next = self.zero_payload.val();
-        self.i_wt.next = self.zero_w.val();
-        for i in 0..QUEUE_DEPTH {
-            if self.sel.val().get_bit(i) {
-                self.issue_line.next = self.issue_line.val() | self.e_line[i].q.val();
-                self.issue_ordered.next = self.issue_ordered.val() || self.e_ordered[i].q.val();
-                self.issue_payload.next = self.issue_payload.val() | self.e_payload[i].q.val();
-            }
-            if self.fs.val().get_bit(i) && self.e_late[i].q.val() {
-                self.i_wt.next = self.i_wt.val() | self.e_wt[i].q.val();
-            }
-        }
-        // Registered push: the last cycle's issue, from its slot (intact for two cycles after
-        // its issue, `fr`): the issue outputs leave a cycle after the pick (so the pick drives
-        // registers only), and its window applies to the entries behind it now.
+        // The issue outputs and the issued entry's window: this cycle's pick (`sel`, `fs`),
+        // or with a registered push the last cycle's (`last_fs`, `last_fire`), read from its
+        // slot (intact for two cycles after its issue, `fr`), so the pick drives registers
+        // only. A one-hot AND-OR of the slots with the select as a mask, not a chain of `if`s
+        // (synthesis keeps a chain of multiplexers as one, 7 LUT levels for 8 slots); zero
+        // when nothing issues.
         self.last_fire.d.next = self.fire.val();
-        self.last_late.next = false;
-        self.last_wt.next = self.zero_w.val();
-        for i in 0..QUEUE_DEPTH {
-            if self.last_fs.q.val().get_bit(i) && self.e_late[i].q.val() {
-                self.last_late.next = true;
-                self.last_wt.next = self.last_wt.val() | self.e_wt[i].q.val();
-            }
+        self.issue_valid.next = self.fire.val();
+        self.o_sel.next = self.sel.val();
+        self.w_sel.next = self.fs.val();
+        if self.rp.val() {
+            self.issue_valid.next = self.last_fire.q.val();
+            self.o_sel.next = self.last_fs.q.val();
+            self.w_sel.next = self.last_fs.q.val();
         }
         self.ord_vec.next = self.zero_d.val();
+        self.issue_line.next = self.zero_line.val();
+        self.issue_payload.next = self.zero_payload.val();
+        self.i_late.next = false;
+        self.i_wt.next = self.zero_w.val();
         for i in 0..QUEUE_DEPTH {
             self.vb.next = self.e_ordered[i].q.val();
             self.ord_vec.next = (self.ord_vec.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
-        }
-        if self.rp.val() {
-            self.issue_valid.next = self.last_fire.q.val();
-            self.issue_line.next = self.zero_line.val();
-            self.issue_ordered.next = false;
-            self.issue_payload.next = self.zero_payload.val();
-            // (An AND-OR with the select as a mask, not a chain of `if`s: synthesis keeps a
-            // chain of multiplexers as one, 7 LUT levels for 8 slots.)
-            for i in 0..QUEUE_DEPTH {
-                self.mk_line.next = self.zero_line.val();
-                self.mk_pay.next = self.zero_payload.val();
-                if self.last_fs.q.val().get_bit(i) {
-                    self.mk_line.next = self.ones_line.val();
-                    self.mk_pay.next = self.ones_payload.val();
-                }
-                self.issue_line.next = self.issue_line.val() | (self.e_line[i].q.val() & self.mk_line.val());
-                self.issue_payload.next = self.issue_payload.val() | (self.e_payload[i].q.val() & self.mk_pay.val());
+            self.mk_line.next = self.zero_line.val();
+            self.mk_pay.next = self.zero_payload.val();
+            if self.o_sel.val().get_bit(i) {
+                self.mk_line.next = self.ones_line.val();
+                self.mk_pay.next = self.ones_payload.val();
             }
-            self.issue_ordered.next = (self.last_fs.q.val() & self.ord_vec.val()).any();
+            self.issue_line.next = self.issue_line.val() | (self.e_line[i].q.val() & self.mk_line.val());
+            self.issue_payload.next = self.issue_payload.val() | (self.e_payload[i].q.val() & self.mk_pay.val());
+            if self.w_sel.val().get_bit(i) && self.e_late[i].q.val() {
+                self.i_late.next = true;
+                self.i_wt.next = self.i_wt.val() | self.e_wt[i].q.val();
+            }
         }
+        self.issue_ordered.next = (self.o_sel.val() & self.ord_vec.val()).any();
         // The history: this issue's line and window (W - 1 ones left after this cycle), then
         // each place one cycle older with one cycle less. (Registered push: the issue of the
         // cycle before, W - 2 ones; the push compares its line with that issue's slot.)
         self.h_line[0].d.next = self.issue_line.val();
         self.h_t[0].d.next = self.i_wt.val();
         if self.rp.val() {
-            self.h_t[0].d.next = self.last_wt.val() >> 1;
+            self.h_t[0].d.next = self.i_wt.val() >> 1;
         }
         for k in 1..self.h_line.len() {
             self.h_line[k].d.next = self.h_line[k - 1].q.val();
@@ -542,7 +529,7 @@ impl Logic for OrderingQueue {
         // (Registered push: bit 0 the issue of the cycle before, from its slot; bit k + 1
         // history place k.)
         self.pm.next = bit_cast::<QUEUE_WAIT_MAX, 1>((self.m.val() & self.last_fs.q.val()).any().into()) << self.top_w.val();
-        self.pb.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.last_wt.val().get_bit(0).into()) << self.top_w.val();
+        self.pb.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.i_wt.val().get_bit(0).into()) << self.top_w.val();
         for k in 0..self.h_line.len() {
             self.vb.next = self.h_line[k].q.val() == self.push_line.val();
             if self.vb.val() {
@@ -585,14 +572,14 @@ impl Logic for OrderingQueue {
         for i in 0..QUEUE_DEPTH {
             // The entry's dependences and count this cycle. With a registered push, an entry in
             // its first cycle holds the raw line matches of its push (`e_dep`) and the history's
-            // count; the issue of that cycle (`last_fs`, `last_wt`) is applied now.
+            // count; the issue of that cycle (`last_fs`, `i_wt`) is applied now.
             self.k_dep.next = self.e_dep[i].q.val();
             self.k_cnt.next = self.e_cnt[i].q.val();
             self.k_hz.next = self.e_hzc[i].q.val();
             if self.rp.val() {
                 self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
-                if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.last_late.val() {
-                    self.k_cnt.next = self.e_cnt[i].q.val() | self.last_wt.val();
+                if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.i_late.val() {
+                    self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
                     self.k_hz.next = true;
                 }
                 if self.ph_we.q.val().get_bit(i) {

@@ -54,6 +54,21 @@ pub fn hoist_clock_wiring(v: &str) -> String {
     out
 }
 
+/// For a custom-Verilog memory with `read_addr`/`write_addr` ports `width` bits wide of which
+/// it uses the low `used`: a wire that reads the bits above (so that lint sees them used), or
+/// nothing when it uses them all.
+pub(crate) fn unused_addr_hi(width: usize, used: usize) -> String {
+    if used < width {
+        format!(
+            "// Address bits above those the memory needs.\n\
+             wire unused_addr_hi = ^{{read_addr[{hi}:{used}], write_addr[{hi}:{used}]}};\n",
+            hi = width - 1
+        )
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
