@@ -582,6 +582,7 @@ pub struct SliceUnit {
     s1_id: Signal<Local, Bits<ID_WIDTH>>,
     s1_data: Signal<Local, Bits<128>>,
     s1_sh: Signal<Local, Bits<7>>,
+    s1_rep: Signal<Local, Bits<2>>,
     s1_mask: Signal<Local, Bits<128>>,
     s1_old_line: Signal<Local, Bits<128>>,
     s1_old: Signal<Local, Bits<128>>,
@@ -606,7 +607,9 @@ pub struct SliceUnit {
     dw_wmask: Signal<Local, Bits<128>>,
     dw_stm: Signal<Local, Bits<128>>,
     dw_std: Signal<Local, Bits<128>>,
+    dw_rep: Signal<Local, Bits<2>>,
     rw_sh: Cut<Bits<7>>,
+    rw_rep: Cut<Bits<2>>,
     rw_mask: Cut<Bits<128>>,
     rw_wmask: Cut<Bits<128>>,
     rw_sector: Cut<Bit>,
@@ -627,7 +630,9 @@ pub struct SliceUnit {
     sp_line: Vec<DFF<Bits<LINE_BITS>>>,
     sp_kind: Vec<DFF<Bits<KIND_WIDTH>>>,
     sp_fp: Vec<DFF<Bit>>,
-    sp_sh: Vec<DFF<Bits<7>>>,
+    /// The access's size as a replication code (`rep16` .. `rep128`): the merges replicate the
+    /// result across the line and keep its bytes with the write mask (no shifter).
+    sp_rep: Vec<DFF<Bits<2>>>,
     /// The line: without the accessed bytes until the op's merge stage, the new line after.
     sp_data: Vec<DFF<Bits<128>>>,
     sp_rsp: Vec<DFF<Bits<128>>>,
@@ -649,7 +654,9 @@ pub struct SliceUnit {
     // The integer merge stage (`int_at`), as seen by the merge.
     i_kind: Signal<Local, Bits<KIND_WIDTH>>,
     i_fp: Signal<Local, Bit>,
-    i_sh: Signal<Local, Bits<7>>,
+    i_rep: Signal<Local, Bits<2>>,
+    i_x32: Signal<Local, Bits<64>>,
+    i_x: Signal<Local, Bits<128>>,
     i_base: Signal<Local, Bits<128>>,
     i_sector: Signal<Local, Bit>,
     i_wmask: Signal<Local, Bits<128>>,
@@ -659,13 +666,18 @@ pub struct SliceUnit {
     // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
     m_kind: Signal<Local, Bits<KIND_WIDTH>>,
     m_fp: Signal<Local, Bit>,
-    m_sh: Signal<Local, Bits<7>>,
+    m_rep: Signal<Local, Bits<2>>,
+    m_x16: Signal<Local, Bits<128>>,
+    m_x32: Signal<Local, Bits<128>>,
+    m_x: Signal<Local, Bits<128>>,
     m_data: Signal<Local, Bits<128>>,
-    m_sector: Signal<Local, Bit>,
     m_wmask: Signal<Local, Bits<128>>,
     m_new: Signal<Local, Bits<128>>,
     zero_kind: Constant<Bits<KIND_WIDTH>>,
-    zero_sh: Constant<Bits<7>>,
+    rep16: Constant<Bits<2>>,
+    rep32: Constant<Bits<2>>,
+    rep64: Constant<Bits<2>>,
+    rep128: Constant<Bits<2>>,
     zero_status: Constant<Bits<STATUS_WIDTH>>,
     zero_id: Constant<Bits<ID_WIDTH>>,
 
@@ -890,6 +902,7 @@ impl SliceUnit {
             s1_id: Default::default(),
             s1_data: Default::default(),
             s1_sh: Default::default(),
+            s1_rep: Default::default(),
             s1_mask: Default::default(),
             s1_old_line: Default::default(),
             s1_old: Default::default(),
@@ -914,7 +927,9 @@ impl SliceUnit {
             dw_wmask: Default::default(),
             dw_stm: Default::default(),
             dw_std: Default::default(),
+            dw_rep: Default::default(),
             rw_sh: Cut::new(cfg.unit_regs),
+            rw_rep: Cut::new(cfg.unit_regs),
             rw_mask: Cut::new(cfg.unit_regs),
             rw_wmask: Cut::new(cfg.unit_regs),
             rw_sector: Cut::new(cfg.unit_regs),
@@ -931,7 +946,7 @@ impl SliceUnit {
             sp_line: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_kind: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_fp: (0..sh.stages).map(|_| Default::default()).collect(),
-            sp_sh: (0..sh.stages).map(|_| Default::default()).collect(),
+            sp_rep: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_data: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_rsp: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_status: (0..sh.stages).map(|_| Default::default()).collect(),
@@ -947,7 +962,9 @@ impl SliceUnit {
             fw_hit: Default::default(),
             i_kind: Default::default(),
             i_fp: Default::default(),
-            i_sh: Default::default(),
+            i_rep: Default::default(),
+            i_x32: Default::default(),
+            i_x: Default::default(),
             i_base: Default::default(),
             i_sector: Default::default(),
             i_wmask: Default::default(),
@@ -955,13 +972,18 @@ impl SliceUnit {
             i_new: Default::default(),
             m_kind: Default::default(),
             m_fp: Default::default(),
-            m_sh: Default::default(),
+            m_rep: Default::default(),
+            m_x16: Default::default(),
+            m_x32: Default::default(),
+            m_x: Default::default(),
             m_data: Default::default(),
-            m_sector: Default::default(),
             m_wmask: Default::default(),
             m_new: Default::default(),
             zero_kind: k(0),
-            zero_sh: k(0),
+            rep16: k(0),
+            rep32: k(1),
+            rep64: k(2),
+            rep128: k(3),
             zero_status: k(0),
             zero_id: k(0),
             w_valid: Default::default(),
@@ -1005,7 +1027,7 @@ impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r, rw_sh, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
+        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -1021,7 +1043,7 @@ impl Logic for SliceUnit {
             self.sp_line[j].clock.next = self.clock.val();
             self.sp_kind[j].clock.next = self.clock.val();
             self.sp_fp[j].clock.next = self.clock.val();
-            self.sp_sh[j].clock.next = self.clock.val();
+            self.sp_rep[j].clock.next = self.clock.val();
             self.sp_data[j].clock.next = self.clock.val();
             self.sp_rsp[j].clock.next = self.clock.val();
             self.sp_status[j].clock.next = self.clock.val();
@@ -1034,7 +1056,7 @@ impl Logic for SliceUnit {
             self.sp_line[j].d.next = self.zero_line.val();
             self.sp_kind[j].d.next = self.zero_kind.val();
             self.sp_fp[j].d.next = false;
-            self.sp_sh[j].d.next = self.zero_sh.val();
+            self.sp_rep[j].d.next = self.rep128.val();
             self.sp_data[j].d.next = self.zero128.val();
             self.sp_rsp[j].d.next = self.zero128.val();
             self.sp_status[j].d.next = self.zero_status.val();
@@ -1213,12 +1235,16 @@ impl Logic for SliceUnit {
         self.dw_data.next = self.dw_payload.val().get_bits::<128>(self.p_data.val().index());
         self.dw_sh.next = bit_cast::<7, 4>(self.dw_off.val()) << self.three7.val();
         self.dw_mask.next = self.mask128.val();
+        self.dw_rep.next = self.rep128.val();
         if self.dw_size.val() == self.size1.val() {
             self.dw_mask.next = self.mask16.val();
+            self.dw_rep.next = self.rep16.val();
         } else if self.dw_size.val() == self.size2.val() {
             self.dw_mask.next = self.mask32.val();
+            self.dw_rep.next = self.rep32.val();
         } else if self.dw_size.val() == self.size3.val() {
             self.dw_mask.next = self.mask64.val();
+            self.dw_rep.next = self.rep64.val();
         }
         // The bytes the request writes in its line (`dw_wmask`): the access (plain), or the
         // enabled elements of the form's element size (masked sector request; offset 0).
@@ -1254,11 +1280,13 @@ impl Logic for SliceUnit {
         self.dw_wmask.next = self.dw_mask.val() << self.dw_sh.val();
         if self.dw_sector.val() {
             self.dw_wmask.next = self.dw_exp.val();
+            self.dw_rep.next = self.rep128.val();
         }
         // A store's data and bytes in its line.
         self.dw_stm.next = self.dw_mask.val() << self.dw_sh.val();
         self.dw_std.next = (self.dw_data.val() & self.dw_mask.val()) << self.dw_sh.val();
         self.rw_sh.d.next = self.dw_sh.val();
+        self.rw_rep.d.next = self.dw_rep.val();
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
@@ -1266,6 +1294,7 @@ impl Logic for SliceUnit {
         self.rw_stm.d.next = self.dw_stm.val();
         self.rw_std.d.next = self.dw_std.val();
         self.s1_sh.next = self.rw_sh.q.val();
+        self.s1_rep.next = self.rw_rep.q.val();
         self.s1_mask.next = self.rw_mask.q.val();
         self.s1_wmask.next = self.rw_wmask.q.val();
         self.s1_sector.next = self.rw_sector.q.val();
@@ -1290,21 +1319,20 @@ impl Logic for SliceUnit {
         // of their `sp_*` registers (a constant selects the stage).
         self.i_kind.next = self.zero_kind.val();
         self.i_fp.next = false;
-        self.i_sh.next = self.zero_sh.val();
+        self.i_rep.next = self.rep128.val();
         self.i_base.next = self.zero128.val();
         self.i_sector.next = false;
         self.i_wmask.next = self.zero128.val();
         self.m_kind.next = self.zero_kind.val();
         self.m_fp.next = false;
-        self.m_sh.next = self.zero_sh.val();
+        self.m_rep.next = self.rep128.val();
         self.m_data.next = self.zero128.val();
-        self.m_sector.next = false;
         self.m_wmask.next = self.zero128.val();
         for j in 0..self.sp_valid.len() {
             if self.int_at.val().get_bit(j) {
                 self.i_kind.next = self.sp_kind[j].q.val();
                 self.i_fp.next = self.sp_fp[j].q.val();
-                self.i_sh.next = self.sp_sh[j].q.val();
+                self.i_rep.next = self.sp_rep[j].q.val();
                 self.i_base.next = self.sp_data[j].q.val();
                 self.i_sector.next = self.sp_sector[j].q.val();
                 self.i_wmask.next = self.sp_wmask[j].q.val();
@@ -1312,9 +1340,8 @@ impl Logic for SliceUnit {
             if self.fp_at.val().get_bit(j) {
                 self.m_kind.next = self.sp_kind[j].q.val();
                 self.m_fp.next = self.sp_fp[j].q.val();
-                self.m_sh.next = self.sp_sh[j].q.val();
+                self.m_rep.next = self.sp_rep[j].q.val();
                 self.m_data.next = self.sp_data[j].q.val();
-                self.m_sector.next = self.sp_sector[j].q.val();
                 self.m_wmask.next = self.sp_wmask[j].q.val();
             }
         }
@@ -1333,19 +1360,38 @@ impl Logic for SliceUnit {
                 | (bit_cast::<128, 32>(self.y_r[2].q.val().get_bits::<32>(0)) << 64)
                 | (bit_cast::<128, 32>(self.y_r[3].q.val().get_bits::<32>(0)) << 96);
         }
+        // The merges place a result without a shifter: the result is replicated across the
+        // line by its access size (a 4-byte result in every 4-byte slot of the line, ..) and
+        // the write mask keeps the accessed bytes (the access is aligned to its size). A
+        // sector request's lanes are already in place (`rep128`: as is).
+        self.i_x32.next = self.y_r[0].q.val();
+        if self.i_rep.val() == self.rep32.val() {
+            self.i_x32.next = bit_cast::<64, 32>(self.y_r[0].q.val().get_bits::<32>(0))
+                | (bit_cast::<64, 32>(self.y_r[0].q.val().get_bits::<32>(0)) << 32);
+        }
+        self.i_x.next = bit_cast::<128, 64>(self.i_x32.val()) | (bit_cast::<128, 64>(self.i_x32.val()) << 64);
+        if self.i_sector.val() {
+            self.i_x.next = self.i_intvec.val();
+        }
         self.i_new.next = self.i_base.val();
         if !self.i_fp.val() && ((self.i_kind.val() == self.kind_red.val()) || (self.i_kind.val() == self.kind_atom.val())) {
-            self.i_new.next = self.i_base.val() | (bit_cast::<128, 64>(self.y_r[0].q.val()) << self.i_sh.val());
-            if self.i_sector.val() {
-                self.i_new.next = self.i_base.val() | (self.i_intvec.val() & self.i_wmask.val());
-            }
+            self.i_new.next = self.i_base.val() | (self.i_x.val() & self.i_wmask.val());
+        }
+        self.m_x16.next = self.out_r.q.val();
+        if self.m_rep.val() == self.rep16.val() {
+            self.m_x16.next = (self.out_r.q.val() & self.mask16.val()) | ((self.out_r.q.val() & self.mask16.val()) << 16);
+        }
+        self.m_x32.next = self.m_x16.val();
+        if !self.m_rep.val().get_bit(1) {
+            self.m_x32.next = (self.m_x16.val() & self.mask32.val()) | ((self.m_x16.val() & self.mask32.val()) << 32);
+        }
+        self.m_x.next = self.m_x32.val();
+        if self.m_rep.val() != self.rep128.val() {
+            self.m_x.next = (self.m_x32.val() & self.mask64.val()) | ((self.m_x32.val() & self.mask64.val()) << 64);
         }
         self.m_new.next = self.m_data.val();
         if self.m_fp.val() && ((self.m_kind.val() == self.kind_red.val()) || (self.m_kind.val() == self.kind_atom.val())) {
-            self.m_new.next = self.m_data.val() | (self.out_r.q.val() << self.m_sh.val());
-            if self.m_sector.val() {
-                self.m_new.next = self.m_data.val() | (self.out_r.q.val() & self.m_wmask.val());
-            }
+            self.m_new.next = self.m_data.val() | (self.m_x.val() & self.m_wmask.val());
         }
 
         // ==========================================================================
@@ -1565,7 +1611,7 @@ impl Logic for SliceUnit {
         self.sp_line[0].d.next = self.c_line.val();
         self.sp_kind[0].d.next = self.s1_kind.val();
         self.sp_fp[0].d.next = self.s1_fp.val();
-        self.sp_sh[0].d.next = self.s1_sh.val();
+        self.sp_rep[0].d.next = self.s1_rep.val();
         self.sp_status[0].d.next = self.s1_status.val();
         self.sp_id[0].d.next = self.s1_id.val();
         // The line without the accessed bytes; a store merges its data now; a load keeps
@@ -1600,7 +1646,7 @@ impl Logic for SliceUnit {
             self.sp_line[j].d.next = self.sp_line[j - 1].q.val();
             self.sp_kind[j].d.next = self.sp_kind[j - 1].q.val();
             self.sp_fp[j].d.next = self.sp_fp[j - 1].q.val();
-            self.sp_sh[j].d.next = self.sp_sh[j - 1].q.val();
+            self.sp_rep[j].d.next = self.sp_rep[j - 1].q.val();
             self.st_nd.next = self.sp_data[j - 1].q.val();
             if self.int_at.val().get_bit(j - 1) {
                 self.st_nd.next = self.i_new.val();
