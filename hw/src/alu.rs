@@ -159,6 +159,13 @@ pub struct ReductionAlu {
     in_ty: Signal<Local, Bits<TYPE_WIDTH>>,
     in_shared: Signal<Local, Bit>,
     in_bf16: Signal<Local, Bit>,
+    /// The form's element is 16-bit floating point; each unit's operand isolation (`hold`).
+    in_16: Signal<Local, Bit>,
+    hold_int: Signal<Local, Bit>,
+    hold_add16: Signal<Local, Bit>,
+    hold_mm: Signal<Local, Bit>,
+    hold_f32: Signal<Local, Bit>,
+    hold_f64: Signal<Local, Bit>,
     // Decode of the outgoing form (after stage 3).
     in_vec: Signal<Local, Bits<VEC_WIDTH>>,
     in_log2: Signal<Local, Bits<3>>,
@@ -264,6 +271,12 @@ impl ReductionAlu {
             in_ty: Default::default(),
             in_shared: Default::default(),
             in_bf16: Default::default(),
+            in_16: Default::default(),
+            hold_int: Default::default(),
+            hold_add16: Default::default(),
+            hold_mm: Default::default(),
+            hold_f32: Default::default(),
+            hold_f64: Default::default(),
             in_vec: Default::default(),
             in_log2: Default::default(),
             in_ctl: Default::default(),
@@ -316,7 +329,25 @@ impl Logic for ReductionAlu {
         self.in_bf16.next =
             (self.in_ty.val() == self.ty_bf16.val()) || (self.in_ty.val() == self.ty_bf16x2.val());
 
+        // Operand isolation: only the unit that executes the form loads its operands (the
+        // others keep theirs). Besides saving their switching, this keeps each unit's input
+        // registers its own: fed the same operand bits, synthesis would merge them into one
+        // register that fans out to every unit across the chip.
+        self.in_16.next = (self.in_ty.val() == self.ty_f16.val())
+            || (self.in_ty.val() == self.ty_bf16.val())
+            || (self.in_ty.val() == self.ty_f16x2.val())
+            || (self.in_ty.val() == self.ty_bf16x2.val());
+        self.hold_add16.next = !(self.in_valid.val() && self.in_16.val() && (self.in_op.val() == self.op_add.val()));
+        self.hold_mm.next = !(self.in_valid.val() && self.in_16.val() && (self.in_op.val() != self.op_add.val()));
+        self.hold_f32.next = !(self.in_valid.val() && (self.in_ty.val() == self.ty_f32.val()));
+        self.hold_f64.next = !(self.in_valid.val() && (self.in_ty.val() == self.ty_f64.val()));
+        self.hold_int.next = !(self.in_valid.val()
+            && !self.in_16.val()
+            && (self.in_ty.val() != self.ty_f32.val())
+            && (self.in_ty.val() != self.ty_f64.val()));
+
         self.int_alu.clock.next = self.clock.val();
+        self.int_alu.hold.next = self.hold_int.val();
         self.int_alu.op.next = self.in_op.val();
         self.int_alu.ty.next = self.in_ty.val();
         self.int_alu.a.next = self.in_old.val().get_bits::<64>(0);
@@ -327,10 +358,12 @@ impl Logic for ReductionAlu {
             self.add16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
             self.add16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.add16[i].bf16.next = self.in_bf16.val();
+            self.add16[i].hold.next = self.hold_add16.val();
             self.minmax16[i].clock.next = self.clock.val();
             self.minmax16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
             self.minmax16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.minmax16[i].bf16.next = self.in_bf16.val();
+            self.minmax16[i].hold.next = self.hold_mm.val();
             self.minmax16[i].max.next = self.in_op.val() == self.op_max.val();
         }
         for i in 0..4 {
@@ -340,17 +373,20 @@ impl Logic for ReductionAlu {
             // Global f32 flushes subnormal inputs and results.
             self.add_f32[i].ftz.next = !self.in_shared.val();
             self.add_f32[i].nan_quiet.next = false;
+            self.add_f32[i].hold.next = self.hold_f32.val();
         }
         self.add_f64.clock.next = self.clock.val();
         self.add_f64.a.next = self.in_old.val().get_bits::<64>(0);
         self.add_f64.b.next = self.in_b.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f64.nan_quiet.next = self.in_shared.val();
+        self.add_f64.hold.next = self.hold_f64.val();
         self.add_f64_hi.clock.next = self.clock.val();
         self.add_f64_hi.a.next = self.in_old.val().get_bits::<64>(64);
         self.add_f64_hi.b.next = self.in_b.val().get_bits::<64>(64);
         self.add_f64_hi.ftz.next = false;
         self.add_f64_hi.nan_quiet.next = self.in_shared.val();
+        self.add_f64_hi.hold.next = self.hold_f64.val();
 
         self.dly_valid.d.next = self.in_valid.val();
         self.dly_form.d.next = self.in_form.val();

@@ -90,6 +90,9 @@ macro_rules! fp_adder {
             pub ftz: Signal<In, Bit>,
             /// Shared-space NaN rule (quiet the NaN, prefer `a`); used only with `NAN_PROP`.
             pub nan_quiet: Signal<In, Bit>,
+            /// Operand isolation: the input registers keep their operands (this lane's result
+            /// is not wanted; lanes fed the same operands then keep registers of their own).
+            pub hold: Signal<In, Bit>,
             /// `a + b`, [`Config::fp_add_latency`] cycles after the inputs.
             pub sum: Signal<Out, Bits<$w>>,
             // Constants.
@@ -310,6 +313,7 @@ macro_rules! fp_adder {
                     b: Default::default(),
                     ftz: Default::default(),
                     nan_quiet: Default::default(),
+                    hold: Default::default(),
                     sum: Default::default(),
                     nan_prop: Constant::new($nan_prop),
                     canon_nan: Constant::new(bits_u128($canon)),
@@ -591,8 +595,14 @@ macro_rules! fp_adder {
                 // Input registers (s0_): the operands enter the pipeline unchanged, so no
                 // logic sits between the ports and the first registers.
                 // ======================================================================
-                self.s0_a.d.next = self.a.val();
-                self.s0_b.d.next = self.b.val();
+                // (Operand isolation: `hold` keeps the last operands.)
+                if !self.hold.val() {
+                    self.s0_a.d.next = self.a.val();
+                    self.s0_b.d.next = self.b.val();
+                } else {
+                    self.s0_a.d.next = self.s0_a.q.val();
+                    self.s0_b.d.next = self.s0_b.q.val();
+                }
                 self.s0_ftz.d.next = self.ftz.val();
                 self.s0_nan_quiet.d.next = self.nan_quiet.val();
 

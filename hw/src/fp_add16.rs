@@ -67,6 +67,9 @@ pub struct FpAdd16 {
     pub b: Signal<In, Bits<16>>,
     /// Format: bf16 when high, f16 when low.
     pub bf16: Signal<In, Bit>,
+    /// Operand isolation: the input registers keep their operands (this lane's result is
+    /// not wanted; lanes fed the same operands then keep registers of their own).
+    pub hold: Signal<In, Bit>,
     /// `a + b`, [`FpAdd16::latency`] cycles after the inputs.
     pub sum: Signal<Out, Bits<16>>,
     core: Core,
@@ -113,6 +116,7 @@ impl FpAdd16 {
             a: Default::default(),
             b: Default::default(),
             bf16: Default::default(),
+            hold: Default::default(),
             sum: Default::default(),
             core,
             latency,
@@ -132,6 +136,7 @@ macro_rules! shell_ports {
         $c.a.next = $s.a.val();
         $c.b.next = $s.b.val();
         $c.bf16.next = $s.bf16.val();
+        $c.hold.next = $s.hold.val();
         $s.sum.next = $c.sum.val();
     }};
 }
@@ -152,12 +157,14 @@ impl Logic for FpAdd16 {
                 c.a.connect();
                 c.b.connect();
                 c.bf16.connect();
+                c.hold.connect();
             }
             Core::Deep(c) => {
                 c.clock.connect();
                 c.a.connect();
                 c.b.connect();
                 c.bf16.connect();
+                c.hold.connect();
             }
         }
     }
@@ -178,6 +185,7 @@ impl Block for FpAdd16 {
         self.a.update_all();
         self.b.update_all();
         self.bf16.update_all();
+        self.hold.update_all();
         self.sum.update_all();
         match &mut self.core {
             Core::Base(c) => c.update_all(),
@@ -190,6 +198,7 @@ impl Block for FpAdd16 {
             || self.a.has_changed()
             || self.b.has_changed()
             || self.bf16.has_changed()
+            || self.hold.has_changed()
             || self.sum.has_changed()
             || match &self.core {
                 Core::Base(c) => c.has_changed(),
@@ -235,6 +244,9 @@ struct Base16 {
     pub b: Signal<In, Bits<16>>,
     /// Format: bf16 when high, f16 when low.
     pub bf16: Signal<In, Bit>,
+    /// Operand isolation: the input registers keep their operands (this lane's result is
+    /// not wanted; lanes fed the same operands then keep registers of their own).
+    pub hold: Signal<In, Bit>,
     /// `a + b`, [`FP16_STAGES_MIN`] cycles after the inputs.
     pub sum: Signal<Out, Bits<16>>,
 
@@ -323,6 +335,7 @@ impl Default for Base16 {
             a: Default::default(),
             b: Default::default(),
             bf16: Default::default(),
+            hold: Default::default(),
             sum: Default::default(),
             nan16: Constant::new(bits_u128(sim::fp::H_NAN as u128)),
             sign16: Constant::new(bits_u128(0x8000)),
@@ -411,8 +424,14 @@ impl Logic for Base16 {
         // Input registers (s0_): the operands enter the pipeline unchanged, so no logic
         // sits between the ports and the first registers.
         // ==========================================================================
-        self.s0_a.d.next = self.a.val();
-        self.s0_b.d.next = self.b.val();
+        // (Operand isolation: `hold` keeps the last operands.)
+        if !self.hold.val() {
+            self.s0_a.d.next = self.a.val();
+            self.s0_b.d.next = self.b.val();
+        } else {
+            self.s0_a.d.next = self.s0_a.q.val();
+            self.s0_b.d.next = self.s0_b.q.val();
+        }
         self.s0_bf16.d.next = self.bf16.val();
 
         // ==========================================================================
@@ -620,6 +639,7 @@ struct Deep16 {
     a: Signal<In, Bits<16>>,
     b: Signal<In, Bits<16>>,
     bf16: Signal<In, Bit>,
+    hold: Signal<In, Bit>,
     sum: Signal<Out, Bits<16>>,
     nan16: Constant<Bits<16>>,
     sign16: Constant<Bits<16>>,
@@ -765,6 +785,7 @@ impl Deep16 {
             a: Default::default(),
             b: Default::default(),
             bf16: Default::default(),
+            hold: Default::default(),
             sum: Default::default(),
             nan16: Constant::new(bits_u128(sim::fp::H_NAN as u128)),
             sign16: Constant::new(bits_u128(0x8000)),
@@ -944,8 +965,14 @@ impl Logic for Deep16 {
         // ==========================================================================
         // Input registers (s0_).
         // ==========================================================================
-        self.s0_a.d.next = self.a.val();
-        self.s0_b.d.next = self.b.val();
+        // (Operand isolation: `hold` keeps the last operands.)
+        if !self.hold.val() {
+            self.s0_a.d.next = self.a.val();
+            self.s0_b.d.next = self.b.val();
+        } else {
+            self.s0_a.d.next = self.s0_a.q.val();
+            self.s0_b.d.next = self.s0_b.q.val();
+        }
         self.s0_bf16.d.next = self.bf16.val();
 
         // ==========================================================================

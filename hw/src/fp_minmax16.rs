@@ -26,6 +26,9 @@ pub struct FpMinMax16 {
     pub bf16: Signal<In, Bit>,
     /// max when high, min when low.
     pub max: Signal<In, Bit>,
+    /// Operand isolation: the input registers keep their operands (this lane's result is
+    /// not wanted; lanes fed the same operands then keep registers of their own).
+    pub hold: Signal<In, Bit>,
     /// The result, one cycle later.
     pub y: Signal<Out, Bits<16>>,
 
@@ -74,6 +77,7 @@ impl FpMinMax16 {
             b: Default::default(),
             bf16: Default::default(),
             max: Default::default(),
+            hold: Default::default(),
             y: Default::default(),
             mag_mask: Constant::new(bits_u128(0x7fff)),
             sign16: Constant::new(bits_u128(0x8000)),
@@ -109,8 +113,14 @@ impl Logic for FpMinMax16 {
         // ==========================================================================
         // Input registers (s0_): the operands enter the pipeline unchanged.
         // ==========================================================================
-        self.s0_a.d.next = self.a.val();
-        self.s0_b.d.next = self.b.val();
+        // (Operand isolation: `hold` keeps the last operands.)
+        if !self.hold.val() {
+            self.s0_a.d.next = self.a.val();
+            self.s0_b.d.next = self.b.val();
+        } else {
+            self.s0_a.d.next = self.s0_a.q.val();
+            self.s0_b.d.next = self.s0_b.q.val();
+        }
         self.s0_bf16.d.next = self.bf16.val();
         self.s0_max.d.next = self.max.val();
 

@@ -35,6 +35,9 @@ pub struct IntAlu {
     pub a: Signal<In, Bits<64>>,
     /// Operand.
     pub b: Signal<In, Bits<64>>,
+    /// Operand isolation: the input registers keep their operands (this lane's result is
+    /// not wanted; lanes fed the same operands then keep registers of their own).
+    pub hold: Signal<In, Bit>,
     /// The result, one cycle later.
     pub y: Signal<Out, Bits<64>>,
 
@@ -126,6 +129,7 @@ impl IntAlu {
             ty: Default::default(),
             a: Default::default(),
             b: Default::default(),
+            hold: Default::default(),
             y: Default::default(),
             op_add: op(Op::Add),
             op_and: op(Op::And),
@@ -203,8 +207,14 @@ impl Logic for IntAlu {
         self.s0_op.d.next = self.op.val();
         self.s0_is64.d.next = self.is64.val();
         self.s0_signed.d.next = self.is_signed.val();
-        self.s0_a.d.next = self.a.val();
-        self.s0_b.d.next = self.b.val();
+        // (Operand isolation: `hold` keeps the last operands.)
+        if !self.hold.val() {
+            self.s0_a.d.next = self.a.val();
+            self.s0_b.d.next = self.b.val();
+        } else {
+            self.s0_a.d.next = self.s0_a.q.val();
+            self.s0_b.d.next = self.s0_b.q.val();
+        }
 
         // ==========================================================================
         // Segment 1 (from the s0_ registers): per 32-bit half, the low add, +1, -1, the

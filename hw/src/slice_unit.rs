@@ -1587,6 +1587,12 @@ impl Logic for SliceUnit {
         // ==========================================================================
         self.s1_old.next = self.c_old_line.val() >> self.s1_sh.val();
 
+        // Operand isolation (see `ReductionAlu`): the integer ALU loads for the integer
+        // forms, its sector lanes for masked sector requests of them.
+        self.int_alu.hold.next = !self.c_valid.val() || self.s1_fp.val();
+        for i in 0..3 {
+            self.int_lane[i].hold.next = !self.c_valid.val() || self.s1_fp.val() || !self.s1_sector.val();
+        }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.int_alu.a.next = self.s1_old.val().get_bits::<64>(0);

@@ -91,6 +91,27 @@ fn generic_synth_line_memory_is_a_memory() {
     assert_eq!(stat_count(&log, "$_DFF_P_"), 0, "the RAM's words must not become flip-flops");
 }
 
+/// The ECP5 flow's memory with an output register (`REDUNIT_ECP5`, as `redunit synth` reads
+/// it): 32 DP16KD in 4K x 4 mode that read through their own output register, every pin and
+/// parameter one the primitive has (Yosys's ECP5 cell library as black boxes), no memory
+/// left for inference. 256 lines: the unused high address bits are tied off; 4096 lines: all
+/// twelve are used.
+#[test]
+fn line_memory_ecp5_reads_through_the_block_rams_output_register() {
+    for lines in [256, 4096] {
+        let log = yosys(
+            "generic_synth",
+            &format!("line_memory_ecp5_{lines}"),
+            &hw::verilog::verilog(&mut hw::line_memory::LineMemory::with_output_register(lines, true)),
+            "read_verilog -lib +/ecp5/cells_sim.v; read_verilog -DREDUNIT_ECP5 top.v; hierarchy -check -top top; \
+             proc; flatten; opt_clean; check -assert; stat; \
+             select -assert-count 32 t:DP16KD r:REGMODE_B=OUTREG %i r:DATA_WIDTH_A=4 %i r:DATA_WIDTH_B=4 %i; \
+             select -assert-none t:$mem_v2 t:$memrd_v2 t:$memwr_v2",
+        );
+        assert_eq!(stat_count(&log, "DP16KD"), 32, "{lines} lines: 32 block RAMs expected");
+    }
+}
+
 /// Flip-flops after a flattened generic `synth` (the `$_DFF_P_` cells).
 fn flip_flops(name: &str, verilog: &str) -> usize {
     let log = yosys("generic_synth", name, verilog, &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"));
