@@ -1,8 +1,11 @@
 //! The reduction ALU: executes every legal `red` form over a 128-bit datapath.
 //!
 //! The form code is decoded with the field positions of [`sim::form::encoding`]; the data
-//! ports carry one scalar in their low bits or one whole 16-byte vector. All units see the
-//! operands every cycle, each on its own slice of the datapath:
+//! ports carry one scalar in their low bits or one whole 16-byte vector. Every unit is wired
+//! to the operands, each on its own slice of the datapath, and loads them into its input
+//! registers only when it executes the form (operand isolation, the units' `hold` input:
+//! the others keep their last operands, so they do not switch, and synthesis cannot merge
+//! the units' identical input registers into one register that fans out across the chip):
 //!
 //! | unit | lanes | slice |
 //! | --- | --- | --- |

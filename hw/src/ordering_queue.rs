@@ -192,6 +192,9 @@ pub struct OrderingQueue {
     fr_next: Signal<Local, Bits<QUEUE_DEPTH>>,
     one_d: Constant<Bits<QUEUE_DEPTH>>,
     we: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// The slots whose line and payload load the pushed ones (`we`, or `fr` with a
+    /// registered push).
+    ld_vec: Signal<Local, Bits<QUEUE_DEPTH>>,
     win: Signal<Local, Bit>,
     sel: Signal<Local, Bits<QUEUE_DEPTH>>,
     fs: Signal<Local, Bits<QUEUE_DEPTH>>,
@@ -321,6 +324,7 @@ impl OrderingQueue {
             fr_next: Default::default(),
             one_d: Constant::new(1u64.to_bits()),
             we: Default::default(),
+            ld_vec: Default::default(),
             win: Default::default(),
             sel: Default::default(),
             fs: Default::default(),
@@ -594,6 +598,10 @@ impl Logic for OrderingQueue {
         self.line_wait.next = false;
         self.hazard_wait.next = false;
         self.last_fs.d.next = self.fs.val();
+        self.ld_vec.next = self.we.val();
+        if self.rp.val() {
+            self.ld_vec.next = self.fr.q.val();
+        }
         for i in 0..QUEUE_DEPTH {
             // The entry's dependences and count this cycle. With a registered push, an entry in
             // its first cycle holds the raw line matches of its push (`e_dep`) and the history's
@@ -654,6 +662,14 @@ impl Logic for OrderingQueue {
             self.e_late[i].d.next = self.e_late[i].q.val();
             self.e_wt[i].d.next = self.e_wt[i].q.val();
             self.e_payload[i].d.next = self.e_payload[i].q.val();
+            // The line and payload of a push. With a registered push, the slot chosen for the
+            // next push (`fr`) takes them in every cycle, pushed or not: it is free (nothing
+            // reads a free slot's line or payload), so their many flip-flops load on a
+            // register bit, not on the push handshake.
+            if self.ld_vec.val().get_bit(i) {
+                self.e_line[i].d.next = self.push_line.val();
+                self.e_payload[i].d.next = self.push_payload.val();
+            }
             self.d_next.next = self.k_dep.val() & !self.fs.val();
             if self.rp.val() {
                 self.d_next.next = self.k_dep.val();
@@ -680,14 +696,12 @@ impl Logic for OrderingQueue {
             self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
             if self.we.val().get_bit(i) {
                 self.e_valid[i].d.next = true;
-                self.e_line[i].d.next = self.push_line.val();
                 self.e_ordered[i].d.next = self.push_ordered.val();
                 self.e_late[i].d.next = self.push_ordered.val() && (self.push_wait.val().any() || self.rp.val());
                 self.e_wt[i].d.next = self.zero_w.val();
                 if self.push_ordered.val() {
                     self.e_wt[i].d.next = self.p_wt.val();
                 }
-                self.e_payload[i].d.next = self.push_payload.val();
                 self.e_older[i].d.next = self.zero_d.val();
                 self.d_next.next = self.zero_d.val();
                 self.e_cnt[i].d.next = self.zero_w.val();

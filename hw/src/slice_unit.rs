@@ -30,6 +30,9 @@
 //!   both ALUs; a store merges its data here; the response data (old value masked to the
 //!   access size, for `ld`/`atom`) is fixed here.
 //! - **s2**: the integer result ([`IntAlu`], latency 1) is merged into the line.
+//!   A merge has no shifter: the result is replicated across the line by its access size (a
+//!   4-byte result in each 4-byte slot, ..: `sp_rep`) and the request's byte mask (`s*_wmask`)
+//!   keeps the accessed bytes, which the alignment rule puts in the right slot.
 //! - **s3**: carries the line.
 //! - **s4**: the FP result ([`ReductionAlu`], latency [`ALU_LATENCY`] = 3) is merged; the
 //!   new line is written to the RAM (not for `ld` and errors) and the response enters the
@@ -88,7 +91,8 @@
 //! - **si** registers the issued request; the RAM address comes from there (the pick does not
 //!   drive the block RAMs' address pins).
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
-//!   `with_output_register`); meanwhile sr compares its line with the ops that will be one
+//!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
+//!   RAM's clock-to-output starts no path); meanwhile sr compares its line with the ops that will be one
 //!   stage further in the next cycle and registers a one-hot forwarding select (`fsel`).
 //! - **s1** only selects among registers (the RAM output, `sp_data`, `sw_data`) and registers
 //!   the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
