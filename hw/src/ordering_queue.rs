@@ -190,6 +190,8 @@ pub struct OrderingQueue {
     /// cycle ahead among the slots free then and not taken by that cycle's push.
     fr: DFF<Bits<QUEUE_DEPTH>>,
     fr_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// `fr` is not zero (a register of its own: no OR of its bits before the handshake).
+    fr_any: DFF<Bit>,
     one_d: Constant<Bits<QUEUE_DEPTH>>,
     we: Signal<Local, Bits<QUEUE_DEPTH>>,
     /// The slots whose line and payload load the pushed ones (`we`, or `fr` with a
@@ -322,6 +324,7 @@ impl OrderingQueue {
             seen_free: Default::default(),
             fr: Default::default(),
             fr_next: Default::default(),
+            fr_any: Default::default(),
             one_d: Constant::new(1u64.to_bits()),
             we: Default::default(),
             ld_vec: Default::default(),
@@ -358,7 +361,7 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fr, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0, ph_b1);
+        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0, ph_b1);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -406,10 +409,10 @@ impl Logic for OrderingQueue {
         // a cycle with one slot free (the price of the registered pipeline).
         // (Its own statement: see `push_fire` above.)
         if self.rp.val() {
-            self.push_ready.next = self.fr.q.val().any() && !self.reset.val();
+            self.push_ready.next = self.fr_any.q.val() && !self.reset.val();
         }
         if self.rp.val() {
-            self.push_fire.next = self.push_valid.val() && self.fr.q.val().any() && !self.reset.val();
+            self.push_fire.next = self.push_valid.val() && self.fr_any.q.val() && !self.reset.val();
             self.we.next = self.zero_d.val();
             if self.push_fire.val() {
                 self.we.next = self.fr.q.val();
@@ -425,8 +428,10 @@ impl Logic for OrderingQueue {
             }
         }
         self.fr.d.next = self.fr_next.val();
+        self.fr_any.d.next = self.fr_next.val().any();
         if self.reset.val() {
             self.fr.d.next = self.one_d.val();
+            self.fr_any.d.next = true;
         }
         self.cov_back_to_back.next = self.push_fire.val()
             && self.push_ordered.val()
@@ -696,13 +701,18 @@ impl Logic for OrderingQueue {
             self.e_older[i].d.next = self.e_older[i].q.val() | self.we.val();
             if self.we.val().get_bit(i) {
                 self.e_valid[i].d.next = true;
+                self.e_older[i].d.next = self.zero_d.val();
+            }
+            // The rest of a pushed entry's state. With a registered push, like its line and
+            // payload, loaded into the slot chosen for the next push (`fr`) in every cycle:
+            // only the valid bit and the age matrix wait for the push handshake.
+            if self.ld_vec.val().get_bit(i) {
                 self.e_ordered[i].d.next = self.push_ordered.val();
                 self.e_late[i].d.next = self.push_ordered.val() && (self.push_wait.val().any() || self.rp.val());
                 self.e_wt[i].d.next = self.zero_w.val();
                 if self.push_ordered.val() {
                     self.e_wt[i].d.next = self.p_wt.val();
                 }
-                self.e_older[i].d.next = self.zero_d.val();
                 self.d_next.next = self.zero_d.val();
                 self.e_cnt[i].d.next = self.zero_w.val();
                 self.e_hzc[i].d.next = false;
@@ -725,7 +735,9 @@ impl Logic for OrderingQueue {
             self.e_dep[i].d.next = self.d_next.val();
             // (An unordered entry's raw matches in its first cycle are not dependences.)
             self.e_dw[i].d.next = self.zero_d.val();
-            if (self.e_ordered[i].q.val() && !self.we.val().get_bit(i)) || (self.push_ordered.val() && self.we.val().get_bit(i)) {
+            if (self.e_ordered[i].q.val() && !self.ld_vec.val().get_bit(i))
+                || (self.push_ordered.val() && self.ld_vec.val().get_bit(i))
+            {
                 self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val();
             }
         }
