@@ -483,6 +483,9 @@ pub struct SliceUnit {
     r_data: Constant<Bits<8>>,
     r_status: Constant<Bits<8>>,
     credit_max: Constant<Bits<6>>,
+    /// `credit_max - 1` and `credit_max + 1`.
+    credit_max_m1: Constant<Bits<6>>,
+    credit_max_p1: Constant<Bits<6>>,
     one6: Constant<Bits<6>>,
     zero6: Constant<Bits<6>>,
     zero_line: Constant<Bits<LINE_BITS>>,
@@ -527,6 +530,10 @@ pub struct SliceUnit {
     /// issue enable is a flip-flop: the compare is off the queue's pick path).
     cr_full: DFF<Bit>,
     credits_nx: Signal<Local, Bits<6>>,
+    /// The count at or above the limit after one more, no change, one less.
+    cr_ge_p1: Signal<Local, Bit>,
+    cr_ge_0: Signal<Local, Bit>,
+    cr_ge_m1: Signal<Local, Bit>,
     rsp_fire: Signal<Local, Bit>,
 
     // ==== si, sr: the issued request, the RAM read (registered pipeline only) ====
@@ -827,6 +834,8 @@ impl SliceUnit {
             // (The registered pipeline's queue shows an issue a cycle after its pick, so the
             // count lags by up to one issue: one place less keeps the FIFO from overflowing.)
             credit_max: k((sh.rsp_depth - cfg.unit_regs as usize) as u128),
+            credit_max_m1: k((sh.rsp_depth - cfg.unit_regs as usize - 1) as u128),
+            credit_max_p1: k((sh.rsp_depth - cfg.unit_regs as usize + 1) as u128),
             one6: k(1),
             zero6: k(0),
             zero_line: k(0),
@@ -861,6 +870,9 @@ impl SliceUnit {
             credits: Default::default(),
             cr_full: Default::default(),
             credits_nx: Default::default(),
+            cr_ge_p1: Default::default(),
+            cr_ge_0: Default::default(),
+            cr_ge_m1: Default::default(),
             rsp_fire: Default::default(),
             si_valid: Default::default(),
             si_ordered: Default::default(),
@@ -1482,7 +1494,22 @@ impl Logic for SliceUnit {
         }
         self.credits.d.next = self.credits_nx.val();
         // (Zero at power-up, as `credits`: the same value as comparing `credits` now.)
-        self.cr_full.d.next = !(self.credits_nx.val() < self.credit_max.val());
+        // `credits_nx >= credit_max`, with the compares made on the register beside the
+        // count's update and the handshakes only selecting one (no carry chain after them;
+        // a response never leaves with no place reserved, so `credits - 1` does not wrap).
+        self.cr_ge_p1.next = !(self.credits.q.val() < self.credit_max_m1.val());
+        self.cr_ge_0.next = !(self.credits.q.val() < self.credit_max.val());
+        self.cr_ge_m1.next = !(self.credits.q.val() < self.credit_max_p1.val());
+        self.cr_full.d.next = self.cr_ge_0.val();
+        if self.issue.val() && !self.rsp_fire.val() {
+            self.cr_full.d.next = self.cr_ge_p1.val();
+        }
+        if self.rsp_fire.val() && !self.issue.val() {
+            self.cr_full.d.next = self.cr_ge_m1.val();
+        }
+        if self.reset.val() {
+            self.cr_full.d.next = false;
+        }
         if self.queue.cov_hazard_wait.val() {
             self.ev_fp_hazard_wait.next = true;
         }
