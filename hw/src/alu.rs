@@ -162,8 +162,7 @@ pub struct ReductionAlu {
     in_ty: Signal<Local, Bits<TYPE_WIDTH>>,
     in_shared: Signal<Local, Bit>,
     in_bf16: Signal<Local, Bit>,
-    /// The form's element is 16-bit floating point; each unit's operand isolation (`hold`).
-    in_16: Signal<Local, Bit>,
+    /// Each unit's operand isolation (`hold`).
     hold_int: Signal<Local, Bit>,
     hold_add16: Signal<Local, Bit>,
     hold_mm: Signal<Local, Bit>,
@@ -274,7 +273,6 @@ impl ReductionAlu {
             in_ty: Default::default(),
             in_shared: Default::default(),
             in_bf16: Default::default(),
-            in_16: Default::default(),
             hold_int: Default::default(),
             hold_add16: Default::default(),
             hold_mm: Default::default(),
@@ -332,25 +330,7 @@ impl Logic for ReductionAlu {
         self.in_bf16.next =
             (self.in_ty.val() == self.ty_bf16.val()) || (self.in_ty.val() == self.ty_bf16x2.val());
 
-        // Operand isolation: only the unit that executes the form loads its operands (the
-        // others keep theirs). Besides saving their switching, this keeps each unit's input
-        // registers its own: fed the same operand bits, synthesis would merge them into one
-        // register that fans out to every unit across the chip.
-        self.in_16.next = (self.in_ty.val() == self.ty_f16.val())
-            || (self.in_ty.val() == self.ty_bf16.val())
-            || (self.in_ty.val() == self.ty_f16x2.val())
-            || (self.in_ty.val() == self.ty_bf16x2.val());
-        self.hold_add16.next = !(self.in_valid.val() && self.in_16.val() && (self.in_op.val() == self.op_add.val()));
-        self.hold_mm.next = !(self.in_valid.val() && self.in_16.val() && (self.in_op.val() != self.op_add.val()));
-        self.hold_f32.next = !(self.in_valid.val() && (self.in_ty.val() == self.ty_f32.val()));
-        self.hold_f64.next = !(self.in_valid.val() && (self.in_ty.val() == self.ty_f64.val()));
-        self.hold_int.next = !(self.in_valid.val()
-            && !self.in_16.val()
-            && (self.in_ty.val() != self.ty_f32.val())
-            && (self.in_ty.val() != self.ty_f64.val()));
-
         self.int_alu.clock.next = self.clock.val();
-        self.int_alu.hold.next = self.hold_int.val();
         self.int_alu.op.next = self.in_op.val();
         self.int_alu.ty.next = self.in_ty.val();
         self.int_alu.a.next = self.in_old.val().get_bits::<64>(0);
@@ -361,12 +341,10 @@ impl Logic for ReductionAlu {
             self.add16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
             self.add16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.add16[i].bf16.next = self.in_bf16.val();
-            self.add16[i].hold.next = self.hold_add16.val();
             self.minmax16[i].clock.next = self.clock.val();
             self.minmax16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
             self.minmax16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.minmax16[i].bf16.next = self.in_bf16.val();
-            self.minmax16[i].hold.next = self.hold_mm.val();
             self.minmax16[i].max.next = self.in_op.val() == self.op_max.val();
         }
         for i in 0..4 {
@@ -376,20 +354,17 @@ impl Logic for ReductionAlu {
             // Global f32 flushes subnormal inputs and results.
             self.add_f32[i].ftz.next = !self.in_shared.val();
             self.add_f32[i].nan_quiet.next = false;
-            self.add_f32[i].hold.next = self.hold_f32.val();
         }
         self.add_f64.clock.next = self.clock.val();
         self.add_f64.a.next = self.in_old.val().get_bits::<64>(0);
         self.add_f64.b.next = self.in_b.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f64.nan_quiet.next = self.in_shared.val();
-        self.add_f64.hold.next = self.hold_f64.val();
         self.add_f64_hi.clock.next = self.clock.val();
         self.add_f64_hi.a.next = self.in_old.val().get_bits::<64>(64);
         self.add_f64_hi.b.next = self.in_b.val().get_bits::<64>(64);
         self.add_f64_hi.ftz.next = false;
         self.add_f64_hi.nan_quiet.next = self.in_shared.val();
-        self.add_f64_hi.hold.next = self.hold_f64.val();
 
         self.dly_valid.d.next = self.in_valid.val();
         self.dly_form.d.next = self.in_form.val();
@@ -425,6 +400,26 @@ impl Logic for ReductionAlu {
             }
         }
         self.dly_ctl.d.next = self.in_ctl.val();
+
+        // Operand isolation: only the unit that executes the form (the unit bits of `in_ctl`;
+        // none: the integer ALU) loads its operands, the others keep theirs. Besides saving
+        // their switching, this keeps each unit's input registers its own: fed the same
+        // operand bits, synthesis would merge them into one register fanned out to every unit.
+        self.hold_f32.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_f32.val()).any());
+        self.hold_f64.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_f64.val()).any());
+        self.hold_mm.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_mm.val()).any());
+        self.hold_add16.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_add16.val()).any());
+        self.hold_int.next = !(self.in_valid.val() && !self.in_ctl.val().get_bits::<4>(3).any());
+        self.int_alu.hold.next = self.hold_int.val();
+        for i in 0..8 {
+            self.add16[i].hold.next = self.hold_add16.val();
+            self.minmax16[i].hold.next = self.hold_mm.val();
+        }
+        for i in 0..4 {
+            self.add_f32[i].hold.next = self.hold_f32.val();
+        }
+        self.add_f64.hold.next = self.hold_f64.val();
+        self.add_f64_hi.hold.next = self.hold_f64.val();
 
         // ==========================================================================
         // Delay lines: every lane group's result from its own latency (integer and

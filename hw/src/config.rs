@@ -192,6 +192,30 @@ impl<T: Synth> Logic for Cut<T> {
     }
 }
 
+/// An input register with operand isolation: `q` takes `d` at each clock edge, or keeps its
+/// value while `hold` is high (a lane whose result is not wanted keeps its last operands: it
+/// does not switch, and lanes fed the same operand bits keep registers of their own, which
+/// synthesis would otherwise merge into one register fanned out to all of them).
+#[derive(LogicBlock, Default)]
+pub struct HoldReg<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub d: Signal<In, T>,
+    pub hold: Signal<In, Bit>,
+    pub q: Signal<Out, T>,
+    r: DFF<T>,
+}
+
+impl<T: Synth> Logic for HoldReg<T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r);
+        if !self.hold.val() {
+            self.r.d.next = self.d.val();
+        }
+        self.q.next = self.r.q.val();
+    }
+}
+
 /// The longest delay a [`Delay`] line can give: the deepest adder's latency (the ALU's form
 /// code and valid bit travel that long).
 pub const DELAY_MAX: usize = if FP_STAGES_MAX > FP16_STAGES_MAX { FP_STAGES_MAX } else { FP16_STAGES_MAX };

@@ -54,7 +54,7 @@
 //! and folding f32 into the f64 adder would add a second rounding position, f32 flushing and
 //! the f32 NaN rule to the widest, slowest datapath for no saving in lanes.
 
-use crate::config::{Config, Cut, FP_STAGES_MIN};
+use crate::config::{Config, Cut, FP_STAGES_MIN, HoldReg};
 use rust_hdl::prelude::*;
 
 /// Cycles from inputs to `sum` for every adder in the default configuration
@@ -213,8 +213,8 @@ macro_rules! fp_adder {
             sum_e: Signal<Local, Bits<$y>>,
             lz_w: Signal<Local, Bits<64>>,
             // Fixed pipeline registers: s0_ the inputs, s1_/s2_ the ends of stages 1/2.
-            s0_a: DFF<Bits<$w>>,
-            s0_b: DFF<Bits<$w>>,
+            s0_a: HoldReg<Bits<$w>>,
+            s0_b: HoldReg<Bits<$w>>,
             s0_ftz: DFF<Bit>,
             s0_nan_quiet: DFF<Bit>,
             s1_big: DFF<Bits<$x>>,
@@ -518,9 +518,11 @@ macro_rules! fp_adder {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, s0_a, s0_b, s0_ftz, s0_nan_quiet, s1_big, s1_small, s1_exp, s1_sb,
+                    self, clock, s0_ftz, s0_nan_quiet, s1_big, s1_small, s1_exp, s1_sb,
                     s2_norm, s2_exp, s2_sb
                 );
+                self.s0_a.clock.next = self.clock.val();
+                self.s0_b.clock.next = self.clock.val();
                 self.ccmp_a.clock.next = self.clock.val();
                 self.ccmp_b.clock.next = self.clock.val();
                 self.ccmp_lt_hi.clock.next = self.clock.val();
@@ -596,13 +598,10 @@ macro_rules! fp_adder {
                 // logic sits between the ports and the first registers.
                 // ======================================================================
                 // (Operand isolation: `hold` keeps the last operands.)
-                if !self.hold.val() {
-                    self.s0_a.d.next = self.a.val();
-                    self.s0_b.d.next = self.b.val();
-                } else {
-                    self.s0_a.d.next = self.s0_a.q.val();
-                    self.s0_b.d.next = self.s0_b.q.val();
-                }
+                self.s0_a.d.next = self.a.val();
+                self.s0_b.d.next = self.b.val();
+                self.s0_a.hold.next = self.hold.val();
+                self.s0_b.hold.next = self.hold.val();
                 self.s0_ftz.d.next = self.ftz.val();
                 self.s0_nan_quiet.d.next = self.nan_quiet.val();
 

@@ -46,7 +46,7 @@
 //!   with their overflow flags by the rounded significand's top bits. Side-band signals
 //!   travel packed (`sb`: bf16, special, sign, sub/zero, special value).
 
-use crate::config::{Config, Cut, FP16_STAGES_MIN};
+use crate::config::{Config, Cut, FP16_STAGES_MIN, HoldReg};
 #[cfg(doc)]
 use crate::config::FP16_STAGES_MAX;
 use crate::fp_add::bits_u128;
@@ -308,8 +308,8 @@ struct Base16 {
     result: Signal<Local, Bits<16>>,
 
     // Pipeline registers: s0_ holds the inputs, s1_/s2_ the results of stages 1/2.
-    s0_a: DFF<Bits<16>>,
-    s0_b: DFF<Bits<16>>,
+    s0_a: HoldReg<Bits<16>>,
+    s0_b: HoldReg<Bits<16>>,
     s0_bf16: DFF<Bit>,
     s1_sign: DFF<Bit>,
     s1_exp: DFF<Bits<8>>,
@@ -415,8 +415,9 @@ impl Default for Base16 {
 impl Logic for Base16 {
     #[hdl_gen]
     fn update(&mut self) {
+        clock!(self, clock, s0_a, s0_b);
         dff_setup!(
-            self, clock, s0_a, s0_b, s0_bf16, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
+            self, clock, s0_bf16, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
             s1_bf16, s2_sign, s2_exp, s2_norm, s2_zero, s2_special, s2_special_val, s2_bf16
         );
 
@@ -425,13 +426,10 @@ impl Logic for Base16 {
         // sits between the ports and the first registers.
         // ==========================================================================
         // (Operand isolation: `hold` keeps the last operands.)
-        if !self.hold.val() {
-            self.s0_a.d.next = self.a.val();
-            self.s0_b.d.next = self.b.val();
-        } else {
-            self.s0_a.d.next = self.s0_a.q.val();
-            self.s0_b.d.next = self.s0_b.q.val();
-        }
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+        self.s0_a.hold.next = self.hold.val();
+        self.s0_b.hold.next = self.hold.val();
         self.s0_bf16.d.next = self.bf16.val();
 
         // ==========================================================================
@@ -730,8 +728,8 @@ struct Deep16 {
     mag: Signal<Local, Bits<16>>,
     inf_out: Signal<Local, Bits<16>>,
     result: Signal<Local, Bits<16>>,
-    s0_a: DFF<Bits<16>>,
-    s0_b: DFF<Bits<16>>,
+    s0_a: HoldReg<Bits<16>>,
+    s0_b: HoldReg<Bits<16>>,
     s0_bf16: DFF<Bit>,
     s1_big: DFF<Bits<14>>,
     s1_small: DFF<Bits<14>>,
@@ -927,7 +925,8 @@ impl Deep16 {
 impl Logic for Deep16 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s0_a, s0_b, s0_bf16, s1_big, s1_small, s1_exp, s1_mark, s1_sb, s2_norm, s2_exp, s2_sb);
+        clock!(self, clock, s0_a, s0_b);
+        dff_setup!(self, clock, s0_bf16, s1_big, s1_small, s1_exp, s1_mark, s1_sb, s2_norm, s2_exp, s2_sb);
         self.ccmp_lt_hi.clock.next = self.clock.val();
         self.ccmp_eq_hi.clock.next = self.clock.val();
         self.ccmp_lt_lo.clock.next = self.clock.val();
@@ -966,13 +965,10 @@ impl Logic for Deep16 {
         // Input registers (s0_).
         // ==========================================================================
         // (Operand isolation: `hold` keeps the last operands.)
-        if !self.hold.val() {
-            self.s0_a.d.next = self.a.val();
-            self.s0_b.d.next = self.b.val();
-        } else {
-            self.s0_a.d.next = self.s0_a.q.val();
-            self.s0_b.d.next = self.s0_b.q.val();
-        }
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+        self.s0_a.hold.next = self.hold.val();
+        self.s0_b.hold.next = self.hold.val();
         self.s0_bf16.d.next = self.bf16.val();
 
         // ==========================================================================

@@ -8,7 +8,7 @@
 //! inputs are registered and the result is computed from those registers); the ALU delays the
 //! result to its common latency.
 
-use crate::config::{Config, Cut};
+use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
 
@@ -46,8 +46,8 @@ pub struct FpMinMax16 {
     a_less: Signal<Local, Bit>,
 
     // Input registers (the result is combinational from them).
-    s0_a: DFF<Bits<16>>,
-    s0_b: DFF<Bits<16>>,
+    s0_a: HoldReg<Bits<16>>,
+    s0_b: HoldReg<Bits<16>>,
     s0_bf16: DFF<Bit>,
     s0_max: DFF<Bit>,
     /// The candidate cut between the compare and the select ([`Config::minmax16_latency`] 2).
@@ -107,20 +107,17 @@ impl FpMinMax16 {
 impl Logic for FpMinMax16 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s0_a, s0_b, s0_bf16, s0_max);
-        clock!(self, clock, c_a, c_b, c_max, c_anan, c_bnan, c_less);
+        dff_setup!(self, clock, s0_bf16, s0_max);
+        clock!(self, clock, s0_a, s0_b, c_a, c_b, c_max, c_anan, c_bnan, c_less);
 
         // ==========================================================================
         // Input registers (s0_): the operands enter the pipeline unchanged.
         // ==========================================================================
         // (Operand isolation: `hold` keeps the last operands.)
-        if !self.hold.val() {
-            self.s0_a.d.next = self.a.val();
-            self.s0_b.d.next = self.b.val();
-        } else {
-            self.s0_a.d.next = self.s0_a.q.val();
-            self.s0_b.d.next = self.s0_b.q.val();
-        }
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+        self.s0_a.hold.next = self.hold.val();
+        self.s0_b.hold.next = self.hold.val();
         self.s0_bf16.d.next = self.bf16.val();
         self.s0_max.d.next = self.max.val();
 

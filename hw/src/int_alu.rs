@@ -14,7 +14,7 @@
 //! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), `M + 1`, `M - 1` and the inc/dec conditions (u32 forms), the bitwise result, the op's kind one-hot |
 //! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, the select by kind, the 32-bit mask |
 
-use crate::config::{Config, Cut};
+use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{OP_WIDTH, TYPE_WIDTH};
@@ -106,8 +106,8 @@ pub struct IntAlu {
     s0_op: DFF<Bits<OP_WIDTH>>,
     s0_is64: DFF<Bit>,
     s0_signed: DFF<Bit>,
-    s0_a: DFF<Bits<64>>,
-    s0_b: DFF<Bits<64>>,
+    s0_a: HoldReg<Bits<64>>,
+    s0_b: HoldReg<Bits<64>>,
 }
 
 impl Default for IntAlu {
@@ -190,9 +190,9 @@ impl IntAlu {
 impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b);
+        dff_setup!(self, clock, s0_op, s0_is64, s0_signed);
         clock!(
-            self, clock, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_bitw, c1_inc, c1_dec, c1_is_inc,
+            self, clock, s0_a, s0_b, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_bitw, c1_inc, c1_dec, c1_is_inc,
             c1_dec_b, c1_lt_lo, c1_lt_hi, c1_eq_hi
         );
 
@@ -208,13 +208,10 @@ impl Logic for IntAlu {
         self.s0_is64.d.next = self.is64.val();
         self.s0_signed.d.next = self.is_signed.val();
         // (Operand isolation: `hold` keeps the last operands.)
-        if !self.hold.val() {
-            self.s0_a.d.next = self.a.val();
-            self.s0_b.d.next = self.b.val();
-        } else {
-            self.s0_a.d.next = self.s0_a.q.val();
-            self.s0_b.d.next = self.s0_b.q.val();
-        }
+        self.s0_a.d.next = self.a.val();
+        self.s0_b.d.next = self.b.val();
+        self.s0_a.hold.next = self.hold.val();
+        self.s0_b.hold.next = self.hold.val();
 
         // ==========================================================================
         // Segment 1 (from the s0_ registers): per 32-bit half, the low add, +1, -1, the

@@ -178,12 +178,8 @@ impl LineMemory {
             pins.push(format!(".DIB{i}(1'b0)"));
             pins.push(format!(".DOB{i}(dob[{i}])"));
         }
-        for chunk in pins.chunks(6) {
-            let _ = writeln!(s, "        {},", chunk.join(", "));
-        }
-        // The last pin without its comma.
-        s.truncate(s.len() - 2);
-        let _ = writeln!(s, "\n    );");
+        let rows: Vec<String> = pins.chunks(6).map(|c| c.join(", ")).collect();
+        let _ = writeln!(s, "        {}\n    );", rows.join(",\n        "));
         let _ = writeln!(s, "    assign bram_rd[4*bram_g +: 4] = dob[3:0];");
         let _ = writeln!(s, "end endgenerate");
         let _ = writeln!(s, "always @(*) read_data = bram_rd;");

@@ -1293,13 +1293,14 @@ impl Logic for SliceUnit {
                 }
             }
         }
-        self.dw_wmask.next = self.dw_mask.val() << self.dw_sh.val();
+        // The access's bytes in its line (a store's, whatever its mask).
+        self.dw_stm.next = self.dw_mask.val() << self.dw_sh.val();
+        self.dw_wmask.next = self.dw_stm.val();
         if self.dw_sector.val() {
             self.dw_wmask.next = self.dw_exp.val();
             self.dw_rep.next = self.rep128.val();
         }
-        // A store's data and bytes in its line.
-        self.dw_stm.next = self.dw_mask.val() << self.dw_sh.val();
+        // A store's data in its line.
         self.dw_std.next = (self.dw_data.val() & self.dw_mask.val()) << self.dw_sh.val();
         self.rw_sh.d.next = self.dw_sh.val();
         self.rw_rep.d.next = self.dw_rep.val();

