@@ -15,7 +15,10 @@
 //! | [`FpAddF64`] | 2 | lane i = bits 64i+63..64i: lane 0 for every PTX f64 form; lane 1 only for the `v2` f64 code that the L2-slice unit sends for a masked sector request of f64 (two elements in one pass) |
 //!
 //! After the ALU's latency the delayed form code selects one unit's 128-bit result and
-//! zeroes the bits above the form's width (`elem_bits * vec`). Every unit registers its
+//! zeroes the bits above the form's width (`elem_bits * vec`). The select is decoded a cycle
+//! before the output and registered one-hot (`o_sel`: per unit and per bit group), so the
+//! output is an AND-OR of registers (issue 5: the decoded select had been the ALU's critical
+//! path, fanning out to all 128 bits). Every unit registers its
 //! operands first and computes from those registers (the adders' last stage drives their
 //! `sum` from their stage-2 registers), so there is no logic between the input ports and the
 //! first registers and no path from the inputs to the outputs; a cycle-based simulator then
@@ -154,8 +157,6 @@ pub struct ReductionAlu {
     log2_64: Constant<Bits<3>>,
     zero64: Constant<Bits<64>>,
     mask16: Constant<Bits<64>>,
-    mask32: Constant<Bits<64>>,
-    ones64: Constant<Bits<64>>,
 
     // Decode of the incoming form (stage 1 inputs).
     in_op: Signal<Local, Bits<OP_WIDTH>>,
@@ -175,11 +176,24 @@ pub struct ReductionAlu {
     /// output needs no decode): bits 2..0 log2 of the access width in bits, then one-hot
     /// f32, f64, f16/bf16 min/max, f16/bf16 add (none: integer).
     in_ctl: Signal<Local, Bits<7>>,
+    /// `dly_ctl` (a cycle before the output) decoded: the one-hot select of the output,
+    /// registered. Bit `4u + g`: unit u (f32, f64, min/max, f16/bf16 add, integer) drives
+    /// bit group g of the result (bits 15..0, 31..16, 63..32, 127..64: the groups within the
+    /// access width; the integer ALU drives groups 2..0 only). The output is then an AND-OR of registers, with no decode and no mask.
+    o_sel: DFF<Bits<19>>,
+    o_dec: Signal<Local, Bits<19>>,
+    o_g3: Signal<Local, Bits<3>>,
+    o_grp: Signal<Local, Bits<4>>,
+    grp_16: Constant<Bits<4>>,
+    grp_32: Constant<Bits<4>>,
+    grp_64: Constant<Bits<4>>,
+    grp_all: Constant<Bits<4>>,
+    o_m: Signal<Local, Bits<64>>,
+    grp1: Constant<Bits<64>>,
+    grp2: Constant<Bits<64>>,
     out_ctl: Signal<Local, Bits<7>>,
     out_log2: Signal<Local, Bits<3>>,
-    // Result select and mask, as low and high 64-bit halves.
-    mask_lo: Signal<Local, Bits<64>>,
-    mask_hi: Signal<Local, Bits<64>>,
+    // Result select, as low and high 64-bit halves.
     sel_lo: Signal<Local, Bits<64>>,
     sel_hi: Signal<Local, Bits<64>>,
     // Lane gathering (lanes 0-3 / 4-7 of the 16-bit units, 0-1 / 2-3 of the f32 adders).
@@ -267,8 +281,6 @@ impl ReductionAlu {
             log2_64: Constant::new(bits_u128(6)),
             zero64: zero(),
             mask16: mask(16),
-            mask32: mask(32),
-            ones64: mask(64),
             in_op: Default::default(),
             in_ty: Default::default(),
             in_shared: Default::default(),
@@ -281,10 +293,19 @@ impl ReductionAlu {
             in_vec: Default::default(),
             in_log2: Default::default(),
             in_ctl: Default::default(),
+            o_sel: Default::default(),
+            o_dec: Default::default(),
+            o_g3: Default::default(),
+            o_grp: Default::default(),
+            grp_16: Constant::new(bits_u128(0b0001)),
+            grp_32: Constant::new(bits_u128(0b0011)),
+            grp_64: Constant::new(bits_u128(0b0111)),
+            grp_all: Constant::new(bits_u128(0b1111)),
+            o_m: Default::default(),
+            grp1: Constant::new(bits_u128(0xFFFF_0000)),
+            grp2: Constant::new(bits_u128(0xFFFF_FFFF_0000_0000)),
             out_ctl: Default::default(),
             out_log2: Default::default(),
-            mask_lo: Default::default(),
-            mask_hi: Default::default(),
             sel_lo: Default::default(),
             sel_hi: Default::default(),
             lane_mm: Default::default(),
@@ -298,7 +319,7 @@ impl ReductionAlu {
             f32_hi: Default::default(),
             dly_valid: Delay::new(lat),
             dly_form: Delay::new(lat),
-            dly_ctl: Delay::new(lat),
+            dly_ctl: Delay::new(lat - 1),
             dly_int: Delay::new(lat - int),
             dly_mm_lo: Delay::new(lat - mm),
             dly_mm_hi: Delay::new(lat - mm),
@@ -317,7 +338,7 @@ impl Logic for ReductionAlu {
     fn update(&mut self) {
         clock!(
             self, clock, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi, dly_add16_lo, dly_add16_hi,
-            dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi
+            dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi, o_sel
         );
 
         // ==========================================================================
@@ -462,40 +483,105 @@ impl Logic for ReductionAlu {
         // form, mask.
         // ==========================================================================
 
+        // (`dly_ctl` is one register shorter: its last place is `o_sel`.)
         self.out_ctl.next = self.dly_ctl.q.val();
         self.out_log2.next = self.out_ctl.val().get_bits::<3>(0);
-        self.mask_lo.next = self.ones64.val();
-        self.mask_hi.next = self.ones64.val();
+        self.o_grp.next = self.grp_all.val();
         if self.out_log2.val() == self.log2_16.val() {
-            self.mask_lo.next = self.mask16.val();
-            self.mask_hi.next = self.zero64.val();
+            self.o_grp.next = self.grp_16.val();
         } else if self.out_log2.val() == self.log2_32.val() {
-            self.mask_lo.next = self.mask32.val();
-            self.mask_hi.next = self.zero64.val();
+            self.o_grp.next = self.grp_32.val();
         } else if self.out_log2.val() == self.log2_64.val() {
-            self.mask_hi.next = self.zero64.val();
+            self.o_grp.next = self.grp_64.val();
         }
-
-        self.sel_lo.next = self.dly_int.q.val();
-        self.sel_hi.next = self.zero64.val();
+        // One unit: f32, f64, min/max, f16/bf16 add in this order, else the integer ALU
+        // (which drives the low half only: groups 2..0).
+        self.o_g3.next = self.o_grp.val().get_bits::<3>(0);
+        self.o_dec.next = bit_cast::<19, 3>(self.o_g3.val()) << 16;
         if self.out_ctl.val().get_bit(3) {
-            self.sel_lo.next = self.dly_f32_lo.q.val();
-            self.sel_hi.next = self.dly_f32_hi.q.val();
+            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val());
         } else if self.out_ctl.val().get_bit(4) {
-            self.sel_lo.next = self.dly_f64_lo.q.val();
-            self.sel_hi.next = self.dly_f64_hi.q.val();
+            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val()) << 4;
         } else if self.out_ctl.val().get_bit(5) {
-            self.sel_lo.next = self.dly_mm_lo.q.val();
-            self.sel_hi.next = self.dly_mm_hi.q.val();
+            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val()) << 8;
         } else if self.out_ctl.val().get_bit(6) {
-            self.sel_lo.next = self.dly_add16_lo.q.val();
-            self.sel_hi.next = self.dly_add16_hi.q.val();
+            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val()) << 12;
+        }
+        self.o_sel.d.next = self.o_dec.val();
+
+        // Each unit's halves, masked by its group bits, ORed (one unit is selected).
+        self.sel_lo.next = self.zero64.val();
+        self.sel_hi.next = self.zero64.val();
+        self.o_m.next = self.zero64.val();
+        if self.o_sel.q.val().get_bit(16) {
+            self.o_m.next = self.mask16.val();
+        }
+        if self.o_sel.q.val().get_bit(17) {
+            self.o_m.next = self.o_m.val() | self.grp1.val();
+        }
+        if self.o_sel.q.val().get_bit(18) {
+            self.o_m.next = self.o_m.val() | self.grp2.val();
+        }
+        self.sel_lo.next = self.sel_lo.val() | (self.dly_int.q.val() & self.o_m.val());
+        self.o_m.next = self.zero64.val();
+        if self.o_sel.q.val().get_bit(0) {
+            self.o_m.next = self.mask16.val();
+        }
+        if self.o_sel.q.val().get_bit(1) {
+            self.o_m.next = self.o_m.val() | self.grp1.val();
+        }
+        if self.o_sel.q.val().get_bit(2) {
+            self.o_m.next = self.o_m.val() | self.grp2.val();
+        }
+        self.sel_lo.next = self.sel_lo.val() | (self.dly_f32_lo.q.val() & self.o_m.val());
+        if self.o_sel.q.val().get_bit(3) {
+            self.sel_hi.next = self.sel_hi.val() | self.dly_f32_hi.q.val();
+        }
+        self.o_m.next = self.zero64.val();
+        if self.o_sel.q.val().get_bit(4) {
+            self.o_m.next = self.mask16.val();
+        }
+        if self.o_sel.q.val().get_bit(5) {
+            self.o_m.next = self.o_m.val() | self.grp1.val();
+        }
+        if self.o_sel.q.val().get_bit(6) {
+            self.o_m.next = self.o_m.val() | self.grp2.val();
+        }
+        self.sel_lo.next = self.sel_lo.val() | (self.dly_f64_lo.q.val() & self.o_m.val());
+        if self.o_sel.q.val().get_bit(7) {
+            self.sel_hi.next = self.sel_hi.val() | self.dly_f64_hi.q.val();
+        }
+        self.o_m.next = self.zero64.val();
+        if self.o_sel.q.val().get_bit(8) {
+            self.o_m.next = self.mask16.val();
+        }
+        if self.o_sel.q.val().get_bit(9) {
+            self.o_m.next = self.o_m.val() | self.grp1.val();
+        }
+        if self.o_sel.q.val().get_bit(10) {
+            self.o_m.next = self.o_m.val() | self.grp2.val();
+        }
+        self.sel_lo.next = self.sel_lo.val() | (self.dly_mm_lo.q.val() & self.o_m.val());
+        if self.o_sel.q.val().get_bit(11) {
+            self.sel_hi.next = self.sel_hi.val() | self.dly_mm_hi.q.val();
+        }
+        self.o_m.next = self.zero64.val();
+        if self.o_sel.q.val().get_bit(12) {
+            self.o_m.next = self.mask16.val();
+        }
+        if self.o_sel.q.val().get_bit(13) {
+            self.o_m.next = self.o_m.val() | self.grp1.val();
+        }
+        if self.o_sel.q.val().get_bit(14) {
+            self.o_m.next = self.o_m.val() | self.grp2.val();
+        }
+        self.sel_lo.next = self.sel_lo.val() | (self.dly_add16_lo.q.val() & self.o_m.val());
+        if self.o_sel.q.val().get_bit(15) {
+            self.sel_hi.next = self.sel_hi.val() | self.dly_add16_hi.q.val();
         }
 
         self.out_valid.next = self.dly_valid.q.val();
         self.out_form.next = self.dly_form.q.val();
-        self.sel_hi.next = self.sel_hi.val() & self.mask_hi.val();
-        self.sel_lo.next = self.sel_lo.val() & self.mask_lo.val();
         self.out_data.next =
             (bit_cast::<128, 64>(self.sel_hi.val()) << 64) | bit_cast::<128, 64>(self.sel_lo.val());
     }

@@ -89,13 +89,16 @@
 //!   only; the request credit count then lags by up to one issue and allows one place
 //!   less.
 //! - **si** registers the issued request; the RAM address comes from there (the pick does not
-//!   drive the block RAMs' address pins).
+//!   drive the block RAMs' address pins). si compares its line with the ops that will be two
+//!   stages further when it reaches s1 and registers a one-hot forwarding select (`fsel_r`).
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
-//!   RAM's clock-to-output starts no path); meanwhile sr compares its line with the ops that will be one
-//!   stage further in the next cycle and registers a one-hot forwarding select (`fsel`).
-//! - **s1** only selects among registers (the RAM output, `sp_data`, `sw_data`) and registers
-//!   the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
+//!   RAM's clock-to-output starts no path). Meanwhile sr selects the forwarding sources whose
+//!   line in s1 is in a register now (a source's stage before it, when nothing merges between:
+//!   all but s2 and the stages right after the integer and FP merges) into two registers
+//!   (`fpre`), so no select spans all the in-flight lines.
+//! - **s1** only selects among registers (the RAM output, `fpre`, the three other sources) and
+//!   registers the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
@@ -546,8 +549,22 @@ pub struct SliceUnit {
     sr_line: DFF<Bits<LINE_BITS>>,
     sr_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
-    /// bit `stages + k` `sw_*[k]`, none: the RAM.
+    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in si (`fsel_r`, for sr), delayed
+    /// to s1 (`fsel`).
     fsel: DFF<Bits<32>>,
+    fsel_r: DFF<Bits<32>>,
+    /// `fsel != 0`, registered beside it.
+    fs_any: DFF<Bit>,
+    /// The sources whose line in s1 is, a cycle before, a register's (the stage before, when
+    /// nothing merges between): selected in sr, in two halves (`fpre[0]`, `fpre[1]`).
+    fs_pre_a: Constant<Bits<32>>,
+    fs_pre_b: Constant<Bits<32>>,
+    /// The others (s2, the stages after the integer and the FP merges): selected in s1.
+    fs_now: Constant<Bits<32>>,
+    fpre: [DFF<Bits<128>>; 2],
+    fp_a: Signal<Local, Bits<128>>,
+    fp_b: Signal<Local, Bits<128>>,
+    fsel_r_sw: Signal<Local, Bits<32>>,
     fs_hit: Signal<Local, Bit>,
     fs_found: Signal<Local, Bit>,
     fs_vec: Signal<Local, Bits<32>>,
@@ -758,6 +775,18 @@ impl SliceUnit {
         // The written-line stages (`sw_*`) cover the RAM's read latency.
         let mem = LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs);
         assert_eq!(mem.read_latency(), sh.ram_latency, "SliceUnit: the RAM's read latency and the pipeline shape disagree");
+        // The registered pipeline's forwarding sources (bit j: `sp_*[j]`, bit stages + k:
+        // `sw_*[k]`): those whose line in s1 is the line a register holds in sr (the stage
+        // before it, with no merge between: every source but s2 and the stages right after the
+        // integer and the FP merges) are selected a cycle early, split in two halves.
+        let fs_pre = {
+            let n = sh.stages + sh.ram_latency;
+            let now = |s: usize| s == 0 || s == sh.int_at + 1 || s == sh.fp_at + 1;
+            let pre: Vec<usize> = (0..n).filter(|&s| !now(s)).collect();
+            let (a, b) = pre.split_at(pre.len() / 2);
+            let m = |v: &[usize]| v.iter().fold(0u128, |m, &s| m | 1 << s);
+            (m(a), m(b), (0..n).filter(|&s| now(s)).fold(0u128, |m, s| m | 1 << s))
+        };
         let mut fp = 0u128;
         for t in sim::form::TYPES {
             let code = t as u128;
@@ -883,6 +912,15 @@ impl SliceUnit {
             sr_line: Default::default(),
             sr_payload: Default::default(),
             fsel: Default::default(),
+            fsel_r: Default::default(),
+            fs_any: Default::default(),
+            fs_pre_a: k(fs_pre.0),
+            fs_pre_b: k(fs_pre.1),
+            fs_now: k(fs_pre.2),
+            fpre: Default::default(),
+            fp_a: Default::default(),
+            fp_b: Default::default(),
+            fsel_r_sw: Default::default(),
             fs_hit: Default::default(),
             fs_found: Default::default(),
             fs_vec: Default::default(),
@@ -1042,10 +1080,13 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
+        }
+        for h in 0..2 {
+            self.fpre[h].clock.next = self.clock.val();
         }
         for k in 0..self.sw_valid.len() {
             self.sw_valid[k].clock.next = self.clock.val();
@@ -1428,9 +1469,7 @@ impl Logic for SliceUnit {
         self.s1_line.d.next = self.queue.issue_line.val();
         self.s1_payload.d.next = self.queue.issue_payload.val();
         // The registered pipeline reads the RAM through its output register: the op waits a
-        // cycle in sr, which meanwhile finds its forwarding source for s1 (`fsel`) among the
-        // ops that will be one stage further then (youngest first: s1 → sp[0], sp[j] →
-        // sp[j+1], the write stage → sw[0], sw[k] → sw[k+1]).
+        // cycle in sr (its forwarding source found in si, below).
         // (si: the issued request registered; the RAM address comes from there, so the pick
         // does not drive the 30 block RAMs' address pins.)
         self.si_valid.d.next = self.issue.val() && !self.reset.val();
@@ -1447,34 +1486,62 @@ impl Logic for SliceUnit {
         self.sr_ordered.d.next = self.si_ordered.q.val();
         self.sr_line.d.next = self.si_line.q.val();
         self.sr_payload.d.next = self.si_payload.q.val();
+        // si finds the forwarding source of its op for s1 among the ops that will be two stages
+        // further then (youngest first: s1 → sp[0], s1b → sp[1], sp[j] → sp[j+2], the last
+        // two stages → sw[0], sw[1]); sr selects the sources whose line is already in a
+        // register (`fpre`), s1 the rest.
         // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_hit.next = self.c_valid.val() && self.c_ordered.val() && (self.c_line.val() == self.sr_line.q.val());
+        self.fs_hit.next =
+            self.s1_valid.q.val() && self.s1_ordered.q.val() && (self.s1_line.q.val() == self.si_line.q.val());
         self.fs_found.next = self.fs_hit.val();
         self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
+        self.fs_hit.next = !self.fs_found.val()
+            && self.s1b_valid.q.val()
+            && self.s1b_ordered.q.val()
+            && (self.s1b_line.q.val() == self.si_line.q.val());
+        if self.fs_hit.val() {
+            self.fs_found.next = true;
+        }
+        self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         for j in 0..self.sp_valid.len() {
             self.fs_hit.next = !self.fs_found.val()
                 && self.sp_valid[j].q.val()
                 && self.sp_ordered[j].q.val()
-                && (self.sp_line[j].q.val() == self.sr_line.q.val());
+                && (self.sp_line[j].q.val() == self.si_line.q.val());
             if self.fs_hit.val() {
                 self.fs_found.next = true;
             }
             self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         }
+        self.fsel_r.d.next = self.zero32.val();
+        if self.si_valid.q.val() && self.si_ordered.q.val() {
+            self.fsel_r.d.next = self.fs_vec.val() >> self.fs_sh.val();
+        }
+        self.fsel.d.next = self.fsel_r.q.val();
+        self.fs_any.d.next = self.fsel_r.q.val().any();
+        // sr: the sources selected early take their line from the stage before them
+        // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`).
+        self.fp_a.next = self.zero128.val();
+        self.fp_b.next = self.zero128.val();
+        for j in 0..self.sp_valid.len() {
+            if self.fsel_r.q.val().get_bit(j + 1) {
+                if self.fs_pre_a.val().get_bit(j + 1) {
+                    self.fp_a.next = self.fp_a.val() | self.sp_data[j].q.val();
+                }
+                if self.fs_pre_b.val().get_bit(j + 1) {
+                    self.fp_b.next = self.fp_b.val() | self.sp_data[j].q.val();
+                }
+            }
+        }
+        self.fsel_r_sw.next = self.fsel_r.q.val() >> self.fsw_sh.val();
         for k in 1..self.sw_valid.len() {
-            self.fs_hit.next = !self.fs_found.val()
-                && self.sw_valid[k - 1].q.val()
-                && (self.sw_line[k - 1].q.val() == self.sr_line.q.val());
-            if self.fs_hit.val() {
-                self.fs_found.next = true;
+            if self.fsel_r_sw.val().get_bit(k) {
+                self.fp_b.next = self.fp_b.val() | self.sw_data[k - 1].q.val();
             }
-            self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         }
-        self.fsel.d.next = self.zero32.val();
-        if self.sr_valid.q.val() && self.sr_ordered.q.val() {
-            self.fsel.d.next = self.fs_vec.val() >> self.fs_sh.val();
-        }
+        self.fpre[0].d.next = self.fp_a.val();
+        self.fpre[1].d.next = self.fp_b.val();
         if self.regs.val() {
             self.s1_valid.d.next = self.sr_valid.q.val() && !self.reset.val();
             self.s1_ordered.d.next = self.sr_ordered.q.val();
@@ -1571,13 +1638,15 @@ impl Logic for SliceUnit {
             self.ev_fwd_s3.next = false;
             self.ev_fwd_s4.next = false;
             self.ev_fwd_s5.next = false;
-            self.s1_old_line.next = self.zero128.val();
-            if !self.fsel.q.val().any() {
-                self.s1_old_line.next = self.mem.read_data.val();
+            self.s1_old_line.next = self.mem.read_data.val();
+            if self.fs_any.q.val() {
+                self.s1_old_line.next = self.fpre[0].q.val() | self.fpre[1].q.val();
             }
             for j in 0..self.sp_valid.len() {
                 if self.fsel.q.val().get_bit(j) {
-                    self.s1_old_line.next = self.s1_old_line.val() | self.sp_data[j].q.val();
+                    if self.fs_now.val().get_bit(j) {
+                        self.s1_old_line.next = self.s1_old_line.val() | self.sp_data[j].q.val();
+                    }
                     // Coverage: from s2, from the write stage (an FP chain when both are FP),
                     // from the stages between.
                     if j == 0 {
@@ -1593,7 +1662,6 @@ impl Logic for SliceUnit {
             self.fsel_sw.next = self.fsel.q.val() >> self.fsw_sh.val();
             for k in 0..self.sw_valid.len() {
                 if self.fsel_sw.val().get_bit(k) {
-                    self.s1_old_line.next = self.s1_old_line.val() | self.sw_data[k].q.val();
                     self.ev_fwd_s5.next = true;
                     self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1r_fp.val();
                 }
@@ -1747,13 +1815,16 @@ impl Logic for SliceUnit {
         self.sw_line[0].d.next = self.w_line.val();
         self.sw_data[0].d.next = self.w_new.val();
         self.sw_fp[0].d.next = self.w_fp.val();
-        // (The registered pipeline selects the oldest written line by `fsel` alone: its valid
-        // bit is read by nothing else.)
+        // (The registered pipeline finds its sources among the stages before the written lines
+        // and reads `sw_data[k]` only for the next place: their valid bits, lines and the last
+        // place's data are read by nothing else there; synthesis removes them.)
         self.unused_sw.next = false;
         for k in 0..self.sw_valid.len() {
-            self.unused_sw.next = self.unused_sw.val() ^ self.sw_valid[k].q.val() ^ self.sw_line[k].q.val().any();
+            self.unused_sw.next =
+                self.unused_sw.val() ^ self.sw_valid[k].q.val() ^ self.sw_line[k].q.val().any() ^ self.sw_data[k].q.val().any();
         }
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_sw.val().any();
+        self.unused_sw.next = self.unused_sw.val() ^ self.fsel_r_sw.val().any();
         for k in 1..self.sw_valid.len() {
             self.sw_valid[k].d.next = self.sw_valid[k - 1].q.val() && !self.reset.val();
             self.sw_line[k].d.next = self.sw_line[k - 1].q.val();
