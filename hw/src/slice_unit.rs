@@ -566,7 +566,14 @@ pub struct SliceUnit {
     fp_b: Signal<Local, Bits<128>>,
     fsel_r_sw: Signal<Local, Bits<32>>,
     fs_hit: Signal<Local, Bit>,
-    fs_found: Signal<Local, Bit>,
+    /// The op in si has the line of the op compared (masked to the memory's line bits).
+    fs_eq: Signal<Local, Bit>,
+    /// The op in s1b / `sp_*[j]` is *superseded*: a younger ordered op to its line entered
+    /// behind it (set by that op's compares in si), so no later op forwards from it. The
+    /// youngest matching op is then the only matching op that is not superseded: the
+    /// forwarding select needs no priority chain.
+    sup_s1b: DFF<Bit>,
+    sup_sp: Vec<DFF<Bit>>,
     fs_vec: Signal<Local, Bits<32>>,
     zero32: Constant<Bits<32>>,
     top31: Constant<Bits<5>>,
@@ -922,7 +929,9 @@ impl SliceUnit {
             fp_b: Default::default(),
             fsel_r_sw: Default::default(),
             fs_hit: Default::default(),
-            fs_found: Default::default(),
+            fs_eq: Default::default(),
+            sup_s1b: Default::default(),
+            sup_sp: (0..sh.stages).map(|_| Default::default()).collect(),
             fs_vec: Default::default(),
             zero32: k(0),
             top31: k(31),
@@ -1080,13 +1089,16 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
         for h in 0..2 {
             self.fpre[h].clock.next = self.clock.val();
+        }
+        for j in 0..self.sup_sp.len() {
+            self.sup_sp[j].clock.next = self.clock.val();
         }
         for k in 0..self.sw_valid.len() {
             self.sw_valid[k].clock.next = self.clock.val();
@@ -1487,32 +1499,34 @@ impl Logic for SliceUnit {
         self.sr_line.d.next = self.si_line.q.val();
         self.sr_payload.d.next = self.si_payload.q.val();
         // si finds the forwarding source of its op for s1 among the ops that will be two stages
-        // further then (youngest first: s1 → sp[0], s1b → sp[1], sp[j] → sp[j+2], the last
-        // two stages → sw[0], sw[1]); sr selects the sources whose line is already in a
-        // register (`fpre`), s1 the rest.
+        // further then (s1 → sp[0], s1b → sp[1], sp[j] → sp[j+2], the last two stages →
+        // sw[0], sw[1]): the one matching op that is not superseded (`sup_*`; the op in s1 is
+        // never superseded: the ops behind it are the op in sr, which the windows keep off its
+        // line, and this one). The compares also supersede the matching ops. sr selects the
+        // sources whose line is already in a register (`fpre`), s1 the rest.
         // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_hit.next =
-            self.s1_valid.q.val() && self.s1_ordered.q.val() && (self.s1_line.q.val() == self.si_line.q.val());
-        self.fs_found.next = self.fs_hit.val();
+        self.fs_eq.next = !((self.s1_line.q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
+        self.fs_hit.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.fs_eq.val();
         self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
-        self.fs_hit.next = !self.fs_found.val()
-            && self.s1b_valid.q.val()
-            && self.s1b_ordered.q.val()
-            && (self.s1b_line.q.val() == self.si_line.q.val());
-        if self.fs_hit.val() {
-            self.fs_found.next = true;
-        }
+        self.sup_s1b.d.next = self.si_valid.q.val() && self.si_ordered.q.val() && self.fs_eq.val();
+        self.fs_eq.next = !((self.s1b_line.q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
+        self.fs_hit.next =
+            self.s1b_valid.q.val() && self.s1b_ordered.q.val() && !self.sup_s1b.q.val() && self.fs_eq.val();
         self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
+        self.sup_sp[0].d.next =
+            self.sup_s1b.q.val() || (self.si_valid.q.val() && self.si_ordered.q.val() && self.fs_eq.val());
         for j in 0..self.sp_valid.len() {
-            self.fs_hit.next = !self.fs_found.val()
-                && self.sp_valid[j].q.val()
-                && self.sp_ordered[j].q.val()
-                && (self.sp_line[j].q.val() == self.si_line.q.val());
-            if self.fs_hit.val() {
-                self.fs_found.next = true;
-            }
+            self.fs_eq.next = !((self.sp_line[j].q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
+            self.fs_hit.next =
+                self.sp_valid[j].q.val() && self.sp_ordered[j].q.val() && !self.sup_sp[j].q.val() && self.fs_eq.val();
             self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
+        }
+        // (The same compares again, which synthesis shares.)
+        for j in 1..self.sp_valid.len() {
+            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
+            self.sup_sp[j].d.next =
+                self.sup_sp[j - 1].q.val() || (self.si_valid.q.val() && self.si_ordered.q.val() && self.fs_eq.val());
         }
         self.fsel_r.d.next = self.zero32.val();
         if self.si_valid.q.val() && self.si_ordered.q.val() {
