@@ -90,6 +90,9 @@ pub struct OrderingQueue {
     // Push side.
     pub push_valid: Signal<In, Bit>,
     pub push_ready: Signal<Out, Bit>,
+    /// Registered push only: the next cycle's `push_ready` before the reset (the D input of
+    /// its register), for a consumer that registers its own copy of the handshake.
+    pub push_ready_nx: Signal<Out, Bit>,
     pub push_line: Signal<In, Bits<LINE_BITS>>,
     pub push_ordered: Signal<In, Bit>,
     /// The entry's hazard window: its new line exists only this many cycles after its issue
@@ -257,6 +260,7 @@ impl OrderingQueue {
             reset: Default::default(),
             push_valid: Default::default(),
             push_ready: Default::default(),
+            push_ready_nx: Default::default(),
             push_line: Default::default(),
             push_ordered: Default::default(),
             push_wait: Default::default(),
@@ -429,9 +433,11 @@ impl Logic for OrderingQueue {
         }
         self.fr.d.next = self.fr_next.val();
         self.fr_any.d.next = self.fr_next.val().any();
+        self.push_ready_nx.next = self.fr_next.val().any();
         if self.reset.val() {
             self.fr.d.next = self.one_d.val();
             self.fr_any.d.next = true;
+            self.push_ready_nx.next = true;
         }
         self.cov_back_to_back.next = self.push_fire.val()
             && self.push_ordered.val()

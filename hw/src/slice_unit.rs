@@ -523,6 +523,8 @@ pub struct SliceUnit {
     ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     /// `ac_*` takes the port's request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
+    ac_ld: DFF<Bit>,
+    ac_v_nx: Signal<Local, Bit>,
     unused_decode: Signal<Local, Bit>,
     unused_alu: Signal<Local, Bit>,
 
@@ -900,6 +902,8 @@ impl SliceUnit {
             ac_wait: Default::default(),
             ac_payload: Default::default(),
             ac_load: Default::default(),
+            ac_ld: Default::default(),
+            ac_v_nx: Default::default(),
             unused_decode: Default::default(),
             unused_alu: Default::default(),
             issue: Default::default(),
@@ -1089,7 +1093,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1231,17 +1235,21 @@ impl Logic for SliceUnit {
         // line compares start from registers.
         // (Only in the registered pipeline: a read of `push_ready` beside the writes of the
         // queue's inputs makes Verilator see a loop through the queue.)
-        self.ac_load.next = self.regs.val() && (!self.ac_valid.q.val() || self.queue.push_ready.val());
+        // (`ac_ld`: `!ac_valid || push_ready` as a register of its own, from both registers'
+        // next values, so the 200-odd clock enables hang off a register, not a LUT.)
+        self.ac_load.next = self.regs.val() && self.ac_ld.q.val();
+        self.ac_v_nx.next = self.ac_valid.q.val();
         if self.ac_load.val() {
-            self.ac_valid.d.next = self.req_valid.val();
+            self.ac_v_nx.next = self.req_valid.val();
             self.ac_line.d.next = self.a_line.val();
             self.ac_ordered.d.next = self.a_ordered.val();
             self.ac_wait.d.next = self.a_wait.val();
             self.ac_payload.d.next = self.a_payload.val();
         }
         if self.reset.val() {
-            self.ac_valid.d.next = false;
+            self.ac_v_nx.next = false;
         }
+        self.ac_valid.d.next = self.ac_v_nx.val();
         // (Separate statements for `req_ready` and the queue's inputs: Verilator orders this
         // block's statements in groups, and one that reads `push_ready` and writes
         // `push_valid` would be a loop through the queue.)
@@ -1261,6 +1269,8 @@ impl Logic for SliceUnit {
             self.queue.push_wait.next = self.ac_wait.q.val();
             self.queue.push_payload.next = self.ac_payload.q.val();
         }
+        // (Its own statement, like `req_ready`.)
+        self.ac_ld.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
         if self.queue.cov_back_to_back.val() {
             self.ev_back_to_back_line.next = true;
         }
