@@ -635,6 +635,7 @@ pub struct SliceUnit {
     unused_dw: Signal<Local, Bit>,
     dw_form: Signal<Local, Bits<CODE_WIDTH>>,
     dw_off: Signal<Local, Bits<4>>,
+    off_even: Constant<Bits<4>>,
     dw_size: Signal<Local, Bits<3>>,
     dw_data: Signal<Local, Bits<128>>,
     dw_sh: Signal<Local, Bits<7>>,
@@ -985,6 +986,7 @@ impl SliceUnit {
             unused_dw: Default::default(),
             dw_form: Default::default(),
             dw_off: Default::default(),
+            off_even: k(0b1110),
             dw_size: Default::default(),
             dw_data: Default::default(),
             dw_sh: Default::default(),
@@ -1309,7 +1311,9 @@ impl Logic for SliceUnit {
         // (Its other fields are read from the computing stage's payload; all of it counts as
         // used here.)
         self.unused_dw.next = self.dw_payload.val().any() ^ self.dw_form.val().any();
-        self.dw_off.next = self.dw_payload.val().get_bits::<4>(self.p_off.val().index());
+        // (Bit 0 cleared: every access that reads or writes the line is 2-byte aligned or
+        // more, a misaligned one is an unordered error; the shifts then have 8 places, not 16.)
+        self.dw_off.next = self.dw_payload.val().get_bits::<4>(self.p_off.val().index()) & self.off_even.val();
         self.dw_size.next = self.dw_payload.val().get_bits::<3>(self.p_size.val().index());
         self.dw_data.next = self.dw_payload.val().get_bits::<128>(self.p_data.val().index());
         self.dw_sh.next = bit_cast::<7, 4>(self.dw_off.val()) << self.three7.val();
