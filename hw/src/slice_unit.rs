@@ -105,6 +105,7 @@
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
 //!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
 //!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
+//! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 11` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
@@ -425,7 +426,9 @@ pub struct SliceUnit {
     pub rsp_data: Signal<Out, Bits<128>>,
     /// [`sim::status_code`].
     pub rsp_status: Signal<Out, Bits<STATUS_WIDTH>>,
-    /// Coverage events this cycle (see [`COVERAGE_POINTS`]).
+    /// Coverage events this cycle (see [`COVERAGE_POINTS`]); in the registered pipeline the
+    /// events of the cycle before (the bus is registered: it leaves the queue's pick off the
+    /// port).
     pub cov: Signal<Out, Bits<COV_WIDTH>>,
 
     // Blocks.
@@ -743,6 +746,7 @@ pub struct SliceUnit {
     zero_wait: Constant<Bits<QUEUE_WAIT_BITS>>,
 
     cov_bits: Signal<Local, Bits<COV_WIDTH>>,
+    cov_r: DFF<Bits<COV_WIDTH>>,
     ev_fwd_s2: Signal<Local, Bit>,
     ev_fwd_s3: Signal<Local, Bit>,
     ev_fwd_s4: Signal<Local, Bit>,
@@ -1073,6 +1077,7 @@ impl SliceUnit {
             win_int: k(win_int as u128),
             zero_wait: k(0),
             cov_bits: Default::default(),
+            cov_r: Default::default(),
             ev_fwd_s2: Default::default(),
             ev_fwd_s3: Default::default(),
             ev_fwd_s4: Default::default(),
@@ -1095,7 +1100,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1897,7 +1902,11 @@ impl Logic for SliceUnit {
             | (bit_cast::<COV_WIDTH, 1>(self.ev_rsp_stall.val().into()) << 12)
             | (bit_cast::<COV_WIDTH, 1>(self.ev_credit_stall.val().into()) << 13)
             | (bit_cast::<COV_WIDTH, 1>(self.ev_reset_in_flight.val().into()) << 14);
+        self.cov_r.d.next = self.cov_bits.val();
         self.cov.next = self.cov_bits.val();
+        if self.regs.val() {
+            self.cov.next = self.cov_r.q.val();
+        }
     }
 }
 

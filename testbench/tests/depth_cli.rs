@@ -6,7 +6,10 @@ mod common;
 use common::{redunit, text};
 
 fn verilog(args: &[&str]) -> String {
-    let path = std::env::temp_dir().join(format!("redunit-depth-{}-{}.v", std::process::id(), args.join("_")));
+    // (A number per call: tests run in parallel and some ask for the same Verilog.)
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("redunit-depth-{}-{n}-{}.v", std::process::id(), args.join("_")));
     let p = path.to_str().unwrap();
     let mut a = vec!["verilog", "-o", p];
     a.extend_from_slice(args);
@@ -37,9 +40,10 @@ fn fp_stages_sets_the_number_of_kept_cuts() {
 fn the_alu_takes_the_adder_depth_and_delays_its_other_lanes() {
     let d = verilog(&["--top", "alu"]);
     let deep = verilog(&["--top", "alu", "--preset", "fastest-clock"]);
-    // Default: the valid bit, form code and decoded result select delayed 3 cycles, the
-    // integer and min/max results 2 (the adders keep no candidate cut).
-    assert_eq!(kept_cuts(&d), 3 + 3 + 3 + 2 + 2 + 2, "delay registers of the default ALU");
+    // Default: the valid bit and form code delayed 3 cycles, the result select 2 (its third
+    // register is the decoded one-hot select, a plain register), the integer and min/max
+    // results 2 (the adders keep no candidate cut).
+    assert_eq!(kept_cuts(&d), 3 + 3 + 2 + 2 + 2 + 2, "delay registers of the default ALU");
     // Fastest clock: 4 f32 and 2 f64 adders keep every cut, and the shallower lanes
     // (integer, min/max, f16/bf16 add) are delayed to the f32/f64 latency.
     let adder = kept_cuts(&verilog(&["--top", "fp-add-f32", "--preset", "fastest-clock"]));
