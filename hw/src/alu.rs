@@ -179,7 +179,8 @@ pub struct ReductionAlu {
     /// `dly_ctl` (a cycle before the output) decoded: the one-hot select of the output,
     /// registered. Bit `4u + g`: unit u (f32, f64, min/max, f16/bf16 add, integer) drives
     /// bit group g of the result (bits 15..0, 31..16, 63..32, 127..64: the groups within the
-    /// access width; the integer ALU drives groups 2..0 only). The output is then an AND-OR of registers, with no decode and no mask.
+    /// access width; the integer ALU drives groups 2..0 only). The output is then an AND-OR of
+    /// registers, with no decode and no mask.
     o_sel: DFF<Bits<19>>,
     o_dec: Signal<Local, Bits<19>>,
     o_g3: Signal<Local, Bits<3>>,
@@ -189,6 +190,8 @@ pub struct ReductionAlu {
     grp_64: Constant<Bits<4>>,
     grp_all: Constant<Bits<4>>,
     o_m: Signal<Local, Bits<64>>,
+    u_lo: Signal<Local, Bits<320>>,
+    u_hi: Signal<Local, Bits<256>>,
     grp1: Constant<Bits<64>>,
     grp2: Constant<Bits<64>>,
     out_ctl: Signal<Local, Bits<7>>,
@@ -302,6 +305,8 @@ impl ReductionAlu {
             grp_64: Constant::new(bits_u128(0b0111)),
             grp_all: Constant::new(bits_u128(0b1111)),
             o_m: Default::default(),
+            u_lo: Default::default(),
+            u_hi: Default::default(),
             grp1: Constant::new(bits_u128(0xFFFF_0000)),
             grp2: Constant::new(bits_u128(0xFFFF_FFFF_0000_0000)),
             out_ctl: Default::default(),
@@ -509,75 +514,37 @@ impl Logic for ReductionAlu {
         }
         self.o_sel.d.next = self.o_dec.val();
 
-        // Each unit's halves, masked by its group bits, ORed (one unit is selected).
+        // Each unit's halves, masked by its group bits, ORed (one unit is selected). Unit u's
+        // low half is `u_lo` bits 64u.., its high half `u_hi` bits 64u.. (the integer ALU, u = 4,
+        // has none).
+        self.u_lo.next = bit_cast::<320, 64>(self.dly_f32_lo.q.val())
+            | (bit_cast::<320, 64>(self.dly_f64_lo.q.val()) << 64)
+            | (bit_cast::<320, 64>(self.dly_mm_lo.q.val()) << 128)
+            | (bit_cast::<320, 64>(self.dly_add16_lo.q.val()) << 192)
+            | (bit_cast::<320, 64>(self.dly_int.q.val()) << 256);
+        self.u_hi.next = bit_cast::<256, 64>(self.dly_f32_hi.q.val())
+            | (bit_cast::<256, 64>(self.dly_f64_hi.q.val()) << 64)
+            | (bit_cast::<256, 64>(self.dly_mm_hi.q.val()) << 128)
+            | (bit_cast::<256, 64>(self.dly_add16_hi.q.val()) << 192);
         self.sel_lo.next = self.zero64.val();
         self.sel_hi.next = self.zero64.val();
-        self.o_m.next = self.zero64.val();
-        if self.o_sel.q.val().get_bit(16) {
-            self.o_m.next = self.mask16.val();
+        for u in 0..5 {
+            self.o_m.next = self.zero64.val();
+            if self.o_sel.q.val().get_bit(4 * u) {
+                self.o_m.next = self.mask16.val();
+            }
+            if self.o_sel.q.val().get_bit(4 * u + 1) {
+                self.o_m.next = self.o_m.val() | self.grp1.val();
+            }
+            if self.o_sel.q.val().get_bit(4 * u + 2) {
+                self.o_m.next = self.o_m.val() | self.grp2.val();
+            }
+            self.sel_lo.next = self.sel_lo.val() | (self.u_lo.val().get_bits::<64>(64 * u) & self.o_m.val());
         }
-        if self.o_sel.q.val().get_bit(17) {
-            self.o_m.next = self.o_m.val() | self.grp1.val();
-        }
-        if self.o_sel.q.val().get_bit(18) {
-            self.o_m.next = self.o_m.val() | self.grp2.val();
-        }
-        self.sel_lo.next = self.sel_lo.val() | (self.dly_int.q.val() & self.o_m.val());
-        self.o_m.next = self.zero64.val();
-        if self.o_sel.q.val().get_bit(0) {
-            self.o_m.next = self.mask16.val();
-        }
-        if self.o_sel.q.val().get_bit(1) {
-            self.o_m.next = self.o_m.val() | self.grp1.val();
-        }
-        if self.o_sel.q.val().get_bit(2) {
-            self.o_m.next = self.o_m.val() | self.grp2.val();
-        }
-        self.sel_lo.next = self.sel_lo.val() | (self.dly_f32_lo.q.val() & self.o_m.val());
-        if self.o_sel.q.val().get_bit(3) {
-            self.sel_hi.next = self.sel_hi.val() | self.dly_f32_hi.q.val();
-        }
-        self.o_m.next = self.zero64.val();
-        if self.o_sel.q.val().get_bit(4) {
-            self.o_m.next = self.mask16.val();
-        }
-        if self.o_sel.q.val().get_bit(5) {
-            self.o_m.next = self.o_m.val() | self.grp1.val();
-        }
-        if self.o_sel.q.val().get_bit(6) {
-            self.o_m.next = self.o_m.val() | self.grp2.val();
-        }
-        self.sel_lo.next = self.sel_lo.val() | (self.dly_f64_lo.q.val() & self.o_m.val());
-        if self.o_sel.q.val().get_bit(7) {
-            self.sel_hi.next = self.sel_hi.val() | self.dly_f64_hi.q.val();
-        }
-        self.o_m.next = self.zero64.val();
-        if self.o_sel.q.val().get_bit(8) {
-            self.o_m.next = self.mask16.val();
-        }
-        if self.o_sel.q.val().get_bit(9) {
-            self.o_m.next = self.o_m.val() | self.grp1.val();
-        }
-        if self.o_sel.q.val().get_bit(10) {
-            self.o_m.next = self.o_m.val() | self.grp2.val();
-        }
-        self.sel_lo.next = self.sel_lo.val() | (self.dly_mm_lo.q.val() & self.o_m.val());
-        if self.o_sel.q.val().get_bit(11) {
-            self.sel_hi.next = self.sel_hi.val() | self.dly_mm_hi.q.val();
-        }
-        self.o_m.next = self.zero64.val();
-        if self.o_sel.q.val().get_bit(12) {
-            self.o_m.next = self.mask16.val();
-        }
-        if self.o_sel.q.val().get_bit(13) {
-            self.o_m.next = self.o_m.val() | self.grp1.val();
-        }
-        if self.o_sel.q.val().get_bit(14) {
-            self.o_m.next = self.o_m.val() | self.grp2.val();
-        }
-        self.sel_lo.next = self.sel_lo.val() | (self.dly_add16_lo.q.val() & self.o_m.val());
-        if self.o_sel.q.val().get_bit(15) {
-            self.sel_hi.next = self.sel_hi.val() | self.dly_add16_hi.q.val();
+        for u in 0..4 {
+            if self.o_sel.q.val().get_bit(4 * u + 3) {
+                self.sel_hi.next = self.sel_hi.val() | self.u_hi.val().get_bits::<64>(64 * u);
+            }
         }
 
         self.out_valid.next = self.dly_valid.q.val();

@@ -195,6 +195,7 @@ pub struct OrderingQueue {
     fr_next: Signal<Local, Bits<QUEUE_DEPTH>>,
     /// `fr` is not zero (a register of its own: no OR of its bits before the handshake).
     fr_any: DFF<Bit>,
+    fr_any_nx: Signal<Local, Bit>,
     one_d: Constant<Bits<QUEUE_DEPTH>>,
     we: Signal<Local, Bits<QUEUE_DEPTH>>,
     /// The slots whose line and payload load the pushed ones (`we`, or `fr` with a
@@ -329,6 +330,7 @@ impl OrderingQueue {
             fr: Default::default(),
             fr_next: Default::default(),
             fr_any: Default::default(),
+            fr_any_nx: Default::default(),
             one_d: Constant::new(1u64.to_bits()),
             we: Default::default(),
             ld_vec: Default::default(),
@@ -432,13 +434,13 @@ impl Logic for OrderingQueue {
             }
         }
         self.fr.d.next = self.fr_next.val();
-        self.fr_any.d.next = self.fr_next.val().any();
-        self.push_ready_nx.next = self.fr_next.val().any();
+        self.fr_any_nx.next = self.fr_next.val().any();
         if self.reset.val() {
             self.fr.d.next = self.one_d.val();
-            self.fr_any.d.next = true;
-            self.push_ready_nx.next = true;
+            self.fr_any_nx.next = true;
         }
+        self.fr_any.d.next = self.fr_any_nx.val();
+        self.push_ready_nx.next = self.fr_any_nx.val();
         self.cov_back_to_back.next = self.push_fire.val()
             && self.push_ordered.val()
             && self.last_ordered.q.val()
