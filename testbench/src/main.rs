@@ -181,6 +181,9 @@ enum Cmd {
         /// nextpnr's placement seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// nextpnr's placer.
+        #[arg(long, value_enum, default_value = "static")]
+        placer: testbench::synth::Placer,
         /// Area only: skip placement and routing.
         #[arg(long)]
         no_pnr: bool,
@@ -434,10 +437,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", testbench::async_run::bench(phases, per_phase, stream)?);
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Synth { top, mem_bytes, depths, freq, seed, no_pnr, no_breakdown, no_save, json } => {
+        Cmd::Synth { top, mem_bytes, depths, freq, seed, placer, no_pnr, no_breakdown, no_save, json } => {
             check_mem_bytes(mem_bytes)?;
             let cfg = depth_config(&depths, Some(top), top.name()).map_err(anyhow::Error::msg)?;
-            synth_cmd(top, mem_bytes, &cfg, freq, seed, no_pnr, no_breakdown, no_save, json)
+            synth_cmd(top, mem_bytes, &cfg, freq, seed, placer, no_pnr, no_breakdown, no_save, json)
         }
     }
 }
@@ -459,6 +462,7 @@ fn synth_cmd(
     cfg: &hw::Config,
     freq: f64,
     seed: u64,
+    placer: testbench::synth::Placer,
     no_pnr: bool,
     no_breakdown: bool,
     no_save: bool,
@@ -491,6 +495,7 @@ fn synth_cmd(
         no_pnr,
         freq_mhz: freq,
         seed,
+        placer,
     };
     let pb = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new_spinner();

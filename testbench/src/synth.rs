@@ -289,6 +289,8 @@ pub struct SynthReport {
     pub commit: String,
     pub date: String,
     pub tools: String,
+    /// nextpnr's options that vary between runs (`--freq … --seed … --placer …`).
+    pub pnr_options: String,
 }
 
 fn esc(s: &str) -> String {
@@ -349,6 +351,7 @@ impl SynthReport {
         let _ = writeln!(s, "  \"blocks\": [{}],", blocks.join(", "));
         let _ = writeln!(s, "  \"yosys_s\": {:.1},", self.yosys_s);
         let _ = writeln!(s, "  \"nextpnr_s\": {:.1},", self.pnr_s);
+        let _ = writeln!(s, "  \"pnr_options\": {},", esc(&self.pnr_options));
         let _ = writeln!(s, "  \"commit\": {},", esc(&self.commit));
         let _ = writeln!(s, "  \"date\": {},", esc(&self.date));
         let _ = writeln!(s, "  \"tools\": {}", esc(&self.tools));
@@ -361,7 +364,7 @@ impl SynthReport {
         let a = &self.area;
         let mut s = String::new();
         let _ = writeln!(s, "redunit synth: {} ({}), {}", self.top, self.config, DEVICE);
-        let _ = writeln!(s, "commit {}, {}; {}", self.commit, self.date, self.tools);
+        let _ = writeln!(s, "commit {}, {}; {}; nextpnr {}", self.commit, self.date, self.tools, self.pnr_options);
         let _ = writeln!(
             s,
             "area (synth_ecp5): {} LUT4, {} FF, {} CCU2C, {} DP16KD, {} DSP (MULT18X18D), {} LUT-RAM (DPR16X4)",
@@ -771,6 +774,29 @@ pub struct SynthOptions {
     pub no_pnr: bool,
     pub freq_mhz: f64,
     pub seed: u64,
+    pub placer: Placer,
+}
+
+/// nextpnr-ecp5's placer (`--placer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Placer {
+    /// The electrostatic placer: on the unit (fastest-clock, 2026-11-24) a median fmax of
+    /// 110.5 MHz over 8 seeds, against 99.8 MHz over 5 seeds for `heap`.
+    Static,
+    /// nextpnr's default analytic placer.
+    Heap,
+    /// Simulated annealing alone (slow on designs of this size).
+    Sa,
+}
+
+impl Placer {
+    pub fn name(self) -> &'static str {
+        match self {
+            Placer::Static => "static",
+            Placer::Heap => "heap",
+            Placer::Sa => "sa",
+        }
+    }
 }
 
 /// Runs the flow; files in `synth/out/<top>[-<config>]/`.
@@ -822,6 +848,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
                 .arg(format!("{}", opts.freq_mhz))
                 .args(["--seed"])
                 .arg(opts.seed.to_string())
+                .args(["--placer", opts.placer.name()])
                 .args(["--timing-allow-fail", "--report", "report.json", "-q", "-l", "nextpnr.log"])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -935,6 +962,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
         commit: commit(&flow.root),
         date: today(),
         tools,
+        pnr_options: format!("--freq {} --seed {} --placer {}", opts.freq_mhz, opts.seed, opts.placer.name()),
     })
 }
 
