@@ -56,8 +56,14 @@
 //!   cycle after the pick (`last_fs`, `last_fire`), read from that slot: the pick drives
 //!   registers only. The issue of the cycle before is the history's newest place, read from
 //!   its slot too (its line compare is the pushed line's slot compare).
+//! - the pushed line's compares with the slots are made a cycle ahead (`m_r`), from the line
+//!   the push will carry (`push_line_nx`) and each slot's line as it will be (the slot chosen
+//!   by `fr` takes the pushed line): so the push's dependences start from a register;
+//! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
+//!   event (the coverage is counted, not acted on).
 //!
-//! Coverage outputs (high in the cycle the event happens): `cov_full` (all entries valid),
+//! Coverage outputs (high in the cycle the event happens; with a registered push,
+//! `cov_line_wait` and `cov_hazard_wait` a cycle later): `cov_full` (all entries valid),
 //! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
 //! behind an older one to its line), `cov_hazard_wait` (an entry free of older same-line
 //! entries waits for the result of a late entry to its line), `cov_back_to_back` (two
@@ -94,6 +100,9 @@ pub struct OrderingQueue {
     /// its register), for a consumer that registers its own copy of the handshake.
     pub push_ready_nx: Signal<Out, Bit>,
     pub push_line: Signal<In, Bits<LINE_BITS>>,
+    /// Registered push only: the line `push_line` carries in the next cycle (the D input of
+    /// the pusher's line register), so that the line compares start a cycle ahead.
+    pub push_line_nx: Signal<In, Bits<LINE_BITS>>,
     pub push_ordered: Signal<In, Bit>,
     /// The entry's hazard window: its new line exists only this many cycles after its issue
     /// (0..=`max_wait`; 0: at once).
@@ -170,6 +179,17 @@ pub struct OrderingQueue {
     /// Registered push ([`OrderingQueue::with_registered_push`]).
     rp: Constant<Bit>,
     m_q: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
+    m_r: DFF<Bits<QUEUE_DEPTH>>,
+    m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// `push_line == push_line_nx` (the slot taking this cycle's push line against the next).
+    p_eq: Signal<Local, Bit>,
+    /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
+    /// cycle (the coverage outputs a cycle later).
+    c_lw: DFF<Bits<QUEUE_DEPTH>>,
+    c_hw: DFF<Bits<QUEUE_DEPTH>>,
+    lw_v: Signal<Local, Bits<QUEUE_DEPTH>>,
+    hw_v: Signal<Local, Bits<QUEUE_DEPTH>>,
     k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
     k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     k_hz: Signal<Local, Bit>,
@@ -263,6 +283,7 @@ impl OrderingQueue {
             push_ready: Default::default(),
             push_ready_nx: Default::default(),
             push_line: Default::default(),
+            push_line_nx: Default::default(),
             push_ordered: Default::default(),
             push_wait: Default::default(),
             push_payload: Default::default(),
@@ -312,6 +333,13 @@ impl OrderingQueue {
             hist_sh: Constant::new(((QUEUE_WAIT_MAX - 1 - hist) as u64).to_bits()),
             rp: Constant::new(registered),
             m_q: Default::default(),
+            m_r: Default::default(),
+            m_nx: Default::default(),
+            p_eq: Default::default(),
+            c_lw: Default::default(),
+            c_hw: Default::default(),
+            lw_v: Default::default(),
+            hw_v: Default::default(),
             k_dep: Default::default(),
             k_cnt: Default::default(),
             k_hz: Default::default(),
@@ -367,7 +395,7 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0, ph_b1);
+        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0, ph_b1, m_r, c_lw, c_hw);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -538,6 +566,22 @@ impl Logic for OrderingQueue {
             self.vb.next = self.e_line[j].q.val() == self.push_line.val();
             self.m.next = (self.m.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
+        // (Registered push: the same compares made a cycle ahead. A slot's line changes only
+        // where `fr` loads the push line, so next cycle's slot line is `push_line` there and
+        // its own line elsewhere, and next cycle's push line is `push_line_nx`.)
+        self.p_eq.next = self.push_line.val() == self.push_line_nx.val();
+        self.m_nx.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.e_line[j].q.val() == self.push_line_nx.val();
+            if self.fr.q.val().get_bit(j) {
+                self.vb.next = self.p_eq.val();
+            }
+            self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        self.m_r.d.next = self.m_nx.val();
+        if self.rp.val() {
+            self.m.next = self.m_r.q.val();
+        }
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.m.val().get_bit(j) && self.e_valid[j].q.val() && self.e_ordered[j].q.val();
@@ -609,6 +653,8 @@ impl Logic for OrderingQueue {
         // Next state of every slot (and the line- and hazard-wait coverage).
         // ==========================================================================
         self.line_wait.next = false;
+        self.lw_v.next = self.zero_d.val();
+        self.hw_v.next = self.zero_d.val();
         self.hazard_wait.next = false;
         self.last_fs.d.next = self.fs.val();
         self.ld_vec.next = self.we.val();
@@ -640,10 +686,14 @@ impl Logic for OrderingQueue {
                 self.k_cnt.next = self.zero_w.val();
                 self.k_hz.next = false;
             }
-            if self.e_valid[i].q.val() && self.k_dep.val().any() {
+            self.vb.next = self.e_valid[i].q.val() && self.k_dep.val().any();
+            self.lw_v.next = (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            if self.vb.val() {
                 self.line_wait.next = true;
             }
-            if self.e_valid[i].q.val() && !self.k_dep.val().any() && self.k_hz.val() {
+            self.vb.next = self.e_valid[i].q.val() && !self.k_dep.val().any() && self.k_hz.val();
+            self.hw_v.next = (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            if self.vb.val() {
                 self.hazard_wait.next = true;
             }
             // An entry that stays: it waits on its line while an older entry to it stays, and
@@ -749,6 +799,8 @@ impl Logic for OrderingQueue {
                 self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val();
             }
         }
+        self.c_lw.d.next = self.lw_v.val();
+        self.c_hw.d.next = self.hw_v.val();
         if self.reset.val() {
             for i in 0..QUEUE_DEPTH {
                 self.e_valid[i].d.next = false;
@@ -779,5 +831,9 @@ impl Logic for OrderingQueue {
         self.cov_overtake.next = self.fire.val() && self.old_waits.val();
         self.cov_line_wait.next = self.line_wait.val();
         self.cov_hazard_wait.next = self.hazard_wait.val();
+        if self.rp.val() {
+            self.cov_line_wait.next = self.c_lw.q.val().any();
+            self.cov_hazard_wait.next = self.c_hw.q.val().any();
+        }
     }
 }

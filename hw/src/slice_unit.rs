@@ -528,6 +528,8 @@ pub struct SliceUnit {
     ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
     ac_v_nx: Signal<Local, Bit>,
+    /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
+    ac_line_nx: Signal<Local, Bits<LINE_BITS>>,
     unused_decode: Signal<Local, Bit>,
     unused_alu: Signal<Local, Bit>,
 
@@ -909,6 +911,7 @@ impl SliceUnit {
             ac_load: Default::default(),
             ac_ld: Default::default(),
             ac_v_nx: Default::default(),
+            ac_line_nx: Default::default(),
             unused_decode: Default::default(),
             unused_alu: Default::default(),
             issue: Default::default(),
@@ -1246,9 +1249,10 @@ impl Logic for SliceUnit {
         // next values, so the 200-odd clock enables hang off a register, not a LUT.)
         self.ac_load.next = self.regs.val() && self.ac_ld.q.val();
         self.ac_v_nx.next = self.ac_valid.q.val();
+        self.ac_line_nx.next = self.ac_line.q.val();
         if self.ac_load.val() {
             self.ac_v_nx.next = self.req_valid.val();
-            self.ac_line.d.next = self.a_line.val();
+            self.ac_line_nx.next = self.a_line.val();
             self.ac_ordered.d.next = self.a_ordered.val();
             self.ac_wait.d.next = self.a_wait.val();
             self.ac_payload.d.next = self.a_payload.val();
@@ -1257,6 +1261,7 @@ impl Logic for SliceUnit {
             self.ac_v_nx.next = false;
         }
         self.ac_valid.d.next = self.ac_v_nx.val();
+        self.ac_line.d.next = self.ac_line_nx.val();
         // (Separate statements for `req_ready` and the queue's inputs: Verilator orders this
         // block's statements in groups, and one that reads `push_ready` and writes
         // `push_valid` would be a loop through the queue.)
@@ -1266,12 +1271,14 @@ impl Logic for SliceUnit {
         }
         self.queue.push_valid.next = self.req_valid.val();
         self.queue.push_line.next = self.a_line.val();
+        self.queue.push_line_nx.next = self.a_line.val();
         self.queue.push_ordered.next = self.a_ordered.val();
         self.queue.push_wait.next = self.a_wait.val();
         self.queue.push_payload.next = self.a_payload.val();
         if self.regs.val() {
             self.queue.push_valid.next = self.ac_valid.q.val();
             self.queue.push_line.next = self.ac_line.q.val();
+            self.queue.push_line_nx.next = self.ac_line_nx.val();
             self.queue.push_ordered.next = self.ac_ordered.q.val();
             self.queue.push_wait.next = self.ac_wait.q.val();
             self.queue.push_payload.next = self.ac_payload.q.val();

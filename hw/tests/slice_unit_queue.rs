@@ -36,8 +36,13 @@ struct Seen {
     cov_hazard_wait: bool,
 }
 
-fn cycle(q: &mut OrderingQueue, d: &Drive) -> Seen {
+/// One cycle; `line_nx`: the line `push_line` carries in the next cycle (a registered push
+/// compares it with the slots a cycle ahead), when the caller knows it.
+fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<u64>) -> Seen {
     q.clock.next = Clock::from(false);
+    if let Some(l) = line_nx {
+        q.push_line_nx.next = b128(l as u128);
+    }
     q.reset.next = d.reset;
     q.push_valid.next = d.push.is_some();
     if let Some(e) = d.push {
@@ -75,6 +80,9 @@ struct Model {
     issued_last: bool,
     /// Registered push: the last cycle's pick, which leaves on the issue outputs now.
     late: Option<(u64, bool, u64)>,
+    /// Registered push: the last cycle's line and hazard waits (`cov_line_wait` and
+    /// `cov_hazard_wait` show them now).
+    waits_last: (bool, bool),
 }
 
 impl Model {
@@ -82,7 +90,7 @@ impl Model {
         Model::with(false)
     }
     fn with(registered: bool) -> Model {
-        Model { entries: vec![], hazards: vec![], registered, fresh: vec![], issued_last: false, late: None }
+        Model { entries: vec![], hazards: vec![], registered, fresh: vec![], issued_last: false, late: None, waits_last: (false, false) }
     }
     fn older_same(&self, i: usize) -> bool {
         let e = self.entries[i];
@@ -105,7 +113,7 @@ impl Model {
     /// The clock edge: the pick leaves, the push lands behind, the hazard window moves.
     fn step(&mut self, d: &Drive, pick: Option<usize>, pushed: bool) {
         if d.reset {
-            *self = Model::with(self.registered);
+            *self = Model { waits_last: self.waits_last, ..Model::with(self.registered) };
             return;
         }
         if let Some(i) = pick {
@@ -131,8 +139,12 @@ impl Model {
 }
 
 fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen {
+    check_nx(q, model, d, n, None)
+}
+
+fn check_nx(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize, line_nx: Option<u64>) -> Seen {
     let exp = model.pick(d);
-    let seen = cycle(q, d);
+    let seen = cycle(q, d, line_nx);
     let len = model.entries.len();
     // (A registered push's queue offers a slot freed by an issue a cycle later.)
     let held = (model.registered && model.issued_last) as usize;
@@ -152,14 +164,14 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
     );
     assert_eq!(seen.cov_full, len == QUEUE_DEPTH, "cycle {n}: cov_full");
     assert_eq!(seen.cov_overtake, exp.is_some_and(|i| i > 0), "cycle {n}: cov_overtake");
-    assert_eq!(seen.cov_line_wait, (0..len).any(|i| model.older_same(i)), "cycle {n}: cov_line_wait");
-    assert_eq!(
-        seen.cov_hazard_wait,
-        (0..len).any(|i| !model.older_same(i) && model.hazard(i)),
-        "cycle {n}: cov_hazard_wait"
-    );
+    let waits = ((0..len).any(|i| model.older_same(i)), (0..len).any(|i| !model.older_same(i) && model.hazard(i)));
+    // (A registered push's queue shows the waits a cycle later.)
+    let (line_wait, hazard_wait) = if model.registered { model.waits_last } else { waits };
+    assert_eq!(seen.cov_line_wait, line_wait, "cycle {n}: cov_line_wait");
+    assert_eq!(seen.cov_hazard_wait, hazard_wait, "cycle {n}: cov_hazard_wait");
     model.step(d, exp, d.push.is_some() && seen.push_ready);
     model.late = picked;
+    model.waits_last = waits;
     seen
 }
 
@@ -196,8 +208,7 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
     let mut model = Model::with(registered);
     let mut tag = 0u64;
     let (mut overtakes, mut fulls, mut waits, mut hz_waits, mut resets) = (0, 0, 0, 0, 0);
-    check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
-    for n in 1..30_000 {
+    let mut draw = |n: usize, rng: &mut Rng| {
         // Phases: fill (issue rarely), drain, mixed.
         let phase = (n / 500) % 3;
         let line = |rng: &mut Rng| [5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)];
@@ -207,19 +218,24 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
                 None => [0, LATE][rng.below(2)],
                 Some(m) => [0, 0, 1, 2, m, rng.below(m + 1)][rng.below(6)],
             };
-            Entry { line: line(&mut rng), ordered: rng.below(8) != 0, wait, tag }
+            Entry { line: line(rng), ordered: rng.below(8) != 0, wait, tag }
         });
-        let d = Drive {
-            push,
-            enable: rng.below(10) < if phase == 0 { 2 } else { 8 },
-            reset: rng.below(3000) == 0,
-        };
-        let seen = check(&mut q, &mut model, &d, n);
+        Drive { push, enable: rng.below(10) < if phase == 0 { 2 } else { 8 }, reset: rng.below(3000) == 0 }
+    };
+    // The drives are drawn a cycle ahead: the queue is told the line `push_line` holds in the
+    // next cycle (the next push's, or the one it holds now).
+    let mut d = Drive { push: None, enable: false, reset: true };
+    let mut held = 0u64;
+    for n in 0..30_000 {
+        let next = draw(n + 1, &mut rng);
+        held = d.push.map_or(held, |e| e.line);
+        let seen = check_nx(&mut q, &mut model, &d, n, Some(next.push.map_or(held, |e| e.line)));
         overtakes += seen.cov_overtake as usize;
         fulls += seen.cov_full as usize;
         waits += seen.cov_line_wait as usize;
         hz_waits += seen.cov_hazard_wait as usize;
-        resets += d.reset as usize;
+        resets += (n > 0 && d.reset) as usize;
+        d = next;
     }
     eprintln!("overtakes {overtakes}, full cycles {fulls}, line waits {waits}, hazard waits {hz_waits}, resets {resets}");
     assert!(overtakes > 100 && fulls > 100 && waits > 100 && hz_waits > 100 && resets > 0);
