@@ -12,7 +12,7 @@
 //! | segment | work |
 //! | --- | --- |
 //! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), `M + 1`, `M - 1` and the inc/dec conditions (u32 forms), the bitwise result, the op's kind one-hot |
-//! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, the select by kind, the 32-bit mask |
+//! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, an AND-OR of the candidates over the one-hot kind (no priority chain), the 32-bit mask |
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
@@ -79,9 +79,14 @@ pub struct IntAlu {
     hi_sum: Signal<Local, Bits<32>>,
     a_less: Signal<Local, Bit>,
     res: Signal<Local, Bits<64>>,
+    /// The min/max result and the inc/dec result (segment 2's candidates besides add and
+    /// bitwise).
+    mm_r: Signal<Local, Bits<64>>,
+    id_r: Signal<Local, Bits<64>>,
 
     // Candidate cut between the segments (`c1_`).
-    /// The op's kind, one-hot: add, bitwise (and/or/xor), min/max, inc/dec.
+    /// The op's kind, one-hot: add (bit 0), bitwise (and/or/xor, bit 1), min/max (bit 2),
+    /// inc/dec (bit 3).
     c1_kind: Cut<Bits<4>>,
     c1_max: Cut<Bit>,
     c1_is64: Cut<Bit>,
@@ -164,6 +169,8 @@ impl IntAlu {
             hi_sum: Default::default(),
             a_less: Default::default(),
             res: Default::default(),
+            mm_r: Default::default(),
+            id_r: Default::default(),
             c1_kind: Cut::new(on),
             c1_max: Cut::new(on),
             c1_is64: Cut::new(on),
@@ -278,29 +285,37 @@ impl Logic for IntAlu {
         if self.c1_is64.q.val() {
             self.a_less.next = self.c1_lt_hi.q.val() || (self.c1_eq_hi.q.val() && self.c1_lt_lo.q.val());
         }
-        if self.c1_kind.q.val() == self.kind_add.val() {
+        // The candidates, then an AND-OR over the one-hot kind (no priority chain: the kind's
+        // register bits fan out to one gate level per result bit).
+        // min: a < b ? a : b; max: a < b ? b : a.
+        self.mm_r.next = self.c1_b.q.val();
+        if self.a_less.val() != self.c1_max.q.val() {
+            self.mm_r.next = self.c1_a.q.val();
+        }
+        // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1.
+        self.id_r.next = bit_cast::<64, 32>(self.c1_dec.q.val());
+        if self.c1_dec_b.q.val() {
+            self.id_r.next = self.c1_b.q.val();
+        }
+        if self.c1_is_inc.q.val() {
+            self.id_r.next = bit_cast::<64, 32>(self.c1_inc.q.val());
+            if !self.c1_lt_lo.q.val() {
+                self.id_r.next = bit_cast::<64, 32>(self.zero32.val());
+            }
+        }
+        self.res.next = bit_cast::<64, 32>(self.zero32.val());
+        if self.c1_kind.q.val().get_bit(0) {
             self.res.next = (bit_cast::<64, 32>(self.hi_sum.val()) << 32)
                 | bit_cast::<64, 32>(self.c1_sum_lo.q.val().get_bits::<32>(0));
-        } else if self.c1_kind.q.val() == self.kind_bitw.val() {
-            self.res.next = self.c1_bitw.q.val();
-        } else if self.c1_kind.q.val() == self.kind_minmax.val() {
-            // min: a < b ? a : b; max: a < b ? b : a.
-            self.res.next = self.c1_b.q.val();
-            if self.a_less.val() != self.c1_max.q.val() {
-                self.res.next = self.c1_a.q.val();
-            }
-        } else if self.c1_is_inc.q.val() {
-            // inc: (M >= b) ? 0 : M + 1
-            self.res.next = bit_cast::<64, 32>(self.c1_inc.q.val());
-            if !self.c1_lt_lo.q.val() {
-                self.res.next = bit_cast::<64, 32>(self.zero32.val());
-            }
-        } else {
-            // dec: (M == 0 || M > b) ? b : M - 1
-            self.res.next = bit_cast::<64, 32>(self.c1_dec.q.val());
-            if self.c1_dec_b.q.val() {
-                self.res.next = self.c1_b.q.val();
-            }
+        }
+        if self.c1_kind.q.val().get_bit(1) {
+            self.res.next = self.res.val() | self.c1_bitw.q.val();
+        }
+        if self.c1_kind.q.val().get_bit(2) {
+            self.res.next = self.res.val() | self.mm_r.val();
+        }
+        if self.c1_kind.q.val().get_bit(3) {
+            self.res.next = self.res.val() | self.id_r.val();
         }
         self.y.next = self.res.val() & self.low32.val();
         if self.c1_is64.q.val() {
