@@ -720,7 +720,9 @@ struct Deep16 {
     d2: Signal<Local, Bit>,
     d1: Signal<Local, Bit>,
     round_up: Signal<Local, Bit>,
-    inc: Signal<Local, Bits<12>>,
+    /// bf16's round-up and rounded significand (`round_up`, `sig12`: f16's).
+    ru_bf: Signal<Local, Bit>,
+    sig_bf: Signal<Local, Bits<12>>,
     sig12: Signal<Local, Bits<12>>,
     ov: Signal<Local, Bits<3>>,
     ef: Signal<Local, Bits<8>>,
@@ -866,7 +868,8 @@ impl Deep16 {
             d2: Default::default(),
             d1: Default::default(),
             round_up: Default::default(),
-            inc: Default::default(),
+            ru_bf: Default::default(),
+            sig_bf: Default::default(),
             sig12: Default::default(),
             ov: Default::default(),
             ef: Default::default(),
@@ -1246,19 +1249,24 @@ impl Logic for Deep16 {
         // above the fraction can take (subnormal, normal, rounding carry) with their
         // overflow flags, so that the pack only selects.
         // ==========================================================================
+        // (Both formats' roundings, then the select: the format bit, one register shared by
+        // every lane, drives one LUT level per bit here, not the increment's carry chain.)
         self.round_up.next = self.s2_norm.q.val().get_bit(2)
             && (self.s2_norm.q.val().get_bit(1) || self.s2_norm.q.val().get_bit(0) || self.s2_norm.q.val().get_bit(3));
-        self.inc.next = self.one12.val();
-        if self.s2_sb.q.val().get_bit(0) {
-            self.round_up.next = self.s2_norm.q.val().get_bit(5)
-                && (self.s2_norm.q.val().get_bits::<5>(0).any() || self.s2_norm.q.val().get_bit(6));
-            self.inc.next = self.eight12.val();
-        }
+        self.ru_bf.next = self.s2_norm.q.val().get_bit(5)
+            && (self.s2_norm.q.val().get_bits::<5>(0).any() || self.s2_norm.q.val().get_bit(6));
         self.sig12.next = bit_cast::<12, 11>(self.s2_norm.q.val().get_bits::<11>(3));
+        self.sig_bf.next = self.sig12.val();
         if self.round_up.val() {
-            self.sig12.next = self.sig12.val() + self.inc.val();
+            self.sig12.next = self.sig12.val() + self.one12.val();
+        }
+        if self.ru_bf.val() {
+            self.sig_bf.next = self.sig_bf.val() + self.eight12.val();
         }
         self.crnd_sig.d.next = self.sig12.val();
+        if self.s2_sb.q.val().get_bit(0) {
+            self.crnd_sig.d.next = self.sig_bf.val();
+        }
         self.crnd_ef0.d.next = self.s2_exp.q.val() - self.one8.val();
         self.crnd_ef1.d.next = self.s2_exp.q.val();
         self.crnd_ef2.d.next = self.s2_exp.q.val() + self.one8.val();
