@@ -11,8 +11,8 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), `M + 1`, `M - 1` and the inc/dec conditions (u32 forms), the bitwise result, the op's kind one-hot |
-//! | 2 (drives `y`) | the high half's add with the low carry as an extra low bit, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, an AND-OR of the candidates over the one-hot kind (no priority chain), the 32-bit mask |
+//! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), `M + 1`, `M - 1` and the inc/dec conditions (u32 forms), the bitwise result, the op's kind one-hot |
+//! | 2 (drives `y`) | the high half's sum selected by the low carry, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, an AND-OR of the candidates over the one-hot kind (no priority chain), the 32-bit mask |
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
@@ -54,7 +54,6 @@ pub struct IntAlu {
     ty_s32: Constant<Bits<TYPE_WIDTH>>,
     low32: Constant<Bits<64>>,
 
-    one33: Constant<Bits<33>>,
     kind_add: Constant<Bits<4>>,
     kind_bitw: Constant<Bits<4>>,
     kind_minmax: Constant<Bits<4>>,
@@ -75,7 +74,6 @@ pub struct IntAlu {
     b_hi: Signal<Local, Bits<32>>,
     // Segment 2.
     lt_lo: Signal<Local, Bit>,
-    hi_x: Signal<Local, Bits<33>>,
     hi_sum: Signal<Local, Bits<32>>,
     a_less: Signal<Local, Bit>,
     res: Signal<Local, Bits<64>>,
@@ -94,6 +92,10 @@ pub struct IntAlu {
     c1_b: Cut<Bits<64>>,
     /// The low halves' sum with its carry out (bit 32).
     c1_sum_lo: Cut<Bits<33>>,
+    /// The high halves' sums with carry in 0 and 1 (carry select: segment 2 picks one by
+    /// the low carry, so no carry chain follows the cut).
+    c1_hi0: Cut<Bits<32>>,
+    c1_hi1: Cut<Bits<32>>,
     /// The and/or/xor result.
     c1_bitw: Cut<Bits<64>>,
     /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
@@ -148,7 +150,6 @@ impl IntAlu {
             ty_s64: ty(Type::S64),
             ty_s32: ty(Type::S32),
             low32: Constant::new(bits_u128(0xffff_ffff)),
-            one33: Constant::new(bits_u128(1)),
             kind_add: Constant::new(bits_u128(1)),
             kind_bitw: Constant::new(bits_u128(2)),
             kind_minmax: Constant::new(bits_u128(4)),
@@ -165,7 +166,6 @@ impl IntAlu {
             a_hi: Default::default(),
             b_hi: Default::default(),
             lt_lo: Default::default(),
-            hi_x: Default::default(),
             hi_sum: Default::default(),
             a_less: Default::default(),
             res: Default::default(),
@@ -177,6 +177,8 @@ impl IntAlu {
             c1_a: Cut::new(on),
             c1_b: Cut::new(on),
             c1_sum_lo: Cut::new(on),
+            c1_hi0: Cut::new(on),
+            c1_hi1: Cut::new(on),
             c1_bitw: Cut::new(on),
             c1_inc: Cut::new(on),
             c1_dec: Cut::new(on),
@@ -199,7 +201,7 @@ impl Logic for IntAlu {
     fn update(&mut self) {
         dff_setup!(self, clock, s0_op, s0_is64, s0_signed);
         clock!(
-            self, clock, s0_a, s0_b, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_bitw, c1_inc, c1_dec, c1_is_inc,
+            self, clock, s0_a, s0_b, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw, c1_inc, c1_dec, c1_is_inc,
             c1_dec_b, c1_lt_lo, c1_lt_hi, c1_eq_hi
         );
 
@@ -241,6 +243,8 @@ impl Logic for IntAlu {
         self.a_hi.next = self.s0_a.q.val().get_bits::<32>(32);
         self.b_hi.next = self.s0_b.q.val().get_bits::<32>(32);
         self.c1_sum_lo.d.next = bit_cast::<33, 32>(self.a_lo.val()) + bit_cast::<33, 32>(self.b_lo.val());
+        self.c1_hi0.d.next = self.a_hi.val() + self.b_hi.val();
+        self.c1_hi1.d.next = self.a_hi.val() + self.b_hi.val() + self.one32.val();
         self.lt_lo.next = (self.a_lo.val() ^ self.flip_lo.val()) < (self.b_lo.val() ^ self.flip_lo.val());
         self.c1_lt_lo.d.next = self.lt_lo.val();
         self.c1_lt_hi.d.next = (self.a_hi.val() ^ self.flip_hi.val()) < (self.b_hi.val() ^ self.flip_hi.val());
@@ -274,13 +278,13 @@ impl Logic for IntAlu {
         self.c1_b.d.next = self.s0_b.q.val();
 
         // ==========================================================================
-        // Segment 2 (after the c1_ cut, drives `y`): the high add with the low carry as an
-        // extra low bit, the whole compare from the halves', the select by op.
+        // Segment 2 (after the c1_ cut, drives `y`): the high sum selected by the low carry,
+        // the whole compare from the halves', the select by op.
         // ==========================================================================
-        self.hi_x.next = ((bit_cast::<33, 32>(self.c1_a.q.val().get_bits::<32>(32)) << 1) | self.one33.val())
-            + ((bit_cast::<33, 32>(self.c1_b.q.val().get_bits::<32>(32)) << 1)
-                | bit_cast::<33, 1>(self.c1_sum_lo.q.val().get_bits::<1>(32)));
-        self.hi_sum.next = self.hi_x.val().get_bits::<32>(1);
+        self.hi_sum.next = self.c1_hi0.q.val();
+        if self.c1_sum_lo.q.val().get_bit(32) {
+            self.hi_sum.next = self.c1_hi1.q.val();
+        }
         self.a_less.next = self.c1_lt_lo.q.val();
         if self.c1_is64.q.val() {
             self.a_less.next = self.c1_lt_hi.q.val() || (self.c1_eq_hi.q.val() && self.c1_lt_lo.q.val());
