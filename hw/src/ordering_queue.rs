@@ -184,6 +184,7 @@ pub struct OrderingQueue {
     m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
     /// `push_line == push_line_nx` (the slot taking this cycle's push line against the next).
     p_eq: Signal<Local, Bit>,
+    vb_nx: Signal<Local, Bit>,
     /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
     /// cycle (the coverage outputs a cycle later).
     c_lw: DFF<Bits<QUEUE_DEPTH>>,
@@ -336,6 +337,7 @@ impl OrderingQueue {
             m_r: Default::default(),
             m_nx: Default::default(),
             p_eq: Default::default(),
+            vb_nx: Default::default(),
             c_lw: Default::default(),
             c_hw: Default::default(),
             lw_v: Default::default(),
@@ -571,12 +573,15 @@ impl Logic for OrderingQueue {
         // its own line elsewhere, and next cycle's push line is `push_line_nx`.)
         self.p_eq.next = self.push_line.val() == self.push_line_nx.val();
         self.m_nx.next = self.zero_d.val();
+        // (Its own temporary, `vb_nx`: a statement group that reads `push_line_nx` must not
+        // share one with the free-slot search, which makes `push_ready_nx`, or Verilator sees
+        // a loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)
         for j in 0..QUEUE_DEPTH {
-            self.vb.next = self.e_line[j].q.val() == self.push_line_nx.val();
+            self.vb_nx.next = self.e_line[j].q.val() == self.push_line_nx.val();
             if self.fr.q.val().get_bit(j) {
-                self.vb.next = self.p_eq.val();
+                self.vb_nx.next = self.p_eq.val();
             }
-            self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
         }
         self.m_r.d.next = self.m_nx.val();
         if self.rp.val() {
