@@ -116,6 +116,11 @@ pub struct ReductionAlu {
     pub in_old: Signal<In, Bits<128>>,
     /// Operand, laid out like `in_old`.
     pub in_b: Signal<In, Bits<128>>,
+    /// With [`ReductionAlu::with_early_hold`]: the next cycle's `in_valid` and `in_form`, from
+    /// which the operand isolation and the output select are decoded a cycle ahead and
+    /// registered (the caller guarantees it). Otherwise unused.
+    pub pre_valid: Signal<In, Bit>,
+    pub pre_form: Signal<In, Bits<CODE_WIDTH>>,
     /// The result of the operation that entered [`Config::alu_latency`] cycles ago.
     pub out_valid: Signal<Out, Bit>,
     pub out_form: Signal<Out, Bits<CODE_WIDTH>>,
@@ -176,6 +181,23 @@ pub struct ReductionAlu {
     /// output needs no decode): bits 2..0 log2 of the access width in bits, then one-hot
     /// f32, f64, f16/bf16 min/max, f16/bf16 add (none: integer).
     in_ctl: Signal<Local, Bits<7>>,
+    /// The decode's form (`in_form`, or `pre_form` when decoded early), its op and type, and
+    /// its output select and unit bits (`in_ctl`'s value, now or a cycle early).
+    c_form: Signal<Local, Bits<CODE_WIDTH>>,
+    c_op: Signal<Local, Bits<OP_WIDTH>>,
+    c_ty: Signal<Local, Bits<TYPE_WIDTH>>,
+    c_ctl: Signal<Local, Bits<7>>,
+    /// The units' holds (bit 0 int, then f32, f64, min/max, f16/bf16 add) from the decode,
+    /// and registered.
+    hold_nx: Signal<Local, Bits<5>>,
+    hold_h: Signal<Local, Bits<5>>,
+    vb_h: Signal<Local, Bit>,
+    vb_i: Signal<Local, Bit>,
+    ones5: Constant<Bits<5>>,
+    hold_r: DFF<Bits<5>>,
+    ctl_r: DFF<Bits<7>>,
+    /// Decoded early ([`ReductionAlu::with_early_hold`]).
+    early: Constant<Bit>,
     /// `dly_ctl` (a cycle before the output) decoded: the one-hot select of the output,
     /// registered. Bit `4u + g`: unit u (f32, f64, min/max, f16/bf16 add, integer) drives
     /// bit group g of the result (bits 15..0, 31..16, 63..32, 127..64: the groups within the
@@ -236,6 +258,14 @@ impl Default for ReductionAlu {
 impl ReductionAlu {
     /// The ALU with the adders at `cfg`'s depths; latency [`Config::alu_latency`].
     pub fn new(cfg: &Config) -> Self {
+        Self::with_early_hold(cfg, false)
+    }
+
+    /// The same ALU; when `early`, its operand isolation (`hold`) and output select are
+    /// decoded from `pre_valid`/`pre_form` (the next cycle's `in_valid`/`in_form`) and
+    /// registered, so that the units' clock enables hang off registers (the unit's
+    /// registered pipeline, which knows its next operation a cycle ahead).
+    pub fn with_early_hold(cfg: &Config, early: bool) -> Self {
         let lat = cfg.alu_latency();
         let fp = cfg.fp_add_latency();
         let fp16 = cfg.fp16_add_latency();
@@ -251,6 +281,8 @@ impl ReductionAlu {
             in_form: Default::default(),
             in_old: Default::default(),
             in_b: Default::default(),
+            pre_valid: Default::default(),
+            pre_form: Default::default(),
             out_valid: Default::default(),
             out_form: Default::default(),
             out_data: Default::default(),
@@ -296,6 +328,18 @@ impl ReductionAlu {
             in_vec: Default::default(),
             in_log2: Default::default(),
             in_ctl: Default::default(),
+            c_form: Default::default(),
+            c_op: Default::default(),
+            c_ty: Default::default(),
+            c_ctl: Default::default(),
+            hold_nx: Default::default(),
+            hold_h: Default::default(),
+            vb_h: Default::default(),
+            vb_i: Default::default(),
+            ones5: Constant::new(bits_u128(0b11111)),
+            hold_r: Default::default(),
+            ctl_r: Default::default(),
+            early: Constant::new(early),
             o_sel: Default::default(),
             o_dec: Default::default(),
             o_g3: Default::default(),
@@ -341,6 +385,7 @@ impl ReductionAlu {
 impl Logic for ReductionAlu {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, hold_r, ctl_r);
         clock!(
             self, clock, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi, dly_add16_lo, dly_add16_hi,
             dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi, o_sel
@@ -395,35 +440,47 @@ impl Logic for ReductionAlu {
         self.dly_valid.d.next = self.in_valid.val();
         self.dly_form.d.next = self.in_form.val();
 
-        // The output select, decoded here: log2 of the element width, then of the access.
-        self.in_vec.next = self.in_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
+        // The output select, decoded here (or a cycle early, from `pre_form`): log2 of the
+        // element width, then of the access.
+        self.c_form.next = self.in_form.val();
+        if self.early.val() {
+            self.c_form.next = self.pre_form.val();
+        }
+        self.c_op.next = self.c_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
+        self.c_ty.next = self.c_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
+        self.in_vec.next = self.c_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
         self.in_log2.next = self.log2_32.val();
-        if (self.in_ty.val() == self.ty_f16.val()) || (self.in_ty.val() == self.ty_bf16.val()) {
+        if (self.c_ty.val() == self.ty_f16.val()) || (self.c_ty.val() == self.ty_bf16.val()) {
             self.in_log2.next = self.log2_16.val();
         }
-        if (self.in_ty.val() == self.ty_b64.val())
-            || (self.in_ty.val() == self.ty_u64.val())
-            || (self.in_ty.val() == self.ty_s64.val())
-            || (self.in_ty.val() == self.ty_f64.val())
+        if (self.c_ty.val() == self.ty_b64.val())
+            || (self.c_ty.val() == self.ty_u64.val())
+            || (self.c_ty.val() == self.ty_s64.val())
+            || (self.c_ty.val() == self.ty_f64.val())
         {
             self.in_log2.next = self.log2_64.val();
         }
         self.in_log2.next = self.in_log2.val() + bit_cast::<3, VEC_WIDTH>(self.in_vec.val());
-        self.in_ctl.next = bit_cast::<7, 3>(self.in_log2.val());
-        if self.in_ty.val() == self.ty_f32.val() {
-            self.in_ctl.next = self.in_ctl.val() | self.ctl_f32.val();
-        } else if self.in_ty.val() == self.ty_f64.val() {
-            self.in_ctl.next = self.in_ctl.val() | self.ctl_f64.val();
-        } else if (self.in_ty.val() == self.ty_f16.val())
-            || (self.in_ty.val() == self.ty_f16x2.val())
-            || (self.in_ty.val() == self.ty_bf16.val())
-            || (self.in_ty.val() == self.ty_bf16x2.val())
+        self.c_ctl.next = bit_cast::<7, 3>(self.in_log2.val());
+        if self.c_ty.val() == self.ty_f32.val() {
+            self.c_ctl.next = self.c_ctl.val() | self.ctl_f32.val();
+        } else if self.c_ty.val() == self.ty_f64.val() {
+            self.c_ctl.next = self.c_ctl.val() | self.ctl_f64.val();
+        } else if (self.c_ty.val() == self.ty_f16.val())
+            || (self.c_ty.val() == self.ty_f16x2.val())
+            || (self.c_ty.val() == self.ty_bf16.val())
+            || (self.c_ty.val() == self.ty_bf16x2.val())
         {
-            if self.in_op.val() == self.op_add.val() {
-                self.in_ctl.next = self.in_ctl.val() | self.ctl_add16.val();
+            if self.c_op.val() == self.op_add.val() {
+                self.c_ctl.next = self.c_ctl.val() | self.ctl_add16.val();
             } else {
-                self.in_ctl.next = self.in_ctl.val() | self.ctl_mm.val();
+                self.c_ctl.next = self.c_ctl.val() | self.ctl_mm.val();
             }
+        }
+        self.ctl_r.d.next = self.c_ctl.val();
+        self.in_ctl.next = self.c_ctl.val();
+        if self.early.val() {
+            self.in_ctl.next = self.ctl_r.q.val();
         }
         self.dly_ctl.d.next = self.in_ctl.val();
 
@@ -431,11 +488,29 @@ impl Logic for ReductionAlu {
         // none: the integer ALU) loads its operands, the others keep theirs. Besides saving
         // their switching, this keeps each unit's input registers its own: fed the same
         // operand bits, synthesis would merge them into one register fanned out to every unit.
-        self.hold_f32.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_f32.val()).any());
-        self.hold_f64.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_f64.val()).any());
-        self.hold_mm.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_mm.val()).any());
-        self.hold_add16.next = !(self.in_valid.val() && (self.in_ctl.val() & self.ctl_add16.val()).any());
-        self.hold_int.next = !(self.in_valid.val() && !self.in_ctl.val().get_bits::<4>(3).any());
+        // (Early: from the next cycle's operation, registered, one flip-flop per unit kind.)
+        self.vb_h.next = self.in_valid.val();
+        if self.early.val() {
+            self.vb_h.next = self.pre_valid.val();
+        }
+        // Bit 0: the integer ALU (no unit bit); bits 1-4: `c_ctl`'s unit bits 3-6 (f32, f64,
+        // min/max, f16/bf16 add).
+        self.vb_i.next = !self.c_ctl.val().get_bits::<4>(3).any();
+        self.hold_nx.next = self.ones5.val();
+        if self.vb_h.val() {
+            self.hold_nx.next =
+                !((bit_cast::<5, 4>(self.c_ctl.val().get_bits::<4>(3)) << 1) | bit_cast::<5, 1>(self.vb_i.val().into()));
+        }
+        self.hold_r.d.next = self.hold_nx.val();
+        self.hold_h.next = self.hold_nx.val();
+        if self.early.val() {
+            self.hold_h.next = self.hold_r.q.val();
+        }
+        self.hold_int.next = self.hold_h.val().get_bit(0);
+        self.hold_f32.next = self.hold_h.val().get_bit(1);
+        self.hold_f64.next = self.hold_h.val().get_bit(2);
+        self.hold_mm.next = self.hold_h.val().get_bit(3);
+        self.hold_add16.next = self.hold_h.val().get_bit(4);
         self.int_alu.hold.next = self.hold_int.val();
         for i in 0..8 {
             self.add16[i].hold.next = self.hold_add16.val();

@@ -99,6 +99,9 @@
 //!   (`fpre`), so no select spans all the in-flight lines.
 //! - **s1** only selects among registers (the RAM output, `fpre`, the three other sources) and
 //!   registers the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
+//!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
+//!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
+//!   come from registers; s1 also decodes the ALU's form (`rw_alu_form`) for s1b.
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
@@ -633,7 +636,6 @@ pub struct SliceUnit {
     s1_sector: Signal<Local, Bit>,
     dw_ty2: Signal<Local, Bits<8>>,
     dw_elogw: Signal<Local, Bits<32>>,
-    s1_elog: Signal<Local, Bits<2>>,
     dw_exp: Signal<Local, Bits<128>>,
     s1_wmask: Signal<Local, Bits<128>>,
     dw_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
@@ -656,13 +658,17 @@ pub struct SliceUnit {
     rw_mask: Cut<Bits<128>>,
     rw_wmask: Cut<Bits<128>>,
     rw_sector: Cut<Bit>,
+    /// The ALU's form (a sector request as its full-sector vector), decoded from s1's payload.
+    rw_alu_form: Cut<Bits<CODE_WIDTH>>,
     rw_elog: Cut<Bits<2>>,
     rw_stm: Cut<Bits<128>>,
     rw_std: Cut<Bits<128>>,
     s1_stm: Signal<Local, Bits<128>>,
     s1_std: Signal<Local, Bits<128>>,
     s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
-    s1_vecf: Signal<Local, Bits<2>>,
+    dw_vecf: Signal<Local, Bits<2>>,
+    s1_elog: Signal<Local, Bits<2>>,
+    dw_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     unused_sector: Signal<Local, Bit>,
 
     // ==== s2 .. sM: the stages after s1, `sp_*[j]` is stage s(j+2) ====
@@ -830,7 +836,7 @@ impl SliceUnit {
             mem,
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
-            alu: ReductionAlu::new(cfg),
+            alu: ReductionAlu::with_early_hold(cfg, cfg.unit_regs),
             rsp_fifo: ResponseFifo::new(sh.rsp_depth),
             mem_bytes: k(mem_bytes as u128),
             kind_lsb: k(KIND_LSB as u128),
@@ -986,7 +992,6 @@ impl SliceUnit {
             s1_sector: Default::default(),
             dw_ty2: Default::default(),
             dw_elogw: Default::default(),
-            s1_elog: Default::default(),
             dw_exp: Default::default(),
             s1_wmask: Default::default(),
             dw_payload: Default::default(),
@@ -1009,13 +1014,16 @@ impl SliceUnit {
             rw_mask: Cut::new(cfg.unit_regs),
             rw_wmask: Cut::new(cfg.unit_regs),
             rw_sector: Cut::new(cfg.unit_regs),
+            rw_alu_form: Cut::new(cfg.unit_regs),
             rw_elog: Cut::new(cfg.unit_regs),
             rw_stm: Cut::new(cfg.unit_regs),
             rw_std: Cut::new(cfg.unit_regs),
             s1_stm: Default::default(),
             s1_std: Default::default(),
             s1_alu_form: Default::default(),
-            s1_vecf: Default::default(),
+            dw_vecf: Default::default(),
+            s1_elog: Default::default(),
+            dw_alu_form: Default::default(),
             unused_sector: Default::default(),
             sp_valid: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_ordered: (0..sh.stages).map(|_| Default::default()).collect(),
@@ -1104,7 +1112,7 @@ impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
+        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_alu_form, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -1386,6 +1394,17 @@ impl Logic for SliceUnit {
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
+        // The ALU computes a sector request as the full-sector vector of its type (vec field
+        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
+        // the enabled elements. (Decoded from s1's payload: in the registered pipeline it is
+        // also the ALU's next form, `pre_form`.)
+        self.dw_vecf.next = self.zero2.val() - self.dw_elog.val();
+        self.dw_alu_form.next = self.dw_form.val();
+        if self.dw_sector.val() {
+            self.dw_alu_form.next = (self.dw_form.val() & self.vec_clear.val())
+                | (bit_cast::<CODE_WIDTH, 2>(self.dw_vecf.val()) << self.vec_lsb.val());
+        }
+        self.rw_alu_form.d.next = self.dw_alu_form.val();
         self.rw_elog.d.next = self.dw_elog.val();
         self.rw_stm.d.next = self.dw_stm.val();
         self.rw_std.d.next = self.dw_std.val();
@@ -1394,18 +1413,10 @@ impl Logic for SliceUnit {
         self.s1_mask.next = self.rw_mask.q.val();
         self.s1_wmask.next = self.rw_wmask.q.val();
         self.s1_sector.next = self.rw_sector.q.val();
-        self.s1_elog.next = self.rw_elog.q.val();
         self.s1_stm.next = self.rw_stm.q.val();
         self.s1_std.next = self.rw_std.q.val();
-        // The ALU computes a sector request as the full-sector vector of its type (vec field
-        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
-        // the enabled elements.
-        self.s1_vecf.next = self.zero2.val() - self.s1_elog.val();
-        self.s1_alu_form.next = self.s1_form.val();
-        if self.s1_sector.val() {
-            self.s1_alu_form.next = (self.s1_form.val() & self.vec_clear.val())
-                | (bit_cast::<CODE_WIDTH, 2>(self.s1_vecf.val()) << self.vec_lsb.val());
-        }
+        self.s1_alu_form.next = self.rw_alu_form.q.val();
+        self.s1_elog.next = self.rw_elog.q.val();
         // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
         self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
             ^ self.y_r[3].q.val().get_bits::<32>(32).any()
@@ -1749,6 +1760,10 @@ impl Logic for SliceUnit {
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
         self.alu.in_form.next = self.s1_alu_form.val();
+        // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.)
+        self.alu.pre_valid.next =
+            self.s1_valid.q.val() && !self.reset.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
+        self.alu.pre_form.next = self.dw_alu_form.val();
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_b.next = self.s1_data.val();
 
