@@ -187,6 +187,7 @@ pub struct ReductionAlu {
     c_op: Signal<Local, Bits<OP_WIDTH>>,
     c_ty: Signal<Local, Bits<TYPE_WIDTH>>,
     c_ctl: Signal<Local, Bits<7>>,
+    unused_c_form: Signal<Local, Bit>,
     /// The units' holds (bit 0 int, then f32, f64, min/max, f16/bf16 add) from the decode,
     /// and registered.
     hold_nx: Signal<Local, Bits<5>>,
@@ -332,6 +333,7 @@ impl ReductionAlu {
             c_op: Default::default(),
             c_ty: Default::default(),
             c_ctl: Default::default(),
+            unused_c_form: Default::default(),
             hold_nx: Default::default(),
             hold_h: Default::default(),
             vb_h: Default::default(),
@@ -447,6 +449,8 @@ impl Logic for ReductionAlu {
             self.c_form.next = self.pre_form.val();
         }
         self.c_op.next = self.c_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
+        // (The space bit is not part of the decode.)
+        self.unused_c_form.next = self.c_form.val().any();
         self.c_ty.next = self.c_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.in_vec.next = self.c_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
         self.in_log2.next = self.log2_32.val();

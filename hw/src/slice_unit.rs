@@ -1417,8 +1417,10 @@ impl Logic for SliceUnit {
         self.s1_std.next = self.rw_std.q.val();
         self.s1_alu_form.next = self.rw_alu_form.q.val();
         self.s1_elog.next = self.rw_elog.q.val();
-        // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
-        self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
+        // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table, and
+        // s1's vector field (the ALU's form, `s1_alu_form`, carries its own).
+        self.unused_sector.next = self.s1_form.val().any()
+            ^ self.y_r[1].q.val().get_bits::<32>(32).any()
             ^ self.y_r[3].q.val().get_bits::<32>(32).any()
             ^ self.dw_elogw.val().any();
 
