@@ -658,8 +658,6 @@ pub struct SliceUnit {
     rw_mask: Cut<Bits<128>>,
     rw_wmask: Cut<Bits<128>>,
     rw_sector: Cut<Bit>,
-    /// The ALU's form (a sector request as its full-sector vector), decoded from s1's payload.
-    rw_alu_form: Cut<Bits<CODE_WIDTH>>,
     rw_elog: Cut<Bits<2>>,
     rw_stm: Cut<Bits<128>>,
     rw_std: Cut<Bits<128>>,
@@ -667,6 +665,8 @@ pub struct SliceUnit {
     s1_std: Signal<Local, Bits<128>>,
     s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     dw_vecf: Signal<Local, Bits<2>>,
+    s1_vecf: Signal<Local, Bits<2>>,
+    zero_form: Constant<Bits<CODE_WIDTH>>,
     s1_elog: Signal<Local, Bits<2>>,
     dw_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     unused_sector: Signal<Local, Bit>,
@@ -1014,7 +1014,6 @@ impl SliceUnit {
             rw_mask: Cut::new(cfg.unit_regs),
             rw_wmask: Cut::new(cfg.unit_regs),
             rw_sector: Cut::new(cfg.unit_regs),
-            rw_alu_form: Cut::new(cfg.unit_regs),
             rw_elog: Cut::new(cfg.unit_regs),
             rw_stm: Cut::new(cfg.unit_regs),
             rw_std: Cut::new(cfg.unit_regs),
@@ -1022,6 +1021,8 @@ impl SliceUnit {
             s1_std: Default::default(),
             s1_alu_form: Default::default(),
             dw_vecf: Default::default(),
+            s1_vecf: Default::default(),
+            zero_form: Constant::new(Bits::default()),
             s1_elog: Default::default(),
             dw_alu_form: Default::default(),
             unused_sector: Default::default(),
@@ -1112,7 +1113,7 @@ impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_alu_form, rw_elog, rw_stm, rw_std);
+        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -1394,17 +1395,14 @@ impl Logic for SliceUnit {
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
-        // The ALU computes a sector request as the full-sector vector of its type (vec field
-        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
-        // the enabled elements. (Decoded from s1's payload: in the registered pipeline it is
-        // also the ALU's next form, `pre_form`.)
+        // (The ALU's next form in the registered pipeline, `pre_form`: s1's, as `s1_alu_form`
+        // below decodes it for the computing stage.)
         self.dw_vecf.next = self.zero2.val() - self.dw_elog.val();
         self.dw_alu_form.next = self.dw_form.val();
         if self.dw_sector.val() {
             self.dw_alu_form.next = (self.dw_form.val() & self.vec_clear.val())
                 | (bit_cast::<CODE_WIDTH, 2>(self.dw_vecf.val()) << self.vec_lsb.val());
         }
-        self.rw_alu_form.d.next = self.dw_alu_form.val();
         self.rw_elog.d.next = self.dw_elog.val();
         self.rw_stm.d.next = self.dw_stm.val();
         self.rw_std.d.next = self.dw_std.val();
@@ -1415,12 +1413,15 @@ impl Logic for SliceUnit {
         self.s1_sector.next = self.rw_sector.q.val();
         self.s1_stm.next = self.rw_stm.q.val();
         self.s1_std.next = self.rw_std.q.val();
-        self.s1_alu_form.next = self.rw_alu_form.q.val();
         self.s1_elog.next = self.rw_elog.q.val();
-        // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table, and
-        // s1's vector field (the ALU's form, `s1_alu_form`, carries its own).
-        self.unused_sector.next = self.s1_form.val().any()
-            ^ self.y_r[1].q.val().get_bits::<32>(32).any()
+        self.s1_vecf.next = self.zero2.val() - self.s1_elog.val();
+        self.s1_alu_form.next = self.s1_form.val();
+        if self.s1_sector.val() {
+            self.s1_alu_form.next = (self.s1_form.val() & self.vec_clear.val())
+                | (bit_cast::<CODE_WIDTH, 2>(self.s1_vecf.val()) << self.vec_lsb.val());
+        }
+        // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
+        self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
             ^ self.y_r[3].q.val().get_bits::<32>(32).any()
             ^ self.dw_elogw.val().any();
 
@@ -1762,10 +1763,15 @@ impl Logic for SliceUnit {
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
         self.alu.in_form.next = self.s1_alu_form.val();
-        // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.)
-        self.alu.pre_valid.next =
-            self.s1_valid.q.val() && !self.reset.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
-        self.alu.pre_form.next = self.dw_alu_form.val();
+        // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.
+        // Constant in the default pipeline, whose ALU decodes in its cycle.)
+        self.alu.pre_valid.next = false;
+        self.alu.pre_form.next = self.zero_form.val();
+        if self.regs.val() {
+            self.alu.pre_valid.next =
+                self.s1_valid.q.val() && !self.reset.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
+            self.alu.pre_form.next = self.dw_alu_form.val();
+        }
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_b.next = self.s1_data.val();
 
