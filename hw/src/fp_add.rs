@@ -232,10 +232,10 @@ macro_rules! fp_adder {
             ccmp_lt_lo: Cut<Bit>,
             ccmp_sb: Cut<Bits<$sb>>,
             ccmp_nq: Cut<Bit>,
-            ccmp_b_inf: Cut<Bit>,
-            ccmp_a_inf: Cut<Bit>,
-            ccmp_b_nan: Cut<Bit>,
-            ccmp_a_nan: Cut<Bit>,
+            ccmp_b_fnz: Cut<Bit>,
+            ccmp_a_fnz: Cut<Bit>,
+            ccmp_b_emax: Cut<Bit>,
+            ccmp_a_emax: Cut<Bit>,
             ccmp_sh_ba: Cut<Bits<6>>,
             ccmp_sh_ab: Cut<Bits<6>>,
             csh_big_sig: Cut<Bits<$p>>,
@@ -448,10 +448,10 @@ macro_rules! fp_adder {
                     ccmp_lt_lo: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_nq: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_fnz: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_fnz: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_emax: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_emax: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sh_ba: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sh_ab: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     csh_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
@@ -530,10 +530,10 @@ macro_rules! fp_adder {
                 self.ccmp_lt_lo.clock.next = self.clock.val();
                 self.ccmp_sb.clock.next = self.clock.val();
                 self.ccmp_nq.clock.next = self.clock.val();
-                self.ccmp_b_inf.clock.next = self.clock.val();
-                self.ccmp_a_inf.clock.next = self.clock.val();
-                self.ccmp_b_nan.clock.next = self.clock.val();
-                self.ccmp_a_nan.clock.next = self.clock.val();
+                self.ccmp_b_fnz.clock.next = self.clock.val();
+                self.ccmp_a_fnz.clock.next = self.clock.val();
+                self.ccmp_b_emax.clock.next = self.clock.val();
+                self.ccmp_a_emax.clock.next = self.clock.val();
                 self.ccmp_sh_ba.clock.next = self.clock.val();
                 self.ccmp_sh_ab.clock.next = self.clock.val();
                 self.csh_big_sig.clock.next = self.clock.val();
@@ -610,14 +610,13 @@ macro_rules! fp_adder {
                 // compare in chunks, exponent differences. Side band `sb`: bit 0 ftz,
                 // 1 special, 2 sign, 3 sub (from segment F on: zero result), 4.. the special result.
                 // ======================================================================
-                self.a_nan.next = self.s0_a.q.val().get_bits::<$e>($f).all()
-                    && self.s0_a.q.val().get_bits::<$f>(0).any();
-                self.b_nan.next = self.s0_b.q.val().get_bits::<$e>($f).all()
-                    && self.s0_b.q.val().get_bits::<$f>(0).any();
-                self.a_inf.next = self.s0_a.q.val().get_bits::<$e>($f).all()
-                    && !self.s0_a.q.val().get_bits::<$f>(0).any();
-                self.b_inf.next = self.s0_b.q.val().get_bits::<$e>($f).all()
-                    && !self.s0_b.q.val().get_bits::<$f>(0).any();
+                // NaN and infinity in two registered parts, the exponent field all ones
+                // (`emax`) and the fraction not zero (`fnz`), each a short OR/AND tree;
+                // segment B combines them.
+                self.ccmp_a_emax.d.next = self.s0_a.q.val().get_bits::<$e>($f).all();
+                self.ccmp_b_emax.d.next = self.s0_b.q.val().get_bits::<$e>($f).all();
+                self.ccmp_a_fnz.d.next = self.s0_a.q.val().get_bits::<$f>(0).any();
+                self.ccmp_b_fnz.d.next = self.s0_b.q.val().get_bits::<$f>(0).any();
                 // Magnitude compare on the raw magnitudes: flushing (ftz) only changes the
                 // order of two subnormals or zeros, which both flush to zero, and the sum of two
                 // zeros does not depend on their order.
@@ -687,10 +686,6 @@ macro_rules! fp_adder {
                 }
                 self.ccmp_a.d.next = self.s0_a.q.val();
                 self.ccmp_b.d.next = self.s0_b.q.val();
-                self.ccmp_a_nan.d.next = self.a_nan.val();
-                self.ccmp_b_nan.d.next = self.b_nan.val();
-                self.ccmp_a_inf.d.next = self.a_inf.val();
-                self.ccmp_b_inf.d.next = self.b_inf.val();
                 self.ccmp_nq.d.next = self.s0_nan_quiet.q.val();
                 self.sb_a.next = bit_cast::<$sb, $w>(self.zero_w.val());
                 if self.s0_ftz.q.val() {
@@ -701,8 +696,13 @@ macro_rules! fp_adder {
                 // ======================================================================
                 // Stage 1, segment B: swap (the larger magnitude first; on a tie `a` stays
                 // first) of the unpacked significands, exponents, signs and exponent
-                // differences; the flush of a subnormal input.
+                // differences; the flush of a subnormal input; NaN and infinity from their
+                // registered parts.
                 // ======================================================================
+                self.a_nan.next = self.ccmp_a_emax.q.val() && self.ccmp_a_fnz.q.val();
+                self.b_nan.next = self.ccmp_b_emax.q.val() && self.ccmp_b_fnz.q.val();
+                self.a_inf.next = self.ccmp_a_emax.q.val() && !self.ccmp_a_fnz.q.val();
+                self.b_inf.next = self.ccmp_b_emax.q.val() && !self.ccmp_b_fnz.q.val();
                 self.swap.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
                 self.a_sig_b.next = self.ccmp_a_sig.q.val();
                 if self.ccmp_a_flush.q.val() {
@@ -735,18 +735,18 @@ macro_rules! fp_adder {
                 // NaN (a NaN input, or inf + -inf), else infinity.
                 self.nan_val.next = self.canon_nan.val();
                 if self.nan_prop.val() {
-                    if self.ccmp_a_nan.q.val() && self.ccmp_b_nan.q.val() {
+                    if self.a_nan.val() && self.b_nan.val() {
                         if self.ccmp_nq.q.val() {
                             self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
                         } else {
                             self.nan_val.next = self.ccmp_b.q.val();
                         }
-                    } else if self.ccmp_a_nan.q.val() {
+                    } else if self.a_nan.val() {
                         self.nan_val.next = self.ccmp_a.q.val();
                         if self.ccmp_nq.q.val() {
                             self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
                         }
-                    } else if self.ccmp_b_nan.q.val() {
+                    } else if self.b_nan.val() {
                         self.nan_val.next = self.ccmp_b.q.val();
                         if self.ccmp_nq.q.val() {
                             self.nan_val.next = self.ccmp_b.q.val() | self.quiet_bit.val();
@@ -756,19 +756,19 @@ macro_rules! fp_adder {
                     }
                 }
                 self.special_val.next = self.nan_val.val();
-                if !self.ccmp_a_nan.q.val() && !self.ccmp_b_nan.q.val() {
-                    if self.ccmp_a_inf.q.val() && self.ccmp_b_inf.q.val() {
+                if !self.a_nan.val() && !self.b_nan.val() {
+                    if self.a_inf.val() && self.b_inf.val() {
                         if self.ccmp_a.q.val().get_bit($s) == self.ccmp_b.q.val().get_bit($s) {
                             self.special_val.next = self.ccmp_a.q.val();
                         }
-                    } else if self.ccmp_a_inf.q.val() {
+                    } else if self.a_inf.val() {
                         self.special_val.next = self.ccmp_a.q.val();
-                    } else if self.ccmp_b_inf.q.val() {
+                    } else if self.b_inf.val() {
                         self.special_val.next = self.ccmp_b.q.val();
                     }
                 }
                 self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 4) | self.ccmp_sb.q.val();
-                if self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val() {
+                if self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val() {
                     self.sb_b.next = self.sb_b.val() | self.sb_special.val();
                 }
                 if self.big_sign.val() {

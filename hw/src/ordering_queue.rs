@@ -238,8 +238,6 @@ pub struct OrderingQueue {
     k_hz1: Signal<Local, Bit>,
     oldest: Signal<Local, Bit>,
     old_waits: Signal<Local, Bit>,
-    line_wait: Signal<Local, Bit>,
-    hazard_wait: Signal<Local, Bit>,
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     zero_d: Constant<Bits<QUEUE_DEPTH>>,
@@ -380,8 +378,6 @@ impl OrderingQueue {
             k_hz1: Default::default(),
             oldest: Default::default(),
             old_waits: Default::default(),
-            line_wait: Default::default(),
-            hazard_wait: Default::default(),
             zero_line: Constant::new(Bits::default()),
             zero_payload: Constant::new(Bits::default()),
             zero_d: Constant::new(Bits::default()),
@@ -657,10 +653,8 @@ impl Logic for OrderingQueue {
         // ==========================================================================
         // Next state of every slot (and the line- and hazard-wait coverage).
         // ==========================================================================
-        self.line_wait.next = false;
         self.lw_v.next = self.zero_d.val();
         self.hw_v.next = self.zero_d.val();
-        self.hazard_wait.next = false;
         self.last_fs.d.next = self.fs.val();
         self.ld_vec.next = self.we.val();
         if self.rp.val() {
@@ -693,14 +687,8 @@ impl Logic for OrderingQueue {
             }
             self.vb.next = self.e_valid[i].q.val() && self.k_dep.val().any();
             self.lw_v.next = (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
-            if self.vb.val() {
-                self.line_wait.next = true;
-            }
             self.vb.next = self.e_valid[i].q.val() && !self.k_dep.val().any() && self.k_hz.val();
             self.hw_v.next = (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
-            if self.vb.val() {
-                self.hazard_wait.next = true;
-            }
             // An entry that stays: it waits on its line while an older entry to it stays, and
             // for the result while a late one of them has just issued (`k_hz1`).
             self.k_blk.next = false;
@@ -834,8 +822,8 @@ impl Logic for OrderingQueue {
         }
         self.cov_full.next = self.full.val();
         self.cov_overtake.next = self.fire.val() && self.old_waits.val();
-        self.cov_line_wait.next = self.line_wait.val();
-        self.cov_hazard_wait.next = self.hazard_wait.val();
+        self.cov_line_wait.next = self.lw_v.val().any();
+        self.cov_hazard_wait.next = self.hw_v.val().any();
         if self.rp.val() {
             self.cov_line_wait.next = self.c_lw.q.val().any();
             self.cov_hazard_wait.next = self.c_hw.q.val().any();

@@ -1388,8 +1388,9 @@ impl Logic for SliceUnit {
             self.dw_wmask.next = self.dw_exp.val();
             self.dw_rep.next = self.rep128.val();
         }
-        // A store's data in its line.
-        self.dw_std.next = (self.dw_data.val() & self.dw_mask.val()) << self.dw_sh.val();
+        // A store's data in its line: the data shifted, then masked with the shifted mask
+        // (`dw_stm`), so the shift does not wait for the size decode.
+        self.dw_std.next = (self.dw_data.val() << self.dw_sh.val()) & self.dw_stm.val();
         self.rw_sh.d.next = self.dw_sh.val();
         self.rw_rep.d.next = self.dw_rep.val();
         self.rw_mask.d.next = self.dw_mask.val();
