@@ -70,12 +70,13 @@ const _: () = assert!(FP_ADD_LATENCY == FP_STAGES_MIN);
 /// magnitude width, `xm1 = x - 1`; the splits: `q` the chunk of the magnitude compare (chunks
 /// at 0, `q2 = 2q`, `q3 = 3q`, the top one `qt = m - 3q` wide),
 /// `lo` the low part of the significand add (`lo2 = lo + 2`, `hi = y - lo`), `e2 = e + 2`,
-/// `sb = w + 4` the packed side band, `p1 = p + 1`.
+/// `sb = w + 4` the packed side band, `p1 = p + 1`; the rounding increment splits at `lo`
+/// too (`rh = p - lo` the high part, `rh1 = rh + 1` with its carry).
 macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
         $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
-        q: $q:tt, q2: $q2:tt, q3: $q3:tt, qt: $qt:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt,
+        q: $q:tt, q2: $q2:tt, q3: $q3:tt, qt: $qt:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt, rh: $rh:tt, rh1: $rh1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
         $(#[$doc])*
@@ -109,7 +110,8 @@ macro_rules! fp_adder {
             sb_special: Constant<Bits<$sb>>,
             sb_sign: Constant<Bits<$sb>>,
             sb_sub: Constant<Bits<$sb>>,
-            one_p1: Constant<Bits<$p1>>,
+            one_lo: Constant<Bits<$lo>>,
+            one_rh1: Constant<Bits<$rh1>>,
             one_hi: Constant<Bits<$hi>>,
             one_lo2: Constant<Bits<$lo2>>,
             hidden_p: Constant<Bits<$p>>,
@@ -177,6 +179,9 @@ macro_rules! fp_adder {
             norm_exp: Signal<Local, Bits<$e>>,
             round_up: Signal<Local, Bit>,
             sig_w: Signal<Local, Bits<$p1>>,
+            rnd_lo: Signal<Local, Bits<$lo>>,
+            rnd_hi: Signal<Local, Bits<$rh1>>,
+            rnd_carry: Signal<Local, Bit>,
             ef0: Signal<Local, Bits<$e>>,
             ef1: Signal<Local, Bits<$e>>,
             ef2: Signal<Local, Bits<$e>>,
@@ -328,7 +333,8 @@ macro_rules! fp_adder {
                     sb_special: Constant::new(bits_u128(2)),
                     sb_sign: Constant::new(bits_u128(4)),
                     sb_sub: Constant::new(bits_u128(8)),
-                    one_p1: Constant::new(bits_u128(1)),
+                    one_lo: Constant::new(bits_u128(1)),
+                    one_rh1: Constant::new(bits_u128(1)),
                     one_hi: Constant::new(bits_u128(1)),
                     one_lo2: Constant::new(bits_u128(1)),
                     hidden_p: Constant::new(bits_u128(1u128 << $f)),
@@ -395,6 +401,9 @@ macro_rules! fp_adder {
                     norm_exp: Default::default(),
                     round_up: Default::default(),
                     sig_w: Default::default(),
+                    rnd_lo: Default::default(),
+                    rnd_hi: Default::default(),
+                    rnd_carry: Default::default(),
                     ef0: Default::default(),
                     ef1: Default::default(),
                     ef2: Default::default(),
@@ -996,10 +1005,19 @@ macro_rules! fp_adder {
                     && (self.s2_norm.q.val().get_bit(1)
                         || self.s2_norm.q.val().get_bit(0)
                         || self.s2_norm.q.val().get_bit(3));
-                self.sig_w.next = bit_cast::<$p1, $p>(self.s2_norm.q.val().get_bits::<$p>(3));
+                // The increment carry-selected: the low `lo` bits and the high part (with its
+                // carry out) add one side by side, and the high part takes its sum when the
+                // low part was all ones (f64: two chains of 28 and 26 bits, not one of 54).
+                self.rnd_lo.next = self.s2_norm.q.val().get_bits::<$lo>(3);
+                self.rnd_hi.next = bit_cast::<$rh1, $rh>(self.s2_norm.q.val().get_bits::<$rh>(3 + $lo));
+                self.rnd_carry.next = self.round_up.val() && self.rnd_lo.val().all();
                 if self.round_up.val() {
-                    self.sig_w.next = self.sig_w.val() + self.one_p1.val();
+                    self.rnd_lo.next = self.rnd_lo.val() + self.one_lo.val();
                 }
+                if self.rnd_carry.val() {
+                    self.rnd_hi.next = self.rnd_hi.val() + self.one_rh1.val();
+                }
+                self.sig_w.next = (bit_cast::<$p1, $rh1>(self.rnd_hi.val()) << $lo) | bit_cast::<$p1, $lo>(self.rnd_lo.val());
                 self.crnd_sig_w.d.next = self.sig_w.val();
                 // The exponent field for the three values the significand's bits above the
                 // fraction can take (0, 1, 2: subnormal, normal, rounding carry), each with
@@ -1115,13 +1133,13 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
     FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
-    q: 8, q2: 16, q3: 24, qt: 7, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25,
+    q: 8, q2: 16, q3: 24, qt: 7, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25, rh: 10, rh1: 11,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
     FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
-    q: 16, q2: 32, q3: 48, qt: 15, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54,
+    q: 16, q2: 32, q3: 48, qt: 15, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54, rh: 25, rh1: 26,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
 );
