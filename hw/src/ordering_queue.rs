@@ -58,7 +58,9 @@
 //!   its slot too (its line compare is the pushed line's slot compare).
 //! - the pushed line's compares with the slots are made a cycle ahead (`m_r`), from the line
 //!   the push will carry (`push_line_nx`) and each slot's line as it will be (the slot chosen
-//!   by `fr` takes the pushed line): so the push's dependences start from a register;
+//!   by `fr` takes the pushed line): so the push's dependences start from a register. A
+//!   pusher whose line register may keep its line says so (`push_nx_keep`) beside the line
+//!   it would load: both candidates are compared and the bit selects the matches last;
 //! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
 //!   event (the coverage is counted, not acted on).
 //!
@@ -103,6 +105,11 @@ pub struct OrderingQueue {
     /// Registered push only: the line `push_line` carries in the next cycle (the D input of
     /// the pusher's line register), so that the line compares start a cycle ahead.
     pub push_line_nx: Signal<In, Bits<LINE_BITS>>,
+    /// Registered push only: the pusher keeps its line register next cycle (the next push
+    /// line is `push_line` itself, whatever `push_line_nx` says). The queue compares both
+    /// candidates and selects the results by this bit last, so a pusher's load enable
+    /// drives one LUT before the match registers, not the line compares. 0 when unused.
+    pub push_nx_keep: Signal<In, Bit>,
     pub push_ordered: Signal<In, Bit>,
     /// The entry's hazard window: its new line exists only this many cycles after its issue
     /// (0..=`max_wait`; 0: at once).
@@ -185,6 +192,8 @@ pub struct OrderingQueue {
     /// `push_line == push_line_nx` (the slot taking this cycle's push line against the next).
     p_eq: Signal<Local, Bit>,
     vb_nx: Signal<Local, Bit>,
+    /// The next cycle's match with a slot when the pusher keeps its line (`push_nx_keep`).
+    vb_k: Signal<Local, Bit>,
     /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
     /// cycle (the coverage outputs a cycle later).
     c_lw: DFF<Bits<QUEUE_DEPTH>>,
@@ -283,6 +292,7 @@ impl OrderingQueue {
             push_ready_nx: Default::default(),
             push_line: Default::default(),
             push_line_nx: Default::default(),
+            push_nx_keep: Default::default(),
             push_ordered: Default::default(),
             push_wait: Default::default(),
             push_payload: Default::default(),
@@ -336,6 +346,7 @@ impl OrderingQueue {
             m_nx: Default::default(),
             p_eq: Default::default(),
             vb_nx: Default::default(),
+            vb_k: Default::default(),
             c_lw: Default::default(),
             c_hw: Default::default(),
             lw_v: Default::default(),
@@ -572,10 +583,16 @@ impl Logic for OrderingQueue {
         // (Its own temporary, `vb_nx`: a statement group that reads `push_line_nx` must not
         // share one with the free-slot search, which makes `push_ready_nx`, or Verilator sees
         // a loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)
+        // (With `push_nx_keep` the next push line is `push_line`: a slot's own line against
+        // it, and the slot `fr` chose, which takes `push_line`, matches.)
         for j in 0..QUEUE_DEPTH {
             self.vb_nx.next = self.e_line[j].q.val() == self.push_line_nx.val();
             if self.fr.q.val().get_bit(j) {
                 self.vb_nx.next = self.p_eq.val();
+            }
+            self.vb_k.next = self.fr.q.val().get_bit(j) || (self.e_line[j].q.val() == self.push_line.val());
+            if self.push_nx_keep.val() {
+                self.vb_nx.next = self.vb_k.val();
             }
             self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
         }

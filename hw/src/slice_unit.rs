@@ -1281,13 +1281,17 @@ impl Logic for SliceUnit {
         self.queue.push_valid.next = self.req_valid.val();
         self.queue.push_line.next = self.a_line.val();
         self.queue.push_line_nx.next = self.a_line.val();
+        self.queue.push_nx_keep.next = false;
         self.queue.push_ordered.next = self.a_ordered.val();
         self.queue.push_wait.next = self.a_wait.val();
         self.queue.push_payload.next = self.a_payload.val();
         if self.regs.val() {
             self.queue.push_valid.next = self.ac_valid.q.val();
             self.queue.push_line.next = self.ac_line.q.val();
-            self.queue.push_line_nx.next = self.ac_line_nx.val();
+            // (The next push line: `a_line` (above) when the register loads, else its own;
+            // whether it loads goes separately, so that the queue selects its compares by
+            // `ac_ld` last.)
+            self.queue.push_nx_keep.next = !self.ac_load.val();
             self.queue.push_ordered.next = self.ac_ordered.q.val();
             self.queue.push_wait.next = self.ac_wait.q.val();
             self.queue.push_payload.next = self.ac_payload.q.val();

@@ -37,11 +37,13 @@ struct Seen {
 }
 
 /// One cycle; `line_nx`: the line `push_line` carries in the next cycle (a registered push
-/// compares it with the slots a cycle ahead), when the caller knows it.
-fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<u64>) -> Seen {
+/// compares it with the slots a cycle ahead), when the caller knows it, and whether it says
+/// so with `push_nx_keep` (`push_line` stays; `push_line_nx` is then any line).
+fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<(u64, bool)>) -> Seen {
     q.clock.next = Clock::from(false);
-    if let Some(l) = line_nx {
+    if let Some((l, keep)) = line_nx {
         q.push_line_nx.next = b128(l as u128);
+        q.push_nx_keep.next = keep;
     }
     q.reset.next = d.reset;
     q.push_valid.next = d.push.is_some();
@@ -142,7 +144,7 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
     check_nx(q, model, d, n, None)
 }
 
-fn check_nx(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize, line_nx: Option<u64>) -> Seen {
+fn check_nx(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize, line_nx: Option<(u64, bool)>) -> Seen {
     let exp = model.pick(d);
     let seen = cycle(q, d, line_nx);
     let len = model.entries.len();
@@ -223,13 +225,24 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
         Drive { push, enable: rng.below(10) < if phase == 0 { 2 } else { 8 }, reset: rng.below(3000) == 0 }
     };
     // The drives are drawn a cycle ahead: the queue is told the line `push_line` holds in the
-    // next cycle (the next push's, or the one it holds now).
+    // next cycle (the next push's, or the one it holds now); when that is the line it holds
+    // now (no push next, or a push to the same line, like a request the unit holds while the
+    // queue is full), half the time as the unit says it: `push_nx_keep` with another line on
+    // `push_line_nx` (the line its request register would have loaded).
     let mut d = Drive { push: None, enable: false, reset: true };
     let mut held = 0u64;
+    let mut keeps = 0;
     for n in 0..30_000 {
         let next = draw(n + 1, &mut rng);
         held = d.push.map_or(held, |e| e.line);
-        let seen = check_nx(&mut q, &mut model, &d, n, Some(next.push.map_or(held, |e| e.line)));
+        let line_nx = next.push.map_or(held, |e| e.line);
+        let nx = if registered && line_nx == held && rng.below(2) == 0 {
+            keeps += next.push.is_some() as usize;
+            ([5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)], true)
+        } else {
+            (line_nx, false)
+        };
+        let seen = check_nx(&mut q, &mut model, &d, n, Some(nx));
         overtakes += seen.cov_overtake as usize;
         fulls += seen.cov_full as usize;
         waits += seen.cov_line_wait as usize;
@@ -237,8 +250,12 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
         resets += (n > 0 && d.reset) as usize;
         d = next;
     }
-    eprintln!("overtakes {overtakes}, full cycles {fulls}, line waits {waits}, hazard waits {hz_waits}, resets {resets}");
+    eprintln!(
+        "overtakes {overtakes}, full cycles {fulls}, line waits {waits}, hazard waits {hz_waits}, resets {resets}, pushes after a keep {keeps}"
+    );
     assert!(overtakes > 100 && fulls > 100 && waits > 100 && hz_waits > 100 && resets > 0);
+    // (`keeps`: pushes whose line compares came from `push_nx_keep`.)
+    assert!(!registered || keeps > 1000, "keeps {keeps}");
 }
 
 /// Directed: A1 (late) B A2 to lines A, B, A: A1 issues, B overtakes A2 while A1's result is
