@@ -632,6 +632,13 @@ pub struct SliceUnit {
     s1_mask: Signal<Local, Bits<128>>,
     s1_old_line: Signal<Local, Bits<128>>,
     s1_old: Signal<Local, Bits<128>>,
+    /// The old value's bytes by the offsets they can come from (`s1_old`): 2-3, 4-7, 8-15.
+    xm_b2: Constant<Bits<128>>,
+    xm_b4: Constant<Bits<128>>,
+    xm_b8: Constant<Bits<128>>,
+    /// The shift's bits that select bytes 2-3 (offsets 0, 4, 8, 12) and 4-7 (0, 8).
+    xs_4: Constant<Bits<7>>,
+    xs_8: Constant<Bits<7>>,
     s1_fwd_fp: Signal<Local, Bit>,
     dw_mask8: Signal<Local, Bits<8>>,
     s1_sector: Signal<Local, Bit>,
@@ -894,6 +901,11 @@ impl SliceUnit {
             line_mask: k(((mem_bytes / 16).next_power_of_two() - 1) as u128),
             one8: k(1),
             three7: k(3),
+            xm_b2: k(0xffff_0000),
+            xm_b4: k(0xffff_ffff_0000_0000),
+            xm_b8: k(!(u64::MAX as u128)),
+            xs_4: k(0b110_0000),
+            xs_8: k(0b100_0000),
             a_kind: Default::default(),
             a_form: Default::default(),
             a_ty: Default::default(),
@@ -1750,7 +1762,19 @@ impl Logic for SliceUnit {
         // The compute stage (s1; s1b in the registered pipeline): old value to both ALUs;
         // stores merge here; response data fixed here.
         // ==========================================================================
-        self.s1_old.next = self.c_old_line.val() >> self.s1_sh.val();
+        // The old value (`old line >> 8*offset`), shifted only where an access can put it:
+        // an access of V bytes sits at a multiple of V, so the value's byte b (b < V) comes
+        // from b + a multiple of the smallest power of two above b. Bytes 0-1 select among 8
+        // places, 2-3 among 4, 4-7 between 2, and bytes 8-15 (only a 16-byte access has
+        // them) are the line's own. Bytes beyond the access hold other bytes of the line, not
+        // zeros: every reader takes only the access's bytes (the ALU lanes' results are
+        // masked by the merge, the response by `s1_mask`). Narrower muxes with fewer select
+        // loads: the shift's fan-out to the ALU lanes' operand registers was 6 of 13
+        // critical paths of the registered pipeline (issue 5, Phase 7).
+        self.s1_old.next = ((self.c_old_line.val() >> self.s1_sh.val()) & self.mask16.val())
+            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_4.val())) & self.xm_b2.val())
+            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_8.val())) & self.xm_b4.val())
+            | (self.c_old_line.val() & self.xm_b8.val());
 
         // Operand isolation (see `ReductionAlu`): the integer ALU loads for the integer
         // forms, its sector lanes for masked sector requests of them.
