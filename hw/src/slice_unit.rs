@@ -639,12 +639,6 @@ pub struct SliceUnit {
     /// The shift's bits that select bytes 2-3 (offsets 0, 4, 8, 12) and 4-7 (0, 8).
     xs_4: Constant<Bits<7>>,
     xs_8: Constant<Bits<7>>,
-    /// The old value's bytes 0-1, an AND-OR over the line's 8 halfwords selected by the
-    /// offset as a one-hot code (`rw_oh`, registered with the other `rw_*`).
-    s1_x01: Signal<Local, Bits<16>>,
-    zero16: Constant<Bits<16>>,
-    dw_oh: Signal<Local, Bits<8>>,
-    rw_oh: Cut<Bits<8>>,
     /// The integer ALU's and its sector lanes' operand isolation, decoded from s1 (`rw_*`: in
     /// the registered pipeline a register, so s1b's valid and decode drive no clock enable).
     rw_int_hold: Cut<Bit>,
@@ -1037,10 +1031,6 @@ impl SliceUnit {
             rw_mask: Cut::new(cfg.unit_regs),
             rw_wmask: Cut::new(cfg.unit_regs),
             rw_sector: Cut::new(cfg.unit_regs),
-            s1_x01: Default::default(),
-            zero16: k(0),
-            dw_oh: Default::default(),
-            rw_oh: Cut::new(cfg.unit_regs),
             rw_int_hold: Cut::new(cfg.unit_regs),
             rw_lane_hold: Cut::new(cfg.unit_regs),
             rw_elog: Cut::new(cfg.unit_regs),
@@ -1142,7 +1132,7 @@ impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std, rw_oh, rw_int_hold, rw_lane_hold);
+        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std, rw_int_hold, rw_lane_hold);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -1425,8 +1415,6 @@ impl Logic for SliceUnit {
         // (`dw_stm`), so the shift does not wait for the size decode.
         self.dw_std.next = (self.dw_data.val() << self.dw_sh.val()) & self.dw_stm.val();
         self.rw_sh.d.next = self.dw_sh.val();
-        self.dw_oh.next = self.one8.val() << (bit_cast::<8, 4>(self.dw_off.val()) >> 1);
-        self.rw_oh.d.next = self.dw_oh.val();
         self.rw_int_hold.d.next = !self.s1_valid.q.val() || self.s1r_fp.val();
         self.rw_lane_hold.d.next = !self.s1_valid.q.val() || self.s1r_fp.val() || !self.dw_sector.val();
         self.rw_rep.d.next = self.dw_rep.val();
@@ -1791,15 +1779,7 @@ impl Logic for SliceUnit {
         // masked by the merge, the response by `s1_mask`). Narrower muxes with fewer select
         // loads: the shift's fan-out to the ALU lanes' operand registers was 6 of 13
         // critical paths of the registered pipeline (issue 5, Phase 7).
-        // Bytes 0-1 as an AND-OR with a one-hot select (two LUT levels; an 8-way mux of
-        // binary selects took three).
-        self.s1_x01.next = self.zero16.val();
-        for k in 0..8 {
-            if self.rw_oh.q.val().get_bit(k) {
-                self.s1_x01.next = self.s1_x01.val() | self.c_old_line.val().get_bits::<16>(16 * k);
-            }
-        }
-        self.s1_old.next = bit_cast::<128, 16>(self.s1_x01.val())
+        self.s1_old.next = ((self.c_old_line.val() >> self.s1_sh.val()) & self.mask16.val())
             | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_4.val())) & self.xm_b2.val())
             | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_8.val())) & self.xm_b4.val())
             | (self.c_old_line.val() & self.xm_b8.val());
