@@ -639,10 +639,6 @@ pub struct SliceUnit {
     /// The shift's bits that select bytes 2-3 (offsets 0, 4, 8, 12) and 4-7 (0, 8).
     xs_4: Constant<Bits<7>>,
     xs_8: Constant<Bits<7>>,
-    /// The integer ALU's and its sector lanes' operand isolation, decoded from s1 (`rw_*`: in
-    /// the registered pipeline a register, so s1b's valid and decode drive no clock enable).
-    rw_int_hold: Cut<Bit>,
-    rw_lane_hold: Cut<Bit>,
     s1_fwd_fp: Signal<Local, Bit>,
     dw_mask8: Signal<Local, Bits<8>>,
     s1_sector: Signal<Local, Bit>,
@@ -1031,8 +1027,6 @@ impl SliceUnit {
             rw_mask: Cut::new(cfg.unit_regs),
             rw_wmask: Cut::new(cfg.unit_regs),
             rw_sector: Cut::new(cfg.unit_regs),
-            rw_int_hold: Cut::new(cfg.unit_regs),
-            rw_lane_hold: Cut::new(cfg.unit_regs),
             rw_elog: Cut::new(cfg.unit_regs),
             rw_stm: Cut::new(cfg.unit_regs),
             rw_std: Cut::new(cfg.unit_regs),
@@ -1132,7 +1126,7 @@ impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std, rw_int_hold, rw_lane_hold);
+        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -1415,8 +1409,6 @@ impl Logic for SliceUnit {
         // (`dw_stm`), so the shift does not wait for the size decode.
         self.dw_std.next = (self.dw_data.val() << self.dw_sh.val()) & self.dw_stm.val();
         self.rw_sh.d.next = self.dw_sh.val();
-        self.rw_int_hold.d.next = !self.s1_valid.q.val() || self.s1r_fp.val();
-        self.rw_lane_hold.d.next = !self.s1_valid.q.val() || self.s1r_fp.val() || !self.dw_sector.val();
         self.rw_rep.d.next = self.dw_rep.val();
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
@@ -1786,10 +1778,9 @@ impl Logic for SliceUnit {
 
         // Operand isolation (see `ReductionAlu`): the integer ALU loads for the integer
         // forms, its sector lanes for masked sector requests of them.
-        // (From s1's registers a cycle early: `rw_int_hold`, `rw_lane_hold`.)
-        self.int_alu.hold.next = self.rw_int_hold.q.val();
+        self.int_alu.hold.next = !self.c_valid.val() || self.s1_fp.val();
         for i in 0..3 {
-            self.int_lane[i].hold.next = self.rw_lane_hold.q.val();
+            self.int_lane[i].hold.next = !self.c_valid.val() || self.s1_fp.val() || !self.s1_sector.val();
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
