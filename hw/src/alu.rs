@@ -116,6 +116,12 @@ pub struct ReductionAlu {
     pub in_old: Signal<In, Bits<128>>,
     /// Operand, laid out like `in_old`.
     pub in_b: Signal<In, Bits<128>>,
+    /// With [`ReductionAlu::with_old_replicas`]: `in_old` again, for the min/max lanes
+    /// (`in_old_mm`) and for the f32/f64 adders (`in_old_wide`), each from registers of its
+    /// own that placement can put beside those units (`in_old` then feeds the integer ALU and
+    /// the f16/bf16 adders). Otherwise unused.
+    pub in_old_mm: Signal<In, Bits<128>>,
+    pub in_old_wide: Signal<In, Bits<128>>,
     /// With [`ReductionAlu::with_early_hold`]: the next cycle's `in_valid` and `in_form`, from
     /// which the operand isolation and the output select are decoded a cycle ahead and
     /// registered (the caller guarantees it). Otherwise unused.
@@ -199,6 +205,12 @@ pub struct ReductionAlu {
     ctl_r: DFF<Bits<7>>,
     /// Decoded early ([`ReductionAlu::with_early_hold`]).
     early: Constant<Bit>,
+    /// The old value from `in_old_mm` and `in_old_wide` ([`ReductionAlu::with_old_replicas`]).
+    replicas: Constant<Bit>,
+    /// Floating-point forms only, no integer ALU ([`ReductionAlu::fp_only`]).
+    no_int: Constant<Bit>,
+    old_mm: Signal<Local, Bits<128>>,
+    old_wide: Signal<Local, Bits<128>>,
     /// `dly_ctl` (a cycle before the output) decoded: the one-hot select of the output,
     /// registered. Bit `4u + g`: unit u (f32, f64, min/max, f16/bf16 add, integer) drives
     /// bit group g of the result (bits 15..0, 31..16, 63..32, 127..64: the groups within the
@@ -267,6 +279,27 @@ impl ReductionAlu {
     /// registered, so that the units' clock enables hang off registers (the unit's
     /// registered pipeline, which knows its next operation a cycle ahead).
     pub fn with_early_hold(cfg: &Config, early: bool) -> Self {
+        Self::build(cfg, early)
+    }
+
+    /// This ALU taking the old value of its min/max lanes from `in_old_mm` and that of its
+    /// f32/f64 adders from `in_old_wide` (the caller drives both with `in_old`'s value, from
+    /// replicas of its registers: the unit's registered pipeline, issue 5).
+    pub fn with_old_replicas(mut self) -> Self {
+        self.replicas = Constant::new(true);
+        self
+    }
+
+    /// This ALU for a caller that sends it floating-point forms only (the unit, whose integer
+    /// forms go to integer ALUs of its own): the integer ALU's operands are tied to zero and
+    /// held, so synthesis removes it (in the unit's registered pipeline its copy held 6 of 14
+    /// critical paths, issue 5 Phase 9). An integer form's result is then undefined.
+    pub fn fp_only(mut self) -> Self {
+        self.no_int = Constant::new(true);
+        self
+    }
+
+    fn build(cfg: &Config, early: bool) -> Self {
         let lat = cfg.alu_latency();
         let fp = cfg.fp_add_latency();
         let fp16 = cfg.fp16_add_latency();
@@ -282,6 +315,8 @@ impl ReductionAlu {
             in_form: Default::default(),
             in_old: Default::default(),
             in_b: Default::default(),
+            in_old_mm: Default::default(),
+            in_old_wide: Default::default(),
             pre_valid: Default::default(),
             pre_form: Default::default(),
             out_valid: Default::default(),
@@ -342,6 +377,10 @@ impl ReductionAlu {
             hold_r: Default::default(),
             ctl_r: Default::default(),
             early: Constant::new(early),
+            replicas: Constant::new(false),
+            no_int: Constant::new(false),
+            old_mm: Default::default(),
+            old_wide: Default::default(),
             o_sel: Default::default(),
             o_dec: Default::default(),
             o_g3: Default::default(),
@@ -403,6 +442,15 @@ impl Logic for ReductionAlu {
         self.in_bf16.next =
             (self.in_ty.val() == self.ty_bf16.val()) || (self.in_ty.val() == self.ty_bf16x2.val());
 
+        // The old value of the min/max lanes and of the f32/f64 adders: `in_old`, or its
+        // replicas.
+        self.old_mm.next = self.in_old.val();
+        self.old_wide.next = self.in_old.val();
+        if self.replicas.val() {
+            self.old_mm.next = self.in_old_mm.val();
+            self.old_wide.next = self.in_old_wide.val();
+        }
+
         self.int_alu.clock.next = self.clock.val();
         self.int_alu.op.next = self.in_op.val();
         self.int_alu.ty.next = self.in_ty.val();
@@ -415,26 +463,26 @@ impl Logic for ReductionAlu {
             self.add16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.add16[i].bf16.next = self.in_bf16.val();
             self.minmax16[i].clock.next = self.clock.val();
-            self.minmax16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
+            self.minmax16[i].a.next = self.old_mm.val().get_bits::<16>(16 * i);
             self.minmax16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.minmax16[i].bf16.next = self.in_bf16.val();
             self.minmax16[i].max.next = self.in_op.val() == self.op_max.val();
         }
         for i in 0..4 {
             self.add_f32[i].clock.next = self.clock.val();
-            self.add_f32[i].a.next = self.in_old.val().get_bits::<32>(32 * i);
+            self.add_f32[i].a.next = self.old_wide.val().get_bits::<32>(32 * i);
             self.add_f32[i].b.next = self.in_b.val().get_bits::<32>(32 * i);
             // Global f32 flushes subnormal inputs and results.
             self.add_f32[i].ftz.next = !self.in_shared.val();
             self.add_f32[i].nan_quiet.next = false;
         }
         self.add_f64.clock.next = self.clock.val();
-        self.add_f64.a.next = self.in_old.val().get_bits::<64>(0);
+        self.add_f64.a.next = self.old_wide.val().get_bits::<64>(0);
         self.add_f64.b.next = self.in_b.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f64.nan_quiet.next = self.in_shared.val();
         self.add_f64_hi.clock.next = self.clock.val();
-        self.add_f64_hi.a.next = self.in_old.val().get_bits::<64>(64);
+        self.add_f64_hi.a.next = self.old_wide.val().get_bits::<64>(64);
         self.add_f64_hi.b.next = self.in_b.val().get_bits::<64>(64);
         self.add_f64_hi.ftz.next = false;
         self.add_f64_hi.nan_quiet.next = self.in_shared.val();
@@ -516,6 +564,11 @@ impl Logic for ReductionAlu {
         self.hold_mm.next = self.hold_h.val().get_bit(3);
         self.hold_add16.next = self.hold_h.val().get_bit(4);
         self.int_alu.hold.next = self.hold_int.val();
+        if self.no_int.val() {
+            self.int_alu.hold.next = true;
+            self.int_alu.a.next = self.zero64.val();
+            self.int_alu.b.next = self.zero64.val();
+        }
         for i in 0..8 {
             self.add16[i].hold.next = self.hold_add16.val();
             self.minmax16[i].hold.next = self.hold_mm.val();

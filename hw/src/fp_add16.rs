@@ -50,6 +50,7 @@ use crate::config::{Config, Cut, FP16_STAGES_MIN, HoldReg};
 #[cfg(doc)]
 use crate::config::FP16_STAGES_MAX;
 use crate::fp_add::bits_u128;
+use crate::replica_reg::ReplicaReg;
 use rust_hdl::prelude::*;
 
 /// The f16/bf16 add lane at the depth of a [`Config`] (`fp16_stages`): `sum = a + b`,
@@ -310,7 +311,9 @@ struct Base16 {
     // Pipeline registers: s0_ holds the inputs, s1_/s2_ the results of stages 1/2.
     s0_a: HoldReg<Bits<16>>,
     s0_b: HoldReg<Bits<16>>,
-    s0_bf16: DFF<Bit>,
+    /// The format, a register of this lane's own (`ReplicaReg`): the lanes' format registers
+    /// have one input, and merged they were one register driving all 8 lanes (issue 5).
+    s0_bf16: ReplicaReg<Bit>,
     s1_sign: DFF<Bit>,
     s1_exp: DFF<Bits<8>>,
     s1_big: DFF<Bits<14>>,
@@ -417,7 +420,7 @@ impl Logic for Base16 {
     fn update(&mut self) {
         clock!(self, clock, s0_a, s0_b);
         dff_setup!(
-            self, clock, s0_bf16, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
+            self, clock, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
             s1_bf16, s2_sign, s2_exp, s2_norm, s2_zero, s2_special, s2_special_val, s2_bf16
         );
 
@@ -430,6 +433,7 @@ impl Logic for Base16 {
         self.s0_b.d.next = self.b.val();
         self.s0_a.hold.next = self.hold.val();
         self.s0_b.hold.next = self.hold.val();
+        self.s0_bf16.clock.next = self.clock.val();
         self.s0_bf16.d.next = self.bf16.val();
 
         // ==========================================================================
@@ -732,7 +736,9 @@ struct Deep16 {
     result: Signal<Local, Bits<16>>,
     s0_a: HoldReg<Bits<16>>,
     s0_b: HoldReg<Bits<16>>,
-    s0_bf16: DFF<Bit>,
+    /// The format, a register of this lane's own (`ReplicaReg`): the lanes' format registers
+    /// have one input, and merged they were one register driving all 8 lanes (issue 5).
+    s0_bf16: ReplicaReg<Bit>,
     s1_big: DFF<Bits<14>>,
     s1_small: DFF<Bits<14>>,
     s1_exp: DFF<Bits<8>>,
@@ -929,7 +935,7 @@ impl Logic for Deep16 {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, s0_a, s0_b);
-        dff_setup!(self, clock, s0_bf16, s1_big, s1_small, s1_exp, s1_mark, s1_sb, s2_norm, s2_exp, s2_sb);
+        dff_setup!(self, clock, s1_big, s1_small, s1_exp, s1_mark, s1_sb, s2_norm, s2_exp, s2_sb);
         self.ccmp_lt_hi.clock.next = self.clock.val();
         self.ccmp_eq_hi.clock.next = self.clock.val();
         self.ccmp_lt_lo.clock.next = self.clock.val();
@@ -972,6 +978,7 @@ impl Logic for Deep16 {
         self.s0_b.d.next = self.b.val();
         self.s0_a.hold.next = self.hold.val();
         self.s0_b.hold.next = self.hold.val();
+        self.s0_bf16.clock.next = self.clock.val();
         self.s0_bf16.d.next = self.bf16.val();
 
         // ==========================================================================

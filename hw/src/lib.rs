@@ -10,6 +10,8 @@
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
+//! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from its line, optionally from register replicas |
+//! | `replica_reg.rs` | [`replica_reg::ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication) |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
 //! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
@@ -27,8 +29,10 @@ pub mod int_alu;
 pub mod line_memory;
 pub mod lut_ram;
 pub mod mbarrier;
+pub mod old_extract;
 pub mod ordering_queue;
 pub mod redux_sync;
+pub mod replica_reg;
 pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;

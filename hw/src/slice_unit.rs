@@ -177,6 +177,7 @@ use crate::alu::{ALU_LATENCY, ReductionAlu};
 use crate::config::{Config, Cut, Delay};
 use crate::int_alu::IntAlu;
 use crate::line_memory::{LINE_BITS, LineMemory};
+use crate::old_extract::OldExtract;
 use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use crate::k;
@@ -627,16 +628,23 @@ pub struct SliceUnit {
     s1_status: Signal<Local, Bits<STATUS_WIDTH>>,
     s1_id: Signal<Local, Bits<ID_WIDTH>>,
     s1_data: Signal<Local, Bits<128>>,
-    s1_sh: Signal<Local, Bits<7>>,
     s1_rep: Signal<Local, Bits<2>>,
     s1_mask: Signal<Local, Bits<128>>,
     s1_old_line: Signal<Local, Bits<128>>,
     s1_old: Signal<Local, Bits<128>>,
-    /// The old value's bytes by the offsets they can come from (`s1_old`): 2-3, 4-7, 8-15.
-    xm_b2: Constant<Bits<128>>,
-    xm_b4: Constant<Bits<128>>,
-    xm_b8: Constant<Bits<128>>,
-    /// The shift's bits that select bytes 2-3 (offsets 0, 4, 8, 12) and 4-7 (0, 8).
+    /// The old value for the integer ALUs, the min/max lanes, the f32/f64 adders, the
+    /// response (`ox`).
+    s1_old_int: Signal<Local, Bits<128>>,
+    s1_old_mm: Signal<Local, Bits<128>>,
+    s1_old_wide: Signal<Local, Bits<128>>,
+    s1_old_rsp: Signal<Local, Bits<128>>,
+    /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
+    /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
+    /// response (4), each from replicas of s1b's line and shift of its own (issue 5, Phase 9).
+    /// Registered pipeline only.
+    ox: [OldExtract; 5],
+    /// The default pipeline's extract (`OldExtract`'s, in the cycle of the forwarding): the
+    /// shift's bits that select bytes 2-3 and 4-7.
     xs_4: Constant<Bits<7>>,
     xs_8: Constant<Bits<7>>,
     s1_fwd_fp: Signal<Local, Bit>,
@@ -654,6 +662,9 @@ pub struct SliceUnit {
     dw_size: Signal<Local, Bits<3>>,
     dw_data: Signal<Local, Bits<128>>,
     dw_sh: Signal<Local, Bits<7>>,
+    /// The computing stage's shift (the default pipeline's: s1's, `rw_sh` a wire).
+    s1_sh: Signal<Local, Bits<7>>,
+    rw_sh: Cut<Bits<7>>,
     dw_mask: Signal<Local, Bits<128>>,
     dw_sector: Signal<Local, Bit>,
     dw_elog: Signal<Local, Bits<2>>,
@@ -661,7 +672,6 @@ pub struct SliceUnit {
     dw_stm: Signal<Local, Bits<128>>,
     dw_std: Signal<Local, Bits<128>>,
     dw_rep: Signal<Local, Bits<2>>,
-    rw_sh: Cut<Bits<7>>,
     rw_rep: Cut<Bits<2>>,
     rw_mask: Cut<Bits<128>>,
     rw_wmask: Cut<Bits<128>>,
@@ -844,7 +854,11 @@ impl SliceUnit {
             mem,
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
-            alu: ReductionAlu::with_early_hold(cfg, cfg.unit_regs),
+            alu: if cfg.unit_regs {
+                ReductionAlu::with_early_hold(cfg, true).with_old_replicas().fp_only()
+            } else {
+                ReductionAlu::with_early_hold(cfg, false).fp_only()
+            },
             rsp_fifo: ResponseFifo::new(sh.rsp_depth),
             mem_bytes: k(mem_bytes as u128),
             kind_lsb: k(KIND_LSB as u128),
@@ -901,9 +915,7 @@ impl SliceUnit {
             line_mask: k(((mem_bytes / 16).next_power_of_two() - 1) as u128),
             one8: k(1),
             three7: k(3),
-            xm_b2: k(0xffff_0000),
-            xm_b4: k(0xffff_ffff_0000_0000),
-            xm_b8: k(!(u64::MAX as u128)),
+            ox: Default::default(),
             xs_4: k(0b110_0000),
             xs_8: k(0b100_0000),
             a_kind: Default::default(),
@@ -995,11 +1007,14 @@ impl SliceUnit {
             s1_status: Default::default(),
             s1_id: Default::default(),
             s1_data: Default::default(),
-            s1_sh: Default::default(),
             s1_rep: Default::default(),
             s1_mask: Default::default(),
             s1_old_line: Default::default(),
             s1_old: Default::default(),
+            s1_old_int: Default::default(),
+            s1_old_mm: Default::default(),
+            s1_old_wide: Default::default(),
+            s1_old_rsp: Default::default(),
             s1_fwd_fp: Default::default(),
             dw_mask8: Default::default(),
             s1_sector: Default::default(),
@@ -1015,6 +1030,8 @@ impl SliceUnit {
             dw_size: Default::default(),
             dw_data: Default::default(),
             dw_sh: Default::default(),
+            s1_sh: Default::default(),
+            rw_sh: Cut::new(cfg.unit_regs),
             dw_mask: Default::default(),
             dw_sector: Default::default(),
             dw_elog: Default::default(),
@@ -1022,7 +1039,6 @@ impl SliceUnit {
             dw_stm: Default::default(),
             dw_std: Default::default(),
             dw_rep: Default::default(),
-            rw_sh: Cut::new(cfg.unit_regs),
             rw_rep: Cut::new(cfg.unit_regs),
             rw_mask: Cut::new(cfg.unit_regs),
             rw_wmask: Cut::new(cfg.unit_regs),
@@ -1762,19 +1778,31 @@ impl Logic for SliceUnit {
         // The compute stage (s1; s1b in the registered pipeline): old value to both ALUs;
         // stores merge here; response data fixed here.
         // ==========================================================================
-        // The old value (`old line >> 8*offset`), shifted only where an access can put it:
-        // an access of V bytes sits at a multiple of V, so the value's byte b (b < V) comes
-        // from b + a multiple of the smallest power of two above b. Bytes 0-1 select among 8
-        // places, 2-3 among 4, 4-7 between 2, and bytes 8-15 (only a 16-byte access has
-        // them) are the line's own. Bytes beyond the access hold other bytes of the line, not
-        // zeros: every reader takes only the access's bytes (the ALU lanes' results are
-        // masked by the merge, the response by `s1_mask`). Narrower muxes with fewer select
-        // loads: the shift's fan-out to the ALU lanes' operand registers was 6 of 13
-        // critical paths of the registered pipeline (issue 5, Phase 7).
+        // The old value (`old line >> 8*offset`), shifted only where an access can put it
+        // (`OldExtract`). The registered pipeline extracts once per group of consumers, each
+        // from replicas of s1b's line and shift of its own (the fan-out of the shared ones to
+        // the lanes' operand registers was 12 of 20 critical paths, issue 5 Phase 8); the
+        // default pipeline here, in the cycle of its forwarding.
+        for g in 0..5 {
+            self.ox[g].clock.next = self.clock.val();
+            self.ox[g].line.next = self.s1_old_line.val();
+            self.ox[g].sh.next = self.dw_sh.val();
+        }
         self.s1_old.next = ((self.c_old_line.val() >> self.s1_sh.val()) & self.mask16.val())
-            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_4.val())) & self.xm_b2.val())
-            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_8.val())) & self.xm_b4.val())
-            | (self.c_old_line.val() & self.xm_b8.val());
+            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_4.val())) & (self.mask32.val() & !self.mask16.val()))
+            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_8.val())) & (self.mask64.val() & !self.mask32.val()))
+            | (self.c_old_line.val() & !self.mask64.val());
+        self.s1_old_int.next = self.s1_old.val();
+        self.s1_old_rsp.next = self.s1_old.val();
+        self.s1_old_mm.next = self.s1_old.val();
+        self.s1_old_wide.next = self.s1_old.val();
+        if self.regs.val() {
+            self.s1_old.next = self.ox[0].old.val();
+            self.s1_old_mm.next = self.ox[1].old.val();
+            self.s1_old_wide.next = self.ox[2].old.val();
+            self.s1_old_int.next = self.ox[3].old.val();
+            self.s1_old_rsp.next = self.ox[4].old.val();
+        }
 
         // Operand isolation (see `ReductionAlu`): the integer ALU loads for the integer
         // forms, its sector lanes for masked sector requests of them.
@@ -1784,17 +1812,17 @@ impl Logic for SliceUnit {
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        self.int_alu.a.next = self.s1_old.val().get_bits::<64>(0);
+        self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
         self.int_alu.b.next = self.s1_data.val().get_bits::<64>(0);
         for i in 0..3 {
             self.int_lane[i].op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
             self.int_lane[i].ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         }
-        self.int_lane[0].a.next = self.s1_old.val().get_bits::<64>(32);
+        self.int_lane[0].a.next = self.s1_old_int.val().get_bits::<64>(32);
         self.int_lane[0].b.next = self.s1_data.val().get_bits::<64>(32);
-        self.int_lane[1].a.next = self.s1_old.val().get_bits::<64>(64);
+        self.int_lane[1].a.next = self.s1_old_int.val().get_bits::<64>(64);
         self.int_lane[1].b.next = self.s1_data.val().get_bits::<64>(64);
-        self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old.val().get_bits::<32>(96));
+        self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old_int.val().get_bits::<32>(96));
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
         self.alu.in_form.next = self.s1_alu_form.val();
@@ -1808,6 +1836,8 @@ impl Logic for SliceUnit {
             self.alu.pre_form.next = self.dw_alu_form.val();
         }
         self.alu.in_old.next = self.s1_old.val();
+        self.alu.in_old_mm.next = self.s1_old_mm.val();
+        self.alu.in_old_wide.next = self.s1_old_wide.val();
         self.alu.in_b.next = self.s1_data.val();
 
         self.sp_valid[0].d.next = self.c_valid.val() && !self.reset.val();
@@ -1831,7 +1861,7 @@ impl Logic for SliceUnit {
         if self.c_ordered.val()
             && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()))
         {
-            self.sp_rsp[0].d.next = self.s1_old.val() & self.s1_mask.val();
+            self.sp_rsp[0].d.next = self.s1_old_rsp.val() & self.s1_mask.val();
             if self.s1_sector.val() {
                 self.sp_rsp[0].d.next = self.c_old_line.val() & self.s1_wmask.val();
             }

@@ -1,0 +1,76 @@
+//! A register replica: a plain D flip-flop per bit (`q <= d` at the rising edge, zero at
+//! start) that synthesis keeps as a copy of its own, for register duplication.
+//!
+//! A signal that fans out to many places far apart on the chip is loaded into one replica per
+//! group of consumers, so that each replica sits near its group and no single register drives
+//! long routes to all of them (issue 5: on the ECP5, a route costs 0.6-1.5 ns per hop and a LUT
+//! 0.24 ns, so a wide fan-out costs more than the logic it feeds). Yosys merges flip-flops with
+//! the same input (`opt_merge`) and a `keep` attribute does not stop it, so under
+//! `REDUNIT_ECP5` (the ECP5 flow, `redunit synth`) each bit is an instantiated `TRELLIS_FF`,
+//! which no optimisation pass merges; everywhere else (Verilator, the generic synthesis
+//! test) the same register in behavioural Verilog.
+
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct ReplicaReg<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub d: Signal<In, T>,
+    /// `d` of the cycle before.
+    pub q: Signal<Out, T>,
+}
+
+impl<T: Synth> Default for ReplicaReg<T> {
+    fn default() -> Self {
+        Self { clock: Default::default(), d: Default::default(), q: Default::default() }
+    }
+}
+
+impl<T: Synth> Logic for ReplicaReg<T> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            self.q.next = self.d.val();
+        }
+    }
+
+    fn connect(&mut self) {
+        self.q.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        // (`TRELLIS_FF` with `REGSET` "RESET" starts at zero, like the behavioural register's
+        // `initial`; its set/reset input is tied off and its clock enable is always on.)
+        Verilog::Custom(format!(
+            "\
+`ifdef REDUNIT_ECP5
+wire [{msb}:0] replica_q;
+genvar replica_g;
+generate for (replica_g = 0; replica_g < {bits}; replica_g = replica_g + 1) begin : replica
+    TRELLIS_FF #(.GSR(\"DISABLED\"), .CEMUX(\"1\"), .CLKMUX(\"CLK\"), .LSRMUX(\"LSR\"), .REGSET(\"RESET\"),
+        .SRMODE(\"LSR_OVER_CE\")) ff (.CLK(clock), .LSR(1'b0), .CE(1'b1), .DI(d[replica_g]), .Q(replica_q[replica_g]));
+end endgenerate
+always @(*) q = replica_q;
+`else
+initial begin
+    q = {init:x};
+end
+always @(posedge clock) begin
+    q <= d;
+end
+`endif
+",
+            init = T::default().verilog(),
+            msb = T::BITS - 1,
+            bits = T::BITS,
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "replica_reg".into(),
+            clock: "clock".into(),
+            inputs: vec!["d".into()],
+            outputs: vec!["q".into()],
+        }]
+    }
+}
