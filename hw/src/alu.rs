@@ -274,14 +274,6 @@ impl ReductionAlu {
         Self::with_early_hold(cfg, false)
     }
 
-    /// The same ALU; when `early`, its operand isolation (`hold`) and output select are
-    /// decoded from `pre_valid`/`pre_form` (the next cycle's `in_valid`/`in_form`) and
-    /// registered, so that the units' clock enables hang off registers (the unit's
-    /// registered pipeline, which knows its next operation a cycle ahead).
-    pub fn with_early_hold(cfg: &Config, early: bool) -> Self {
-        Self::build(cfg, early)
-    }
-
     /// This ALU taking the old value of its min/max lanes from `in_old_mm` and that of its
     /// f32/f64 adders from `in_old_wide` (the caller drives both with `in_old`'s value, from
     /// replicas of its registers: the unit's registered pipeline, issue 5).
@@ -299,7 +291,11 @@ impl ReductionAlu {
         self
     }
 
-    fn build(cfg: &Config, early: bool) -> Self {
+    /// The same ALU; when `early`, its operand isolation (`hold`) and output select are
+    /// decoded from `pre_valid`/`pre_form` (the next cycle's `in_valid`/`in_form`) and
+    /// registered, so that the units' clock enables hang off registers (the unit's
+    /// registered pipeline, which knows its next operation a cycle ahead).
+    pub fn with_early_hold(cfg: &Config, early: bool) -> Self {
         let lat = cfg.alu_latency();
         let fp = cfg.fp_add_latency();
         let fp16 = cfg.fp16_add_latency();

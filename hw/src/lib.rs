@@ -10,7 +10,7 @@
 //! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
-//! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from its line, optionally from register replicas |
+//! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
 //! | `replica_reg.rs` | [`replica_reg::ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication) |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
