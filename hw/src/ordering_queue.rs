@@ -47,8 +47,9 @@
 //! decode nor any state of the other entries waits for this cycle's pick; the price is a
 //! cycle more from push to issue, and a window of at least 1 for every ordered entry.
 //! Three more registers keep the pick and the line compares off each other's paths:
-//! - the pushed line's matches with the history (`ph_m`) are registered, and its windows
-//!   join the entry's count a cycle later (the entry is not eligible then anyway);
+//! - the windows of the history places the pushed line matches (`ph_w`: each place's match
+//!   ANDed with its window) are registered, and join the entry's count a cycle later (the
+//!   entry is not eligible then anyway) through one OR of them;
 //! - a push takes the slot chosen a cycle before (`fr`, among the slots free then and not
 //!   being pushed), so `push_ready` and the write enables wait for no search of the valid
 //!   bits; a slot freed by an issue is offered two cycles later;
@@ -166,23 +167,20 @@ pub struct OrderingQueue {
     k_c0: Signal<Local, Bit>,
     ones_line: Constant<Bits<LINE_BITS>>,
     ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
-    /// Registered push: the last push's slot (one-hot, zero when none), its line's matches
-    /// with the history places (bit k: `h_line[k]`), and those places' window bit 0 then.
+    /// Registered push: the last push's slot (one-hot, zero when none).
     ph_we: DFF<Bits<QUEUE_DEPTH>>,
-    ph_m: DFF<Bits<QUEUE_WAIT_MAX>>,
-    ph_b0: DFF<Bits<QUEUE_WAIT_MAX>>,
-    /// Those places' window bit 1 then: `ph_m & ph_b1` is the history's bit 0 a cycle on.
-    ph_b1: DFF<Bits<QUEUE_WAIT_MAX>>,
-    pb1: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-    /// The history's windows to the last push's line, a cycle on (`hist >> 1` of its push
-    /// cycle), and whether it waited for one then (`hist` bit 0).
+    /// Registered push: per source of a window the pushed line may wait on (place 0: the
+    /// issue of the cycle before, from its slot; place k + 1: history place k), that
+    /// window as it was at the push if the line matched it, else zero. Registered already
+    /// ANDed, so the entries' state a cycle later reads one OR of them (`ph_or`), not the
+    /// matches and the windows (two LUT levels less behind the registers).
+    ph_w: Vec<DFF<Bits<QUEUE_WAIT_MAX>>>,
+    /// The OR of `ph_w` (the windows are thermometer codes: their largest); bit 0: the push
+    /// waited for a result in its push cycle; `>> 1`: the history's windows to its line a
+    /// cycle on (`ph_hist`), whose bit 0 (`ph_or` bit 1) says it waits in the next cycle.
+    ph_or: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     ph_hist: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     ph_hz: Signal<Local, Bit>,
-    pm: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-    pb: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-    /// `QUEUE_WAIT_MAX - 1`, and `QUEUE_WAIT_MAX` less the history's places.
-    top_w: Constant<Bits<5>>,
-    hist_sh: Constant<Bits<5>>,
     /// Registered push ([`OrderingQueue::with_registered_push`]).
     rp: Constant<Bit>,
     m_q: Signal<Local, Bits<QUEUE_DEPTH>>,
@@ -330,16 +328,10 @@ impl OrderingQueue {
             ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
             ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
             ph_we: Default::default(),
-            ph_m: Default::default(),
-            ph_b0: Default::default(),
-            ph_b1: Default::default(),
-            pb1: Default::default(),
+            ph_w: (0..=hist).map(|_| Default::default()).collect(),
+            ph_or: Default::default(),
             ph_hist: Default::default(),
             ph_hz: Default::default(),
-            pm: Default::default(),
-            pb: Default::default(),
-            top_w: Constant::new(((QUEUE_WAIT_MAX - 1) as u64).to_bits()),
-            hist_sh: Constant::new(((QUEUE_WAIT_MAX - 1 - hist) as u64).to_bits()),
             rp: Constant::new(registered),
             m_q: Default::default(),
             m_r: Default::default(),
@@ -404,10 +396,13 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last_fire, ph_we, ph_m, ph_b0, ph_b1, m_r, c_lw, c_hw);
+        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last_fire, ph_we, m_r, c_lw, c_hw);
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
+        }
+        for k in 0..self.ph_w.len() {
+            self.ph_w[k].clock.next = self.clock.val();
         }
         for i in 0..QUEUE_DEPTH {
             self.e_valid[i].clock.next = self.clock.val();
@@ -626,37 +621,34 @@ impl Logic for OrderingQueue {
         }
         // The windows of the late entries issued in the last cycles to the pushed line.
         self.hist.next = self.zero_w.val();
-        // (Registered push: bit 0 the issue of the cycle before, from its slot; bit k + 1
-        // history place k.)
-        self.pm.next = bit_cast::<QUEUE_WAIT_MAX, 1>((self.m.val() & self.last_fs.q.val()).any().into()) << self.top_w.val();
-        self.pb.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.i_wt.val().get_bit(0).into()) << self.top_w.val();
-        self.pb1.next = bit_cast::<QUEUE_WAIT_MAX, 1>(self.i_wt.val().get_bit(1).into()) << self.top_w.val();
         for k in 0..self.h_line.len() {
             self.vb.next = self.h_line[k].q.val() == self.push_line.val();
             if self.vb.val() {
                 self.hist.next = self.hist.val() | self.h_t[k].q.val();
             }
-            self.pm.next = (self.pm.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
-            self.vb.next = self.h_t[k].q.val().get_bit(0);
-            self.pb.next = (self.pb.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
-            self.vb.next = self.h_t[k].q.val().get_bit(1);
-            self.pb1.next = (self.pb1.val() >> 1) | (bit_cast::<QUEUE_WAIT_MAX, 1>(self.vb.val().into()) << self.top_w.val());
         }
-        // (Shifted in at the top, place 0 first: down to bit 0.)
-        self.ph_m.d.next = self.pm.val() >> self.hist_sh.val();
-        self.ph_b0.d.next = self.pb.val() >> self.hist_sh.val();
-        self.ph_b1.d.next = self.pb1.val() >> self.hist_sh.val();
-        // A registered push takes them a cycle later, from its registered matches: what was
-        // at bit k (the issue of the cycle before at bit 0, history place k - 1 at bit k) then
-        // sits in history place k with one cycle less (`>> 1`: the place after the last one
-        // would hold at most 1 >> 1 = 0, so nothing is lost).
-        self.ph_hist.next = self.zero_w.val();
-        self.ph_hz.next = (self.ph_m.q.val() & self.ph_b0.q.val()).any();
+        // (Registered push: place 0 the issue of the cycle before, matched through its
+        // slot's compare; place k + 1 history place k, whose compare is made again here, so
+        // that each place's AND with its window sits in the compare's last LUT.)
+        self.ph_w[0].d.next = self.zero_w.val();
+        if (self.m.val() & self.last_fs.q.val()).any() {
+            self.ph_w[0].d.next = self.i_wt.val();
+        }
         for k in 0..self.h_line.len() {
-            if self.ph_m.q.val().get_bit(k) {
-                self.ph_hist.next = self.ph_hist.val() | self.h_t[k].q.val();
+            self.ph_w[k + 1].d.next = self.zero_w.val();
+            if self.h_line[k].q.val() == self.push_line.val() {
+                self.ph_w[k + 1].d.next = self.h_t[k].q.val();
             }
         }
+        // A registered push takes them a cycle later: a window that was at place k then sits
+        // in history place k with one cycle less (`>> 1`: the place after the last one would
+        // hold at most 1 >> 1 = 0, so nothing is lost).
+        self.ph_or.next = self.zero_w.val();
+        for k in 0..self.ph_w.len() {
+            self.ph_or.next = self.ph_or.val() | self.ph_w[k].q.val();
+        }
+        self.ph_hist.next = self.ph_or.val() >> 1;
+        self.ph_hz.next = self.ph_or.val().get_bit(0);
         self.ph_we.d.next = self.zero_d.val();
         if self.push_ordered.val() {
             self.ph_we.d.next = self.we.val();
@@ -759,7 +751,7 @@ impl Logic for OrderingQueue {
             if self.rp.val() {
                 self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
                     || (self.e_dw[i].q.val() & self.last_fs.q.val()).any()
-                    || (self.ph_we.q.val().get_bit(i) && (self.ph_m.q.val() & self.ph_b1.q.val()).any());
+                    || (self.ph_we.q.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
             self.e_elig[i].d.next = self.e_valid[i].q.val()
                 && !self.fs.val().get_bit(i)

@@ -555,6 +555,11 @@ pub struct SliceUnit {
     si_valid: DFF<Bit>,
     si_ordered: DFF<Bit>,
     si_line: DFF<Bits<LINE_BITS>>,
+    /// The RAM read address (`si_line`, or line 0 for an unordered request) as a register
+    /// of its own: no LUT between a register and the 32 block RAMs' address pins, which sit
+    /// in rows across the chip (Yosys merges `si_line` with the queue's newest history line,
+    /// which feeds the queue's compares too).
+    si_ra: DFF<Bits<LINE_BITS>>,
     si_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     sr_valid: DFF<Bit>,
     sr_ordered: DFF<Bit>,
@@ -731,14 +736,16 @@ pub struct SliceUnit {
     i_new: Signal<Local, Bits<128>>,
 
     // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
-    m_kind: Signal<Local, Bits<KIND_WIDTH>>,
     m_fp: Signal<Local, Bit>,
     m_rep: Signal<Local, Bits<2>>,
     m_x16: Signal<Local, Bits<128>>,
     m_x32: Signal<Local, Bits<128>>,
     m_x: Signal<Local, Bits<128>>,
     m_data: Signal<Local, Bits<128>>,
-    m_wmask: Signal<Local, Bits<128>>,
+    /// The FP merge's write mask: sM's write mask where its op is an FP `red`/`atom`, else
+    /// zero. Registered beside `sp_*[fp_at]` from the stage before, so that the merge's 128
+    /// bits, beside the block RAMs' write data, read no form decode of one register.
+    m_fwm: DFF<Bits<128>>,
     m_new: Signal<Local, Bits<128>>,
     zero_kind: Constant<Bits<KIND_WIDTH>>,
     rep16: Constant<Bits<2>>,
@@ -956,6 +963,7 @@ impl SliceUnit {
             si_valid: Default::default(),
             si_ordered: Default::default(),
             si_line: Default::default(),
+            si_ra: Default::default(),
             si_payload: Default::default(),
             sr_valid: Default::default(),
             sr_ordered: Default::default(),
@@ -1084,14 +1092,13 @@ impl SliceUnit {
             i_wmask: Default::default(),
             i_intvec: Default::default(),
             i_new: Default::default(),
-            m_kind: Default::default(),
             m_fp: Default::default(),
             m_rep: Default::default(),
             m_x16: Default::default(),
             m_x32: Default::default(),
             m_x: Default::default(),
             m_data: Default::default(),
-            m_wmask: Default::default(),
+            m_fwm: Default::default(),
             m_new: Default::default(),
             zero_kind: k(0),
             rep16: k(0),
@@ -1141,7 +1148,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, m_fwm, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1472,11 +1479,9 @@ impl Logic for SliceUnit {
         self.i_base.next = self.zero128.val();
         self.i_sector.next = false;
         self.i_wmask.next = self.zero128.val();
-        self.m_kind.next = self.zero_kind.val();
         self.m_fp.next = false;
         self.m_rep.next = self.rep128.val();
         self.m_data.next = self.zero128.val();
-        self.m_wmask.next = self.zero128.val();
         for j in 0..self.sp_valid.len() {
             if self.int_at.val().get_bit(j) {
                 self.i_kind.next = self.sp_kind[j].q.val();
@@ -1487,11 +1492,9 @@ impl Logic for SliceUnit {
                 self.i_wmask.next = self.sp_wmask[j].q.val();
             }
             if self.fp_at.val().get_bit(j) {
-                self.m_kind.next = self.sp_kind[j].q.val();
                 self.m_fp.next = self.sp_fp[j].q.val();
                 self.m_rep.next = self.sp_rep[j].q.val();
                 self.m_data.next = self.sp_data[j].q.val();
-                self.m_wmask.next = self.sp_wmask[j].q.val();
             }
         }
         // The integer results (registered once more in the registered pipeline: `y_r`), and
@@ -1538,10 +1541,7 @@ impl Logic for SliceUnit {
         if self.m_rep.val() != self.rep128.val() {
             self.m_x.next = (self.m_x32.val() & self.mask64.val()) | ((self.m_x32.val() & self.mask64.val()) << 64);
         }
-        self.m_new.next = self.m_data.val();
-        if self.m_fp.val() && ((self.m_kind.val() == self.kind_red.val()) || (self.m_kind.val() == self.kind_atom.val())) {
-            self.m_new.next = self.m_data.val() | (self.m_x.val() & self.m_wmask.val());
-        }
+        self.m_new.next = self.m_data.val() | (self.m_x.val() & self.m_fwm.q.val());
 
         // ==========================================================================
         // Issue: the queue picks the oldest eligible entry; the queue itself holds requests to
@@ -1567,11 +1567,12 @@ impl Logic for SliceUnit {
         self.si_ordered.d.next = self.queue.issue_ordered.val();
         self.si_line.d.next = self.queue.issue_line.val();
         self.si_payload.d.next = self.queue.issue_payload.val();
+        self.si_ra.d.next = self.queue.issue_line.val();
+        if !self.queue.issue_ordered.val() {
+            self.si_ra.d.next = self.zero_line.val();
+        }
         if self.regs.val() {
-            self.mem.read_addr.next = self.si_line.q.val();
-            if !self.si_ordered.q.val() {
-                self.mem.read_addr.next = self.zero_line.val();
-            }
+            self.mem.read_addr.next = self.si_ra.q.val();
         }
         self.sr_valid.d.next = self.si_valid.q.val() && !self.reset.val();
         self.sr_ordered.d.next = self.si_ordered.q.val();
@@ -1894,6 +1895,23 @@ impl Logic for SliceUnit {
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
             self.sp_sector[j].d.next = self.sp_sector[j - 1].q.val();
             self.sp_wmask[j].d.next = self.sp_wmask[j - 1].q.val();
+        }
+        // sM's FP merge mask, from the stage before it (s1 for sM = s2).
+        self.m_fwm.d.next = self.zero128.val();
+        if self.fp_at.val().get_bit(0)
+            && self.s1_fp.val()
+            && ((self.s1_kind.val() == self.kind_red.val()) || (self.s1_kind.val() == self.kind_atom.val()))
+        {
+            self.m_fwm.d.next = self.s1_wmask.val();
+        }
+        for j in 1..self.sp_valid.len() {
+            if self.fp_at.val().get_bit(j)
+                && self.sp_fp[j - 1].q.val()
+                && ((self.sp_kind[j - 1].q.val() == self.kind_red.val())
+                    || (self.sp_kind[j - 1].q.val() == self.kind_atom.val()))
+            {
+                self.m_fwm.d.next = self.sp_wmask[j - 1].q.val();
+            }
         }
 
         // ==========================================================================
