@@ -177,10 +177,8 @@ pub struct OrderingQueue {
     ph_w: Vec<DFF<Bits<QUEUE_WAIT_MAX>>>,
     /// The OR of `ph_w` (the windows are thermometer codes: their largest); bit 0: the push
     /// waited for a result in its push cycle; `>> 1`: the history's windows to its line a
-    /// cycle on (`ph_hist`), whose bit 0 (`ph_or` bit 1) says it waits in the next cycle.
+    /// cycle on, whose bit 0 (`ph_or` bit 1) says it waits in the next cycle.
     ph_or: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-    ph_hist: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-    ph_hz: Signal<Local, Bit>,
     /// Registered push ([`OrderingQueue::with_registered_push`]).
     rp: Constant<Bit>,
     m_q: Signal<Local, Bits<QUEUE_DEPTH>>,
@@ -330,8 +328,6 @@ impl OrderingQueue {
             ph_we: Default::default(),
             ph_w: (0..=hist).map(|_| Default::default()).collect(),
             ph_or: Default::default(),
-            ph_hist: Default::default(),
-            ph_hz: Default::default(),
             rp: Constant::new(registered),
             m_q: Default::default(),
             m_r: Default::default(),
@@ -621,22 +617,17 @@ impl Logic for OrderingQueue {
         }
         // The windows of the late entries issued in the last cycles to the pushed line.
         self.hist.next = self.zero_w.val();
-        for k in 0..self.h_line.len() {
-            self.vb.next = self.h_line[k].q.val() == self.push_line.val();
-            if self.vb.val() {
-                self.hist.next = self.hist.val() | self.h_t[k].q.val();
-            }
-        }
-        // (Registered push: place 0 the issue of the cycle before, matched through its
-        // slot's compare; place k + 1 history place k, whose compare is made again here, so
-        // that each place's AND with its window sits in the compare's last LUT.)
+        // (Registered push: `ph_w`, place 0 the issue of the cycle before, matched through
+        // its slot's compare; place k + 1 history place k.)
         self.ph_w[0].d.next = self.zero_w.val();
         if (self.m.val() & self.last_fs.q.val()).any() {
             self.ph_w[0].d.next = self.i_wt.val();
         }
         for k in 0..self.h_line.len() {
+            self.vb.next = self.h_line[k].q.val() == self.push_line.val();
             self.ph_w[k + 1].d.next = self.zero_w.val();
-            if self.h_line[k].q.val() == self.push_line.val() {
+            if self.vb.val() {
+                self.hist.next = self.hist.val() | self.h_t[k].q.val();
                 self.ph_w[k + 1].d.next = self.h_t[k].q.val();
             }
         }
@@ -647,8 +638,6 @@ impl Logic for OrderingQueue {
         for k in 0..self.ph_w.len() {
             self.ph_or.next = self.ph_or.val() | self.ph_w[k].q.val();
         }
-        self.ph_hist.next = self.ph_or.val() >> 1;
-        self.ph_hz.next = self.ph_or.val().get_bit(0);
         self.ph_we.d.next = self.zero_d.val();
         if self.push_ordered.val() {
             self.ph_we.d.next = self.we.val();
@@ -685,8 +674,8 @@ impl Logic for OrderingQueue {
                     self.k_hz.next = true;
                 }
                 if self.ph_we.q.val().get_bit(i) {
-                    self.k_cnt.next = self.k_cnt.val() | self.ph_hist.val();
-                    self.k_hz.next = self.k_hz.val() || self.ph_hz.val();
+                    self.k_cnt.next = self.k_cnt.val() | (self.ph_or.val() >> 1);
+                    self.k_hz.next = self.k_hz.val() || self.ph_or.val().get_bit(0);
                 }
             }
             if self.rp.val() && !self.e_ordered[i].q.val() {

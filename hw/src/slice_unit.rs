@@ -743,7 +743,7 @@ pub struct SliceUnit {
     m_x: Signal<Local, Bits<128>>,
     m_data: Signal<Local, Bits<128>>,
     /// The FP merge's write mask: sM's write mask where its op is an FP `red`/`atom`, else
-    /// zero. Registered beside `sp_*[fp_at]` from the stage before, so that the merge's 128
+    /// zero. Registered beside `sp_*[fp_at]`, from what they load, so that the merge's 128
     /// bits, beside the block RAMs' write data, read no form decode of one register.
     m_fwm: DFF<Bits<128>>,
     m_new: Signal<Local, Bits<128>>,
@@ -1896,21 +1896,14 @@ impl Logic for SliceUnit {
             self.sp_sector[j].d.next = self.sp_sector[j - 1].q.val();
             self.sp_wmask[j].d.next = self.sp_wmask[j - 1].q.val();
         }
-        // sM's FP merge mask, from the stage before it (s1 for sM = s2).
+        // sM's FP merge mask, from what its stage registers load (`sp_*[fp_at].d`).
         self.m_fwm.d.next = self.zero128.val();
-        if self.fp_at.val().get_bit(0)
-            && self.s1_fp.val()
-            && ((self.s1_kind.val() == self.kind_red.val()) || (self.s1_kind.val() == self.kind_atom.val()))
-        {
-            self.m_fwm.d.next = self.s1_wmask.val();
-        }
-        for j in 1..self.sp_valid.len() {
+        for j in 0..self.sp_valid.len() {
             if self.fp_at.val().get_bit(j)
-                && self.sp_fp[j - 1].q.val()
-                && ((self.sp_kind[j - 1].q.val() == self.kind_red.val())
-                    || (self.sp_kind[j - 1].q.val() == self.kind_atom.val()))
+                && self.sp_fp[j].d.val()
+                && ((self.sp_kind[j].d.val() == self.kind_red.val()) || (self.sp_kind[j].d.val() == self.kind_atom.val()))
             {
-                self.m_fwm.d.next = self.sp_wmask[j - 1].q.val();
+                self.m_fwm.d.next = self.sp_wmask[j].d.val();
             }
         }
 
