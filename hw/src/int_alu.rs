@@ -256,8 +256,10 @@ impl Logic for IntAlu {
         self.c1_inc.d.next = self.a_lo.val() + self.one32.val();
         self.c1_dec.d.next = self.a_lo.val() - self.one32.val();
         self.c1_is_inc.d.next = self.s0_op.q.val() == self.op_inc.val();
-        self.c1_dec_b.d.next =
-            !self.a_lo.val().any() || !(self.lt_lo.val() || (self.a_lo.val() == self.b_lo.val()));
+        // (dec is u32 only: its condition M == 0 || M > b is an unsigned compare of its own,
+        // not the signed-capable `lt_lo` with an equality beside it: that was the flip LUT, a
+        // shared chain and two LUTs, 2 of 14 critical paths of the unit in issue 5 Phase 10.)
+        self.c1_dec_b.d.next = !self.a_lo.val().any() || (self.b_lo.val() < self.a_lo.val());
         self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
         if self.s0_op.q.val() == self.op_and.val() {
             self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();

@@ -47,9 +47,13 @@
 //! decode nor any state of the other entries waits for this cycle's pick; the price is a
 //! cycle more from push to issue, and a window of at least 1 for every ordered entry.
 //! Three more registers keep the pick and the line compares off each other's paths:
-//! - the windows of the history places the pushed line matches (`ph_w`: each place's match
-//!   ANDed with its window) are registered, and join the entry's count a cycle later (the
-//!   entry is not eligible then anyway) through one OR of them;
+//! - the windows of the history places the pushed line matches (each place's match ANDed
+//!   with its window) are registered, and join the entry's count a cycle later (the entry is
+//!   not eligible then anyway) through one OR of three registers: the issue of the cycle
+//!   before and the newest place (`ph_w`, the issue before it), both matched through their
+//!   slots' compares (a slot stays intact for two cycles after its issue), and the older
+//!   places already ORed (`ph_hr`), whose matches are compared a cycle ahead like the
+//!   slots' (`hm_r`: a place k > 0 is place k - 1 of the cycle before);
 //! - a push takes the slot chosen a cycle before (`fr`, among the slots free then and not
 //!   being pushed), so `push_ready` and the write enables wait for no search of the valid
 //!   bits; a slot freed by an issue is offered two cycles later;
@@ -147,8 +151,9 @@ pub struct OrderingQueue {
     e_cnt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
-    /// The last cycle's issue (one-hot).
+    /// The last cycle's issue (one-hot), and the one before.
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
+    last2_fs: DFF<Bits<QUEUE_DEPTH>>,
     /// Registered push: an entry issued in the last cycle (the late issue outputs).
     last_fire: DFF<Bit>,
     /// The slots the issue outputs read (`sel`, or `last_fs` with a registered push), and
@@ -169,15 +174,22 @@ pub struct OrderingQueue {
     ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     /// Registered push: the last push's slot (one-hot, zero when none).
     ph_we: DFF<Bits<QUEUE_DEPTH>>,
-    /// Registered push: per source of a window the pushed line may wait on (place 0: the
-    /// issue of the cycle before, from its slot; place k + 1: history place k), that
-    /// window as it was at the push if the line matched it, else zero. Registered already
-    /// ANDed, so the entries' state a cycle later reads one OR of them (`ph_or`), not the
-    /// matches and the windows (two LUT levels less behind the registers).
-    ph_w: Vec<DFF<Bits<QUEUE_WAIT_MAX>>>,
-    /// The OR of `ph_w` (the windows are thermometer codes: their largest); bit 0: the push
-    /// waited for a result in its push cycle; `>> 1`: the history's windows to its line a
-    /// cycle on, whose bit 0 (`ph_or` bit 1) says it waits in the next cycle.
+    /// Registered push: per source of a window the pushed line may wait on (0: the issue of
+    /// the cycle before; 1: history place 0, the issue before it; both matched through their
+    /// slots), that window as it was at the push if the line matched it, else zero.
+    /// Registered already ANDed, so the entries' state a cycle later reads one OR (`ph_or`),
+    /// not the matches and the windows.
+    ph_w: [DFF<Bits<QUEUE_WAIT_MAX>>; 2],
+    /// Registered push: history places 1.. (whose lines shift in from the place before):
+    /// their matches with the push line compared a cycle ahead (`hm_r[k - 1]`: place k), and
+    /// the OR of the windows of those that match (`ph_hr`, from `ph_hn`): one register for
+    /// them all, so the entries' state reads three registers, not one per place.
+    hm_r: Vec<DFF<Bit>>,
+    ph_hr: DFF<Bits<QUEUE_WAIT_MAX>>,
+    ph_hn: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    /// The OR of `ph_w` and `ph_hr` (the windows are thermometer codes: their largest); bit
+    /// 0: the push waited for a result in its push cycle; `>> 1`: the history's windows to
+    /// its line a cycle on, whose bit 0 (`ph_or` bit 1) says it waits in the next cycle.
     ph_or: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     /// Registered push ([`OrderingQueue::with_registered_push`]).
     rp: Constant<Bit>,
@@ -313,6 +325,7 @@ impl OrderingQueue {
             e_cnt: Default::default(),
             e_hzc: Default::default(),
             last_fs: Default::default(),
+            last2_fs: Default::default(),
             last_fire: Default::default(),
             o_sel: Default::default(),
             w_sel: Default::default(),
@@ -326,7 +339,10 @@ impl OrderingQueue {
             ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
             ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
             ph_we: Default::default(),
-            ph_w: (0..=hist).map(|_| Default::default()).collect(),
+            ph_w: Default::default(),
+            hm_r: (1..hist).map(|_| Default::default()).collect(),
+            ph_hr: Default::default(),
+            ph_hn: Default::default(),
             ph_or: Default::default(),
             rp: Constant::new(registered),
             m_q: Default::default(),
@@ -392,7 +408,10 @@ impl OrderingQueue {
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last_fire, ph_we, m_r, c_lw, c_hw);
+        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last2_fs, last_fire, ph_we, ph_hr, m_r, c_lw, c_hw);
+        for k in 0..self.hm_r.len() {
+            self.hm_r[k].clock.next = self.clock.val();
+        }
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
@@ -617,27 +636,41 @@ impl Logic for OrderingQueue {
         }
         // The windows of the late entries issued in the last cycles to the pushed line.
         self.hist.next = self.zero_w.val();
-        // (Registered push: `ph_w`, place 0 the issue of the cycle before, matched through
-        // its slot's compare; place k + 1 history place k.)
+        // (Registered push: `ph_w[0]` the issue of the cycle before and `ph_w[1]` history
+        // place 0 (the issue before it), matched through their slots' compares (`m`: made a
+        // cycle ahead; the slot of an issue stays intact for two cycles); `ph_hr` the places
+        // after them, through their compares of the cycle before.)
         self.ph_w[0].d.next = self.zero_w.val();
         if (self.m.val() & self.last_fs.q.val()).any() {
             self.ph_w[0].d.next = self.i_wt.val();
         }
+        self.ph_w[1].d.next = self.zero_w.val();
+        if (self.m.val() & self.last2_fs.q.val()).any() {
+            self.ph_w[1].d.next = self.h_t[0].q.val();
+        }
         for k in 0..self.h_line.len() {
-            self.vb.next = self.h_line[k].q.val() == self.push_line.val();
-            self.ph_w[k + 1].d.next = self.zero_w.val();
-            if self.vb.val() {
+            if self.h_line[k].q.val() == self.push_line.val() {
                 self.hist.next = self.hist.val() | self.h_t[k].q.val();
-                self.ph_w[k + 1].d.next = self.h_t[k].q.val();
             }
         }
+        // Next cycle's place k (this cycle's place k - 1) against next cycle's push line: the
+        // one the pusher would load, or with `push_nx_keep` its own (the same compare as
+        // above; synthesis shares it).
+        self.ph_hn.next = self.zero_w.val();
+        for k in 1..self.h_line.len() {
+            self.hm_r[k - 1].d.next = self.h_line[k - 1].q.val() == self.push_line_nx.val();
+            if self.push_nx_keep.val() {
+                self.hm_r[k - 1].d.next = self.h_line[k - 1].q.val() == self.push_line.val();
+            }
+            if self.hm_r[k - 1].q.val() {
+                self.ph_hn.next = self.ph_hn.val() | self.h_t[k].q.val();
+            }
+        }
+        self.ph_hr.d.next = self.ph_hn.val();
         // A registered push takes them a cycle later: a window that was at place k then sits
         // in history place k with one cycle less (`>> 1`: the place after the last one would
         // hold at most 1 >> 1 = 0, so nothing is lost).
-        self.ph_or.next = self.zero_w.val();
-        for k in 0..self.ph_w.len() {
-            self.ph_or.next = self.ph_or.val() | self.ph_w[k].q.val();
-        }
+        self.ph_or.next = self.ph_w[0].q.val() | self.ph_w[1].q.val() | self.ph_hr.q.val();
         self.ph_we.d.next = self.zero_d.val();
         if self.push_ordered.val() {
             self.ph_we.d.next = self.we.val();
@@ -654,6 +687,7 @@ impl Logic for OrderingQueue {
         self.lw_v.next = self.zero_d.val();
         self.hw_v.next = self.zero_d.val();
         self.last_fs.d.next = self.fs.val();
+        self.last2_fs.d.next = self.last_fs.q.val();
         self.ld_vec.next = self.we.val();
         if self.rp.val() {
             self.ld_vec.next = self.fr.q.val();

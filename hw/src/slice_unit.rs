@@ -693,6 +693,8 @@ pub struct SliceUnit {
     s1_elog: Signal<Local, Bits<2>>,
     dw_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     unused_sector: Signal<Local, Bit>,
+    /// sM's own write mask (the merges read registered masks loaded beside it).
+    unused_wm: Signal<Local, Bit>,
 
     // ==== s2 .. sM: the stages after s1, `sp_*[j]` is stage s(j+2) ====
     // M = 1 + alu_latency (s4 by default) is the FP merge stage, the last of them; the
@@ -724,14 +726,17 @@ pub struct SliceUnit {
     fw_hit: Signal<Local, Bit>,
 
     // The integer merge stage (`int_at`), as seen by the merge.
-    i_kind: Signal<Local, Bits<KIND_WIDTH>>,
-    i_fp: Signal<Local, Bit>,
     i_rep: Signal<Local, Bits<2>>,
     i_x32: Signal<Local, Bits<64>>,
     i_x: Signal<Local, Bits<128>>,
     i_base: Signal<Local, Bits<128>>,
     i_sector: Signal<Local, Bit>,
-    i_wmask: Signal<Local, Bits<128>>,
+    /// The integer merge's write mask: the merge stage's write mask where its op is an
+    /// integer `red`/`atom`, else zero. Registered like `m_fwm` (the decode on one register
+    /// fanned out to the merge's 128 bits: 2 of 14 critical paths in issue 5 Phase 11).
+    i_iwm: DFF<Bits<128>>,
+    /// The stage being loaded is a `red`/`atom` (for the write masks).
+    ra_nx: Signal<Local, Bit>,
     i_intvec: Signal<Local, Bits<128>>,
     i_new: Signal<Local, Bits<128>>,
 
@@ -1063,6 +1068,7 @@ impl SliceUnit {
             s1_elog: Default::default(),
             dw_alu_form: Default::default(),
             unused_sector: Default::default(),
+            unused_wm: Default::default(),
             sp_valid: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_ordered: (0..sh.stages).map(|_| Default::default()).collect(),
             sp_line: (0..sh.stages).map(|_| Default::default()).collect(),
@@ -1082,14 +1088,13 @@ impl SliceUnit {
             st_nd: Default::default(),
             fw_found: Default::default(),
             fw_hit: Default::default(),
-            i_kind: Default::default(),
-            i_fp: Default::default(),
             i_rep: Default::default(),
             i_x32: Default::default(),
             i_x: Default::default(),
             i_base: Default::default(),
             i_sector: Default::default(),
-            i_wmask: Default::default(),
+            i_iwm: Default::default(),
+            ra_nx: Default::default(),
             i_intvec: Default::default(),
             i_new: Default::default(),
             m_fp: Default::default(),
@@ -1148,7 +1153,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, m_fwm, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, m_fwm, i_iwm, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1473,28 +1478,24 @@ impl Logic for SliceUnit {
 
         // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
         // of their `sp_*` registers (a constant selects the stage).
-        self.i_kind.next = self.zero_kind.val();
-        self.i_fp.next = false;
         self.i_rep.next = self.rep128.val();
         self.i_base.next = self.zero128.val();
         self.i_sector.next = false;
-        self.i_wmask.next = self.zero128.val();
         self.m_fp.next = false;
         self.m_rep.next = self.rep128.val();
         self.m_data.next = self.zero128.val();
+        self.unused_wm.next = false;
         for j in 0..self.sp_valid.len() {
             if self.int_at.val().get_bit(j) {
-                self.i_kind.next = self.sp_kind[j].q.val();
-                self.i_fp.next = self.sp_fp[j].q.val();
                 self.i_rep.next = self.sp_rep[j].q.val();
                 self.i_base.next = self.sp_data[j].q.val();
                 self.i_sector.next = self.sp_sector[j].q.val();
-                self.i_wmask.next = self.sp_wmask[j].q.val();
             }
             if self.fp_at.val().get_bit(j) {
                 self.m_fp.next = self.sp_fp[j].q.val();
                 self.m_rep.next = self.sp_rep[j].q.val();
                 self.m_data.next = self.sp_data[j].q.val();
+                self.unused_wm.next = self.sp_wmask[j].q.val().any();
             }
         }
         // The integer results (registered once more in the registered pipeline: `y_r`), and
@@ -1525,10 +1526,7 @@ impl Logic for SliceUnit {
         if self.i_sector.val() {
             self.i_x.next = self.i_intvec.val();
         }
-        self.i_new.next = self.i_base.val();
-        if !self.i_fp.val() && ((self.i_kind.val() == self.kind_red.val()) || (self.i_kind.val() == self.kind_atom.val())) {
-            self.i_new.next = self.i_base.val() | (self.i_x.val() & self.i_wmask.val());
-        }
+        self.i_new.next = self.i_base.val() | (self.i_x.val() & self.i_iwm.q.val());
         self.m_x16.next = self.out_r.q.val();
         if self.m_rep.val() == self.rep16.val() {
             self.m_x16.next = (self.out_r.q.val() & self.mask16.val()) | ((self.out_r.q.val() & self.mask16.val()) << 16);
@@ -1896,13 +1894,17 @@ impl Logic for SliceUnit {
             self.sp_sector[j].d.next = self.sp_sector[j - 1].q.val();
             self.sp_wmask[j].d.next = self.sp_wmask[j - 1].q.val();
         }
-        // sM's FP merge mask, from what its stage registers load (`sp_*[fp_at].d`).
+        // The merges' write masks (the integer stage's, sM's FP), from what their stage
+        // registers load (`sp_*[int_at].d`, `sp_*[fp_at].d`).
+        self.i_iwm.d.next = self.zero128.val();
         self.m_fwm.d.next = self.zero128.val();
         for j in 0..self.sp_valid.len() {
-            if self.fp_at.val().get_bit(j)
-                && self.sp_fp[j].d.val()
-                && ((self.sp_kind[j].d.val() == self.kind_red.val()) || (self.sp_kind[j].d.val() == self.kind_atom.val()))
-            {
+            self.ra_nx.next =
+                (self.sp_kind[j].d.val() == self.kind_red.val()) || (self.sp_kind[j].d.val() == self.kind_atom.val());
+            if self.int_at.val().get_bit(j) && !self.sp_fp[j].d.val() && self.ra_nx.val() {
+                self.i_iwm.d.next = self.sp_wmask[j].d.val();
+            }
+            if self.fp_at.val().get_bit(j) && self.sp_fp[j].d.val() && self.ra_nx.val() {
                 self.m_fwm.d.next = self.sp_wmask[j].d.val();
             }
         }

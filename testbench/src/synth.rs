@@ -601,18 +601,22 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
             (_, false) => format!(".{n}({n}_d)"),
         })
         .collect();
+    let mut wrapper_ff = bits;
     if bits > MAX_PARALLEL_PORT_BITS {
         // Too many pins for the package: inputs from a shift chain fed by one pin, outputs
-        // captured into a shift register (parallel load) read out on one pin. Every port bit
-        // still has its own register next to the block.
+        // captured into a shift register (parallel load) read out on one pin. Every input bit
+        // is its chain bit's register; every output bit has a register of its own between the
+        // block and the chain's load multiplexer (`{n}_r`), as with pins. (A copy of an input
+        // chain bit, `x_q <= in_chain[i]`, loads what chain bit i + 1 loads, and Yosys merges
+        // the two whether `keep` or not: measured in issue 5 Phase 11.)
         let in_bits: u64 = ports.iter().filter(|(i, n, _)| *i && n != "clock").map(|(_, _, b)| b).sum();
         let out_bits: u64 = ports.iter().filter(|(i, _, _)| !*i).map(|(_, _, b)| b).sum();
         w.push_str("module top(clock,scan_in,scan_load,scan_out);\n");
         w.push_str("    input wire clock;\n    input wire scan_in;\n    input wire scan_load;\n    output wire scan_out;\n");
         let _ = writeln!(w, "    (* keep *) reg {}in_chain;", range(in_bits));
         let _ = writeln!(w, "    (* keep *) reg {}out_chain;", range(out_bits));
-        let (mut ib, mut ob) = (0u64, 0u64);
-        let mut outs = Vec::new();
+        let mut ib = 0u64;
+        let (mut loads, mut outs) = (Vec::new(), Vec::new());
         for (input, n, width) in &ports {
             if n == "clock" {
                 continue;
@@ -622,16 +626,19 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
                 ib += width;
             } else {
                 let _ = writeln!(w, "    wire {}{n}_d;", range(*width));
-                outs.push(format!("{n}_d"));
-                ob += width;
+                let _ = writeln!(w, "    (* keep *) reg {}{n}_r;", range(*width));
+                loads.push(format!("        {n}_r <= {n}_d;"));
+                outs.push(format!("{n}_r"));
             }
         }
-        let _ = ob;
         w.push_str("    always @(posedge clock) begin\n");
         if in_bits > 1 {
             let _ = writeln!(w, "        in_chain <= {{in_chain[{}:0], scan_in}};", in_bits - 2);
         } else {
             w.push_str("        in_chain <= scan_in;\n");
+        }
+        for l in &loads {
+            let _ = writeln!(w, "{l}");
         }
         outs.reverse();
         let _ = writeln!(
@@ -642,6 +649,7 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
         w.push_str("    end\n    assign scan_out = out_chain[0];\n");
         let _ = writeln!(w, "    top_core core({});", conns.join(","));
         w.push_str("endmodule\n\n");
+        wrapper_ff = bits + out_bits;
     } else {
         let names: Vec<&str> = ports.iter().map(|(_, n, _)| n.as_str()).collect();
         let _ = writeln!(w, "module top({});", names.join(","));
@@ -676,7 +684,7 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
         w.push_str("endmodule\n\n");
     }
     let renamed = format!("{}module top_core({}", &verilog[..start], &verilog[start + "module top(".len()..]);
-    Ok((w + &renamed, bits))
+    Ok((w + &renamed, wrapper_ff))
 }
 
 /// Paths of the flow.
@@ -1207,11 +1215,13 @@ mod tests {
         // A wide block: serial chains instead of pins.
         let wide = v.replace("[7:0] a", "[399:0] a");
         let (w, bits) = register_ports(&wide).unwrap();
-        assert_eq!(bits, 401);
         assert!(w.contains("module top(clock,scan_in,scan_load,scan_out);"));
+        // (The chains and a register per output bit.)
+        assert_eq!(bits, 402);
         assert!(w.contains("wire [399:0] a_q = in_chain[399:0];"));
         assert!(w.contains("in_chain <= {in_chain[398:0], scan_in};"));
-        assert!(w.contains("if (scan_load) out_chain <= {y_d}; else out_chain <= out_chain >> 1;"));
+        assert!(w.contains("y_r <= y_d;"));
+        assert!(w.contains("if (scan_load) out_chain <= {y_r}; else out_chain <= out_chain >> 1;"));
     }
 
     #[test]
