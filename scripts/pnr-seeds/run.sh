@@ -4,7 +4,8 @@
 # python3 and xz: LIMIT=540 OUT=/some/dir bash target/pnr-kit/run.sh. Each job places
 # (--no-route --write placed.json), then routes from placed.json, in target/pnr-run/<job>/;
 # finished phases are skipped when it runs again. Prints each job's fmax after placement
-# and after routing; writes res.tgz (the report.json files) to $OUT.
+# and after routing; writes res.tgz (the report.json files, and each job's route.log, whose
+# progress table says how far an unfinished job got) to $OUT.
 LIMIT=${LIMIT:-540}
 OUT=${OUT:-$PWD/target/pnr-run}
 K=$PWD/target/pnr-kit; W=$PWD/target/pnr-run
@@ -35,4 +36,4 @@ echo "elapsed $(( $(date +%s) - T0 )) s"
 for d in */; do d=${d%/}; [ -f $d/out.txt ] || continue
   printf "%-6s %s | %s\n" $d "$(grep -h 'Max frequency' $d/place.log 2>/dev/null | tail -1 | grep -o '[0-9.]* MHz' | head -1)" "$(grep -h 'Max frequency' $d/route.log 2>/dev/null | tail -1 | grep -o '[0-9.]* MHz' | head -1)"
 done
-tar czf $OUT/res.tgz */report.json 2>/dev/null
+tar czf $OUT/res.tgz */report.json */route.log 2>/dev/null
