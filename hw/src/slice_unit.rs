@@ -560,6 +560,8 @@ pub struct SliceUnit {
     /// in rows across the chip (Yosys merges `si_line` with the queue's newest history line,
     /// which feeds the queue's compares too).
     si_ra: DFF<Bits<LINE_BITS>>,
+    /// The issued request's RAM read address (its line, or line 0 if unordered).
+    issue_ra: Signal<Local, Bits<LINE_BITS>>,
     si_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     sr_valid: DFF<Bit>,
     sr_ordered: DFF<Bit>,
@@ -969,6 +971,7 @@ impl SliceUnit {
             si_ordered: Default::default(),
             si_line: Default::default(),
             si_ra: Default::default(),
+            issue_ra: Default::default(),
             si_payload: Default::default(),
             sr_valid: Default::default(),
             sr_ordered: Default::default(),
@@ -1548,11 +1551,13 @@ impl Logic for SliceUnit {
         // ==========================================================================
         self.queue.issue_enable.next = !self.cr_full.q.val();
         self.issue.next = self.queue.issue_valid.val();
-        // The RAM read of the issued line (unordered requests read line 0, unused).
-        self.mem.read_addr.next = self.queue.issue_line.val();
+        // The RAM read of the issued line (unordered requests read line 0, unused); the
+        // registered pipeline reads it from `si_ra` a cycle later.
+        self.issue_ra.next = self.queue.issue_line.val();
         if !self.queue.issue_ordered.val() {
-            self.mem.read_addr.next = self.zero_line.val();
+            self.issue_ra.next = self.zero_line.val();
         }
+        self.mem.read_addr.next = self.issue_ra.val();
         self.s1_valid.d.next = self.issue.val() && !self.reset.val();
         self.s1_ordered.d.next = self.queue.issue_ordered.val();
         self.s1_line.d.next = self.queue.issue_line.val();
@@ -1565,10 +1570,7 @@ impl Logic for SliceUnit {
         self.si_ordered.d.next = self.queue.issue_ordered.val();
         self.si_line.d.next = self.queue.issue_line.val();
         self.si_payload.d.next = self.queue.issue_payload.val();
-        self.si_ra.d.next = self.queue.issue_line.val();
-        if !self.queue.issue_ordered.val() {
-            self.si_ra.d.next = self.zero_line.val();
-        }
+        self.si_ra.d.next = self.issue_ra.val();
         if self.regs.val() {
             self.mem.read_addr.next = self.si_ra.q.val();
         }
