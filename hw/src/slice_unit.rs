@@ -134,9 +134,12 @@
 //! Synchronous `reset` high for one cycle or more returns the unit to idle: the queue, the
 //! pipeline, the response FIFO and the count are emptied; requests accepted before the reset
 //! and not yet answered are dropped and get no response (not even the ones whose response
-//! was already in the FIFO). Memory keeps what was written; a request in s4 in a reset cycle
-//! is not written. While `reset` is high, `req_ready` and `rsp_valid` are low. Register
-//! power-up values need a reset before the first request (the RAM starts at zero).
+//! was already in the FIFO). Memory keeps what was written; of the requests in flight, only
+//! the one in the write stage (s4; the last stage when registered) in the first reset cycle
+//! is still written (the write enable is registered a cycle ahead, so the reset port drives
+//! no block-RAM enable), without a response. While `reset` is high, `req_ready` and
+//! `rsp_valid` are low. Register power-up values need a reset before the first request (the
+//! RAM starts at zero).
 //! The [`ResponseFifo`] empties itself one cycle after the reset cycle (its pointers take a
 //! registered copy of `reset`, for 150 MHz) and keeps `rsp_valid` low in that cycle too; the
 //! unit cannot notice: nothing it accepts at or after the reset can be answered before
@@ -695,7 +698,8 @@ pub struct SliceUnit {
     s1_elog: Signal<Local, Bits<2>>,
     dw_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     unused_sector: Signal<Local, Bit>,
-    /// sM's own write mask (the merges read registered masks loaded beside it).
+    /// sM's own write mask (the merges read registered masks loaded beside it) and the write
+    /// stage's kind (the write enable `w_we` is loaded beside it).
     unused_wm: Signal<Local, Bit>,
 
     // ==== s2 .. sM: the stages after s1, `sp_*[j]` is stage s(j+2) ====
@@ -766,7 +770,13 @@ pub struct SliceUnit {
     w_valid: Signal<Local, Bit>,
     w_ordered: Signal<Local, Bit>,
     w_line: Signal<Local, Bits<LINE_BITS>>,
-    w_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    /// The RAM's write enable: the write stage holds an ordered request that is not a `ld`.
+    /// Registered beside the write stage's registers, from what they load (`sp_*[write_at].d`,
+    /// whose valid bit already drops in a reset cycle), so that the 32 block RAMs' write
+    /// enables leave one flip-flop and the port's `reset` reaches none of them (issue 5: reset
+    /// → write enable was 3 of 21 critical paths in Phase 11). The request in the write stage
+    /// in the first cycle of a reset is therefore still written (see "Reset").
+    w_we: DFF<Bit>,
     w_new: Signal<Local, Bits<128>>,
     w_rsp: Signal<Local, Bits<128>>,
     w_status: Signal<Local, Bits<STATUS_WIDTH>>,
@@ -1118,7 +1128,7 @@ impl SliceUnit {
             w_valid: Default::default(),
             w_ordered: Default::default(),
             w_line: Default::default(),
-            w_kind: Default::default(),
+            w_we: Default::default(),
             w_new: Default::default(),
             w_rsp: Default::default(),
             w_status: Default::default(),
@@ -1156,7 +1166,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, m_fwm, i_iwm, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1921,18 +1931,21 @@ impl Logic for SliceUnit {
         self.w_valid.next = false;
         self.w_ordered.next = false;
         self.w_line.next = self.zero_line.val();
-        self.w_kind.next = self.zero_kind.val();
         self.w_new.next = self.zero128.val();
         self.w_rsp.next = self.zero128.val();
         self.w_status.next = self.zero_status.val();
         self.w_id.next = self.zero_id.val();
         self.w_fp.next = false;
+        self.w_we.d.next = false;
         for j in 0..self.sp_valid.len() {
             if self.wr_at.val().get_bit(j) {
+                self.w_we.d.next = self.sp_valid[j].d.val()
+                    && self.sp_ordered[j].d.val()
+                    && (self.sp_kind[j].d.val() != self.kind_ld.val());
+                self.unused_wm.next = self.unused_wm.val() ^ self.sp_kind[j].q.val().any();
                 self.w_valid.next = self.sp_valid[j].q.val();
                 self.w_ordered.next = self.sp_ordered[j].q.val();
                 self.w_line.next = self.sp_line[j].q.val();
-                self.w_kind.next = self.sp_kind[j].q.val();
                 self.w_new.next = self.sp_data[j].q.val();
                 self.w_rsp.next = self.sp_rsp[j].q.val();
                 self.w_status.next = self.sp_status[j].q.val();
@@ -1943,13 +1956,11 @@ impl Logic for SliceUnit {
         if !self.regs.val() {
             self.w_new.next = self.m_new.val();
         }
-        self.mem.write_enable.next = self.w_valid.val()
-            && self.w_ordered.val()
-            && (self.w_kind.val() != self.kind_ld.val())
-            && !self.reset.val();
+        self.mem.write_enable.next = self.w_we.q.val();
         self.mem.write_addr.next = self.w_line.val();
         self.mem.write_data.next = self.w_new.val();
-        self.rsp_fifo.push.next = self.w_valid.val() && !self.reset.val();
+        // (No `reset` here: the FIFO loses a push in a reset cycle by itself.)
+        self.rsp_fifo.push.next = self.w_valid.val();
         self.rsp_fifo.push_entry.next = bit_cast::<RSP_ENTRY_BITS, ID_WIDTH>(self.w_id.val())
             | (bit_cast::<RSP_ENTRY_BITS, 128>(self.w_rsp.val()) << self.r_data.val())
             | (bit_cast::<RSP_ENTRY_BITS, STATUS_WIDTH>(self.w_status.val()) << self.r_status.val());
