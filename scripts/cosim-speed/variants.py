@@ -2,7 +2,7 @@
 """Writes the variants of the ALU's Verilog for scripts/cosim-speed/run.sh.
 
 Usage: variants.py WORKDIR   (reads WORKDIR/base.v, from `redunit verilog --top alu`, and
-WORKDIR/forms.csv, from `redunit forms --csv`; writes WORKDIR/{gate_unit,gate_group,skip,skip_dflt}.v
+WORKDIR/forms.csv, from `redunit forms --csv`; writes WORKDIR/{gate_unit,gate_group,skip,skip_dflt,glue}.v
 and WORKDIR/units.h for the harness).
 
 Each variant adds an input `en_bits` to module `top`: bit u enables unit instance u (the
@@ -19,6 +19,8 @@ designs: they only change what Verilator evaluates, and the `skip` variant with
 - skip_dflt: `skip` as a latch-free design has to write it: before the `if (en)`, every stage
   register (`s<k>_*$d`) holds its value and every other signal of the block (locals, and the
   inputs of the optional `Cut` registers) gets 0. The price of skipping without latches.
+- glue: the ALU without its units' logic (each unit one register of `a ^ b`): what the ALU's
+  own decode, delay lines and result select cost per cycle (split.sh).
 """
 import csv, re, sys
 
@@ -56,9 +58,11 @@ with open(f"{work}/units.h", "w") as h:
         rows.append(f"{{{f['code']}, {mask}ull}}")
     h.write("static const struct { unsigned code; unsigned long long units; } FORMS[] = {" + ",".join(rows) + "};\n")
 
-HDR = "module top(clock,in_valid,in_form,in_old,in_b,out_valid,out_form,out_data);"
-assert HDR in base
-NEW_HDR = "module top(clock,in_valid,in_form,in_old,in_b,out_valid,out_form,out_data,en_bits);\n    input wire [63:0] en_bits;\n"
+# (The port list grows with the ALU, e.g. the old-value replicas' ports: match it.)
+m = re.search(r"^module top\((clock,in_valid,in_form,[a-z_,]*)\);$", base, re.M)
+assert m, "variants.py: module top's header not found in base.v"
+HDR = m.group(0)
+NEW_HDR = f"module top({m.group(1)},en_bits);\n    input wire [63:0] en_bits;\n"
 
 
 def gate(group):
@@ -109,6 +113,22 @@ def skip(defaults=False):
     return src
 
 
+def glue():
+    """The ALU's own logic alone: every unit's module body replaced by one register of
+    `a ^ b` (form decode, operand distribution, delay lines and result select stay)."""
+    src = base
+    for u in units:
+        m = re.search(r"^module top\$" + re.escape(u) + r"\(([^)]*)\);\n(.*?)^endmodule", src, re.M | re.S)
+        assert m, u
+        decls = [l.replace("output wire", "output reg") for l in m.group(2).split("\n") if re.match(r"\s*(input|output)\b", l)]
+        outs = [re.search(r"(\w+);", l).group(1) for l in decls if "output" in l]
+        assert len(outs) == 1, (u, outs)
+        body = "\n".join(decls) + f"\n    always @(posedge clock) {outs[0]} <= a ^ b;\n"
+        src = src[: m.start()] + f"module top${u}({m.group(1)});\n{body}" + src[m.end() - len("endmodule"):]
+    return src
+
+
+open(f"{work}/glue.v", "w").write(glue())
 open(f"{work}/gate_unit.v", "w").write(gate(False))
 open(f"{work}/gate_group.v", "w").write(gate(True))
 open(f"{work}/skip.v", "w").write(skip())
