@@ -163,6 +163,18 @@ impl Harness {
         }
     }
 
+    /// After a reset: every pending request is dropped; 20 idle cycles check that no
+    /// response comes for any of them (`step` panics on a dropped id).
+    fn drop_pending(&mut self) {
+        for id in self.pending.keys().copied().collect::<Vec<_>>() {
+            self.dropped.insert(id);
+            self.pending.remove(&id);
+        }
+        for _ in 0..20 {
+            self.step(None, true, false);
+        }
+    }
+
     /// Reads every line with ld.b128 and compares with the golden memory.
     fn check_memory(&mut self) {
         let lines = self.golden.size() / 16;
@@ -253,14 +265,7 @@ fn slice_unit_random_against_golden() {
     assert!(!h.pending.is_empty(), "nothing in flight at the reset");
     h.step(Some(scratch(&mut rng)), true, true);
     h.step(None, true, true);
-    for id in h.pending.keys().copied().collect::<Vec<_>>() {
-        h.dropped.insert(id);
-        h.pending.remove(&id);
-    }
-    // Nothing comes back for them (step panics on a dropped id).
-    for _ in 0..20 {
-        h.step(None, true, false);
-    }
+    h.drop_pending();
     // Scratch lines: unknown after the reset; store zeros there and in the golden model.
     let zero: Vec<Req> =
         (56..64).map(|l| Req { mask: 0, access: Access::St(Width::B128), addr: l * 16, data: 0 }).collect();
@@ -301,13 +306,7 @@ fn slice_unit_reset_writes_only_the_write_stage() {
         }
         assert_eq!(h.pending.len(), 3, "a response came before the reset (latency {lat})");
         h.step(None, true, true);
-        for id in h.pending.keys().copied().collect::<Vec<_>>() {
-            h.dropped.insert(id);
-            h.pending.remove(&id);
-        }
-        for _ in 0..20 {
-            h.step(None, true, false);
-        }
+        h.drop_pending();
         // Expected: the first two stores written, the third line still zero.
         h.golden.execute_masked(Access::St(Width::B128), 12 * 16, 0, 0).unwrap();
         let lds: Vec<Req> = (10..13).map(|l| Req { mask: 0, access: Access::Ld(Width::B128), addr: l * 16, data: 0 }).collect();
