@@ -2,7 +2,7 @@
 # Cosimulation speed of the reduction ALU under Verilator: how much clock gating or logic
 # skipping per unit could give (the figures behind BENCHMARKS.md, "Cosimulation of the
 # reduction ALU": why 5 M ops/s is out of reach). Needs a release build (cargo build
-# --release), Verilator and python3. Takes about 3 minutes (5 Verilator builds).
+# --release), Verilator and python3. Takes about 3 minutes (6 Verilator builds).
 #
 #   scripts/cosim-speed/run.sh [CYCLES]
 #
@@ -30,12 +30,13 @@ build() { # name verilog-file extra-cflags
         -Mdir "$work/obj_$1" -o "bench_$1" "$2" "$here/bench.cpp" >"$work/build_$1.log" 2>&1 \
         || { echo "run.sh: Verilator build of $1 failed, see $work/build_$1.log" >&2; exit 1; }
 }
-echo "building 5 Verilator models in $work (about 2-3 minutes) ..."
+echo "building 6 Verilator models in $work (about 2-3 minutes) ..."
 build base "$work/base.v" ""
 build gate_unit "$work/gate_unit.v" "-DENABLES"
 build gate_group "$work/gate_group.v" "-DENABLES"
 build skip "$work/skip.v" "-DENABLES"
 build skip_dflt "$work/skip_dflt.v" "-DENABLES"
+build glue "$work/glue.v" ""
 echo "ALU as generated (every unit every cycle):  $("$work/obj_base/bench_base" - "$cycles")"
 echo "gated clock per unit instance:              $("$work/obj_gate_unit/bench_gate_unit" - "$cycles")"
 echo "gated clock per unit kind (5):              $("$work/obj_gate_group/bench_gate_group" - "$cycles")"
@@ -44,3 +45,4 @@ echo "logic skipped per unit (if en):             $("$work/obj_skip/bench_skip" 
 echo "logic skipped per unit, ideal enables:      $("$work/obj_skip/bench_skip" ideal "$cycles")"
 echo "skipped, latch-free (defaults):             $("$work/obj_skip_dflt/bench_skip_dflt" - "$cycles")"
 echo "skipped, latch-free (defaults), ideal:      $("$work/obj_skip_dflt/bench_skip_dflt" ideal "$cycles")"
+echo "the ALU's own logic alone (units stubbed):  $("$work/obj_glue/bench_glue" - "$cycles")"

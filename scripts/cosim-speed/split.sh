@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The "separate models" route for the cosimulation speed (BENCHMARKS.md, "Cosimulation of the
 # reduction ALU"): every lane of the ALU's units as a Verilated model of its own, clocked
-# only when an operation enters it (split.cpp), and the ALU's own logic without its units
-# (variants.py `glue`, timed by bench.cpp): together a bound on that route. Needs a release build (cargo build
+# only when an operation enters it (split.cpp). With run.sh's "ALU's own logic alone" (the
+# units stubbed, variants.py `glue`), a bound on that route. Needs a release build (cargo build
 # --release), Verilator and python3; about 2 minutes.
 #
 #   scripts/cosim-speed/split.sh [OPS]
@@ -17,7 +17,7 @@ redunit="$root/target/release/redunit"
 mkdir -p "$work"
 "$redunit" verilog --top alu -o "$work/base.v" >/dev/null
 "$redunit" forms --csv >"$work/forms.csv"
-python3 "$here/variants.py" "$work"   # for units.h
+python3 "$here/variants.py" "$work"   # for units.h (and the variants run.sh builds)
 echo "building 5 Verilator models in $work ..."
 objs=()
 for pair in int:int-alu add16:fp-add16 mm16:fp-minmax16 f32:fp-add-f32 f64:fp-add-f64; do
@@ -36,11 +36,4 @@ incs=(-I"$inc" -I"$inc/vltstd" -I"$work")
 for p in int add16 mm16 f32 f64; do incs+=(-I"$work/obj_$p"); done
 g++ -O2 -std=c++17 "${incs[@]}" "$here/split.cpp" "${objs[@]}" "$work/obj_int/verilated.o" \
     "$work/obj_int/verilated_threads.o" -lpthread -o "$work/split"
-rm -rf "$work/obj_glue"
-"$vl" --cc --build --exe --top-module top --x-assign fast --x-initial fast \
-    -Wno-fatal -Wno-WIDTH -Wno-UNUSED -Wno-DECLFILENAME -Wno-MULTITOP \
-    -MAKEFLAGS OPT_FAST=-O2 -CFLAGS "-O2 -I$work" \
-    -Mdir "$work/obj_glue" -o bench_glue "$work/glue.v" "$here/bench.cpp" >"$work/build_glue.log" 2>&1 \
-    || { echo "split.sh: build of the glue failed, see $work/build_glue.log" >&2; exit 1; }
 echo "lanes as separate models, clocked only when used: $("$work/split" "$ops")"
-echo "the ALU's own logic alone (units stubbed), one op per cycle: $("$work/obj_glue/bench_glue" - "$ops")"
