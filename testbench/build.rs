@@ -18,6 +18,10 @@
 //! 6. The `redux.sync` block: `hw::redux_verilog()` becomes `Vredux` (untraced only), with the
 //!    shim `csrc/redux_shim.cpp`, on the same runtime library.
 //!
+//! 6b. The split model of the ALU (`build_split.rs`): the ALU's Verilog cut at its unit
+//!    instances into `Vsplit_front`, `Vsplit_back` and one `Vsplit_<unit>` per unit kind,
+//!    with the shim `csrc/alu_split_shim.cpp` (the fast cosimulation engine).
+//!
 //! 7. The async unit (`build_async.rs`): `hw::async_verilog(65536)` becomes `Vasync` (untraced),
 //!    with the shim `csrc/async_shim.cpp`.
 //!
@@ -32,6 +36,9 @@ mod unit;
 // The async unit (red.async + mbarriers).
 #[path = "build_async.rs"]
 mod async_unit;
+// The split model of the ALU (front, back, one model per unit kind).
+#[path = "build_split.rs"]
+mod split;
 #[path = "src/verilator_flags.rs"]
 mod verilator_flags;
 
@@ -123,6 +130,7 @@ fn main() {
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
     let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
     let warp = unit::verilate_warp(&out, &|p, t, v| model(p, t, v, "the warp unit"));
+    let split_dirs = split::verilate(&out, &|p, t, v| model(p, t, v, "the split ALU"));
 
     // 3. The runtime, once.
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
@@ -174,6 +182,7 @@ fn main() {
         .opt_level(2)
         .compile("redunit_redux_shim");
     unit::shim(&manifest, &include, &unit_plain, &unit_traced);
+    split::shim_and_link(&manifest, &include, &out, &split_dirs);
     unit::warp_shim(&manifest, &include, &warp);
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=Valu");

@@ -78,6 +78,20 @@ pub enum AluUnit {
 }
 
 impl AluUnit {
+    /// Every unit, in the order of [`ReductionAlu`]'s instances.
+    pub const ALL: [AluUnit; 5] = [AluUnit::Int, AluUnit::Add16, AluUnit::MinMax16, AluUnit::AddF32, AluUnit::AddF64];
+
+    /// Cycles from a lane's inputs to its result in an ALU of configuration `cfg` (the ALU
+    /// delays the shorter lanes to [`Config::alu_latency`] itself).
+    pub fn latency(self, cfg: &Config) -> usize {
+        match self {
+            AluUnit::Int => cfg.int_alu_latency(),
+            AluUnit::Add16 => cfg.fp16_add_latency(),
+            AluUnit::MinMax16 => cfg.minmax16_latency(),
+            AluUnit::AddF32 | AluUnit::AddF64 => cfg.fp_add_latency(),
+        }
+    }
+
     /// The name used in `redunit forms` and in the Verilog instance names.
     pub fn name(self) -> &'static str {
         match self {
