@@ -9,7 +9,7 @@
 //! - `front.v` (`Vsplit_front`): `top` without its units and without its outputs; the inputs
 //!   of every unit instance become outputs (`u_<instance>_<port>`), plus `u_holds`, the
 //!   instances' `hold` bits packed (bit i: instance i). Verilator drops what only fed
-//!   `out_*`: the decode and operand distribution are left.
+//!   its outputs: the decode and operand distribution are left.
 //! - `back.v` (`Vsplit_back`): `top` without its units, the units' outputs as inputs: the
 //!   delay lines and the result select.
 //! - one model per unit kind (`Vsplit_<unit>`), the Verilog of its first instance as module
@@ -194,11 +194,11 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
             map.insert(format!("{}${}", u.inst, p.name), mangle(&u.inst, &p.name));
         }
     }
-    let header_line = keep.lines().find(|l| l.starts_with("module top(")).ok_or("module top's header not found")?.to_string();
-    let top_ports: Vec<String> =
-        header_line["module top(".len()..].trim_end_matches(");").split(',').map(str::to_string).collect();
-    let make = |front: bool| -> Result<String, String> {
-        let mut plist: Vec<String> = Vec::new();
+    let top_ports = ports(&top);
+    let make = |front: bool| -> String {
+        // `top`'s own ports (the front has no outputs), then the units' side.
+        let mut plist: Vec<String> =
+            top_ports.iter().filter(|p| !front || p.input).map(|p| p.name.clone()).collect();
         let mut body = String::new();
         for line in keep.split_inclusive('\n') {
             let t = line.trim();
@@ -238,17 +238,11 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
             }
             body.push_str(line);
         }
-        let own: Vec<&String> = top_ports.iter().filter(|p| !(front && p.starts_with("out_"))).collect();
-        let mut all: Vec<String> = own.into_iter().cloned().collect();
-        all.extend(plist);
-        if front && !keep.contains("output reg  out_valid;") {
-            return Err("module top has no `output reg  out_valid;` (the generator's format changed?)".into());
-        }
-        let text = format!("module top({});\n{}", all.join(","), body);
-        Ok(rename(&text, &map) + &others)
+        let text = format!("module top({});\n{}", plist.join(","), body);
+        rename(&text, &map) + &others
     };
-    let front = make(true)?;
-    let back = make(false)?;
+    let front = make(true);
+    let back = make(false);
 
     // The header for the shim.
     let mut h = String::new();

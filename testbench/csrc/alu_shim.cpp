@@ -20,17 +20,11 @@
 #include "verilated_vcd_c.h"
 #include "Valu.h"
 #include "Valut.h"
+#include "alu_base.h"
 
 namespace {
 
-struct Base {
-    virtual ~Base() = default;
-    virtual int64_t run(uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* b,
-                        uint32_t* out, uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) = 0;
-    virtual void idle(uint64_t cycles) = 0;
-    uint64_t cycle = 0;
-    uint32_t latency = 0;
-};
+using Base = RedunitAluBase;
 
 template <class M, bool TRACE>
 struct Alu final : Base {

@@ -3,8 +3,9 @@
 // back: delay lines and result select) and one model per unit kind (int_alu, add16, ...),
 // clocked only when an operation enters one of that kind's lanes.
 //
-// The same contract as alu_shim.cpp (one operation per cycle, results `latency` cycles
-// later, the same drain), computed in chunks of cycles in three passes:
+// It implements alu_base.h's interface, so alu_shim.cpp's C functions (free, cycle, idle, run)
+// serve it too: the same contract (one operation per cycle, results `latency` cycles later,
+// the same drain), computed in chunks of cycles in three passes:
 // 1. the front, cycle by cycle: its `u_holds` say which unit instances load an operation
 //    this cycle (hold low); each such instance's inputs go to its kind's model, which is
 //    clocked once (a unit is a pipeline whose input registers hold while `hold` is high, so
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "verilated.h"
+#include "alu_base.h"
 #include "split_lanes.h"
 
 namespace {
@@ -112,16 +114,13 @@ template <class M, int L> struct Kind {
 constexpr size_t CHUNK = 1024;
 static_assert(SPLIT_N_UNITS <= 64, "u_holds is read as 64 bits at most");
 
-struct Split {
+struct Split final : RedunitAluBase {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vsplit_front> f;
     std::unique_ptr<Vsplit_back> b;
 #define SPLIT_DECL(i, M, L) Kind<M, L> k##i;
     SPLIT_KINDS(SPLIT_DECL)
 #undef SPLIT_DECL
-    uint64_t cycle = 0;
-    uint32_t latency = 0;
-
     Split(uint32_t lat, uint64_t first_cycle) {
         latency = lat;
         cycle = first_cycle;
@@ -136,7 +135,7 @@ struct Split {
         f->eval();
         b->eval();
     }
-    ~Split() {
+    ~Split() override {
         f->final();
         b->final();
 #define SPLIT_FINAL(i, M, L) k##i.final();
@@ -205,7 +204,7 @@ struct Split {
         cycle = c0 + k;
     }
 
-    void idle(uint64_t cycles) {
+    void idle(uint64_t cycles) override {
         while (cycles) {
             size_t k = cycles < CHUNK ? (size_t)cycles : CHUNK;
             chunk(k, nullptr, nullptr, nullptr, [](uint64_t) {});
@@ -214,7 +213,7 @@ struct Split {
     }
 
     int64_t run(uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* bv, uint32_t* out,
-                uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) {
+                uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) override {
         const uint64_t start = cycle;
         uint64_t got = 0;
         *bad_index = -1;
@@ -248,19 +247,8 @@ struct Split {
 
 }  // namespace
 
-extern "C" {
-
-void* redunit_alu_split_new(uint32_t latency, uint64_t first_cycle) { return new Split(latency, first_cycle); }
-
-void redunit_alu_split_free(void* h) { delete static_cast<Split*>(h); }
-
-uint64_t redunit_alu_split_cycle(void* h) { return static_cast<Split*>(h)->cycle; }
-
-void redunit_alu_split_idle(void* h, uint64_t cycles) { static_cast<Split*>(h)->idle(cycles); }
-
-int64_t redunit_alu_split_run(void* h, uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* b,
-                              uint32_t* out, uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) {
-    return static_cast<Split*>(h)->run(n, forms, old, b, out, out_forms, bad_index, bad_latency);
+// The split model behind alu_shim.cpp's C functions (free, cycle, idle, run): only its
+// constructor is its own.
+extern "C" void* redunit_alu_split_new(uint32_t latency, uint64_t first_cycle) {
+    return static_cast<RedunitAluBase*>(new Split(latency, first_cycle));
 }
-
-}  // extern "C"

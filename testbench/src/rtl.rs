@@ -30,21 +30,8 @@ unsafe extern "C" {
         bad_index: *mut i64,
         bad_latency: *mut i64,
     ) -> i64;
+    /// The split model (`csrc/alu_split_shim.cpp`): the other functions serve it too.
     fn redunit_alu_split_new(latency: u32, first_cycle: u64) -> *mut c_void;
-    fn redunit_alu_split_free(h: *mut c_void);
-    fn redunit_alu_split_cycle(h: *mut c_void) -> u64;
-    fn redunit_alu_split_idle(h: *mut c_void, cycles: u64);
-    fn redunit_alu_split_run(
-        h: *mut c_void,
-        n: u64,
-        forms: *const u16,
-        old: *const u32,
-        b: *const u32,
-        out: *mut u32,
-        out_forms: *mut u16,
-        bad_index: *mut i64,
-        bad_latency: *mut i64,
-    ) -> i64;
 }
 
 /// The Verilator that built the linked model.
@@ -144,9 +131,6 @@ impl RtlAlu {
 
     /// The current clock cycle (the next operation is driven in this cycle).
     pub fn cycle(&self) -> u64 {
-        if self.split {
-            return unsafe { redunit_alu_split_cycle(self.h.as_ptr()) };
-        }
         unsafe { redunit_alu_cycle(self.h.as_ptr()) }
     }
 
@@ -158,9 +142,6 @@ impl RtlAlu {
 
     /// Clocks `cycles` cycles with no operation.
     pub fn idle(&mut self, cycles: u64) {
-        if self.split {
-            return unsafe { redunit_alu_split_idle(self.h.as_ptr(), cycles) };
-        }
         unsafe { redunit_alu_idle(self.h.as_ptr(), cycles) }
     }
 
@@ -185,9 +166,8 @@ impl RtlAlu {
         self.out_forms.resize(n, 0);
         self.last_start = self.cycle();
         let (mut bad_index, mut bad_latency) = (-1i64, 0i64);
-        let run = if self.split { redunit_alu_split_run } else { redunit_alu_run };
         let got = unsafe {
-            run(
+            redunit_alu_run(
                 self.h.as_ptr(),
                 n as u64,
                 self.forms.as_ptr(),
@@ -254,9 +234,6 @@ impl Default for RtlAlu {
 
 impl Drop for RtlAlu {
     fn drop(&mut self) {
-        if self.split {
-            return unsafe { redunit_alu_split_free(self.h.as_ptr()) };
-        }
         unsafe { redunit_alu_free(self.h.as_ptr()) }
     }
 }
