@@ -106,11 +106,12 @@ fn main() {
 
     // 2. Two Verilated models.
     let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
-    let model = |prefix: &str, trace: bool, vfile: &Path, what: &str| -> PathBuf {
+    let model_with = |prefix: &str, trace: bool, vfile: &Path, what: &str, extra: &[&str]| -> PathBuf {
         let dir = out.join(format!("obj_{prefix}"));
         let _ = std::fs::remove_dir_all(&dir);
         let mut cmd = Command::new(&verilator);
         cmd.args(verilator_flags::VERILATOR_FLAGS)
+            .args(extra)
             .args(["-j", &jobs, "--prefix", prefix, "-Mdir"])
             .arg(&dir)
             .arg(vfile);
@@ -120,6 +121,7 @@ fn main() {
         run(&mut cmd, &format!("{version}: verilating {what} ({prefix})"));
         dir
     };
+    let model = |prefix: &str, trace: bool, vfile: &Path, what: &str| model_with(prefix, trace, vfile, what, &[]);
     let plain = model("Valu", false, &vfile, "the ALU");
     let traced = model("Valut", true, &vfile, "the ALU");
     // The redux.sync block: one untraced model.
@@ -130,7 +132,8 @@ fn main() {
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
     let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
     let warp = unit::verilate_warp(&out, &|p, t, v| model(p, t, v, "the warp unit"));
-    let split_dirs = split::verilate(&out, &|p, t, v| model(p, t, v, "the split ALU"));
+    let split_dirs =
+        split::verilate(&out, &|p, t, v| model_with(p, t, v, "the split ALU", verilator_flags::SPLIT_EXTRA_FLAGS));
 
     // 3. The runtime, once.
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];

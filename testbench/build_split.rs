@@ -12,12 +12,16 @@
 //!   its outputs: the decode and operand distribution are left.
 //! - `back.v` (`Vsplit_back`): `top` without its units, the units' outputs as inputs: the
 //!   delay lines and the result select.
-//! - one model per unit kind (`Vsplit_<unit>`), the Verilog of its first instance as module
-//!   `top`; the build checks that every instance of a kind is the same Verilog.
+//! - per unit kind of n lanes, models of its lanes 0..N-1 side by side for N = 1, 2, 4, ...
+//!   and n (`Vsplit_<unit>_x<N>`, [`group`]): the Verilog of its first instance as module
+//!   `lane`, N times; the build checks that every instance of a kind is the same Verilog.
+//!   The shim clocks the narrowest one that holds the lanes the form uses (lanes 0..k-1,
+//!   [`hw::alu::unit_lanes`]): a scalar f16 add clocks one add16 lane, not eight.
 //!
 //! No line of the design is rewritten: the modules are the generator's text, cut at instance
-//! boundaries. `split_lanes.h` tells the shim the instances (kind, ports) and each kind's
-//! latency ([`hw::alu::AluUnit::latency`]).
+//! boundaries. `split_lanes.h` tells the shim the models (lanes, ports, latency from
+//! [`hw::alu::AluUnit::latency`]), each form code's kind and lane count, and which models to
+//! clock for the loads of a cycle (`split_load`).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -25,13 +29,9 @@ use std::path::{Path, PathBuf};
 
 use hw::alu::AluUnit;
 
-/// The model prefixes: the front, the back, then one per unit kind.
+/// The model prefixes of the front and the back (the unit models': [`Model::prefix`]).
 pub const FRONT: &str = "Vsplit_front";
 pub const BACK: &str = "Vsplit_back";
-
-fn kind_prefix(u: AluUnit) -> String {
-    format!("Vsplit_{}", u.name())
-}
 
 struct Port {
     input: bool,
@@ -113,12 +113,44 @@ fn ports(text: &str) -> Vec<Port> {
     out
 }
 
+/// Module `top` of a kind's model: `n` instances of the unit's module (renamed `lane`) side by
+/// side, lane j's ports as `l<j>_<port>`, with one clock and one `hold`.
+fn group(ports: &[Port], n: usize) -> String {
+    let mut plist = vec!["clock".to_string(), "hold".to_string()];
+    let mut decl = String::from("    input wire  clock;\n    input wire  hold;\n");
+    let mut insts = String::new();
+    for j in 0..n {
+        let mut conns = vec![".clock(clock)".to_string(), ".hold(hold)".to_string()];
+        for p in ports.iter().filter(|p| p.name != "clock" && p.name != "hold") {
+            let name = format!("l{j}_{}", p.name);
+            let range = if p.width > 1 { format!("[{}:0] ", p.width - 1) } else { String::new() };
+            let _ = writeln!(decl, "    {} wire  {range}{name};", if p.input { "input" } else { "output" });
+            conns.push(format!(".{}({name})", p.name));
+            plist.push(name);
+        }
+        let _ = writeln!(insts, "    lane l{j}({});", conns.join(","));
+    }
+    format!("module top({});\n{decl}{insts}endmodule // top\n\n", plist.join(","))
+}
+
+/// A model of the first `lanes.len()` lanes of a unit kind.
+pub struct Model {
+    /// `Vsplit_<kind>_x<lanes>`
+    pub prefix: String,
+    /// The kind's index among the kinds present.
+    kind: usize,
+    /// Its lanes' unit instances (bits of `u_holds`), lane 0 first.
+    lanes: Vec<usize>,
+    /// Module `top` of [`group`], then the lane's modules.
+    pub verilog: String,
+}
+
 /// The Verilog files and the header of the split model, from the ALU's Verilog.
 pub struct Split {
     pub front: String,
     pub back: String,
-    /// (kind, Verilog with the kind's module as `top`)
-    pub lanes: Vec<(AluUnit, String)>,
+    /// The unit models, each kind's by width.
+    pub models: Vec<Model>,
     pub header: String,
 }
 
@@ -165,24 +197,38 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     if units.is_empty() {
         return Err("module `top` has no unit instances (instances with a `hold` port named after an AluUnit)".into());
     }
-    // One model per kind: every instance of a kind must be the same Verilog.
-    let mut lanes: Vec<(AluUnit, String)> = Vec::new();
+    // Per kind: every instance of a kind must be the same Verilog. A kind of n lanes has models
+    // of 1, 2, 4, ... and n of its lanes side by side (lanes 0..N-1, one clock for all).
+    let mut kinds: Vec<(AluUnit, Vec<usize>)> = Vec::new();
+    let mut models: Vec<Model> = Vec::new();
     for kind in AluUnit::ALL {
-        let insts: Vec<&Unit> = units.iter().filter(|u| u.kind == kind).collect();
-        let Some(first) = insts.first() else { continue };
-        let norm = |u: &Unit| subtree(&u.inst).replace(&format!("top${}", u.inst), "top");
+        let insts: Vec<usize> = (0..units.len()).filter(|&x| units[x].kind == kind).collect();
+        let Some(&first) = insts.first() else { continue };
+        let first = &units[first];
+        let norm = |u: &Unit| subtree(&u.inst).replace(&format!("top${}", u.inst), "lane");
         let text = norm(first);
-        for u in &insts[1..] {
-            if norm(u) != text {
+        for &x in &insts[1..] {
+            if norm(&units[x]) != text {
                 return Err(format!(
                     "instances {} and {} of unit {} are not the same Verilog: the split model needs one model per kind",
                     first.inst,
-                    u.inst,
+                    units[x].inst,
                     kind.name()
                 ));
             }
         }
-        lanes.push((kind, text));
+        let n = insts.len();
+        let mut sizes: Vec<usize> = (0..).map(|i| 1usize << i).take_while(|&w| w < n).collect();
+        sizes.push(n);
+        for w in sizes {
+            models.push(Model {
+                prefix: format!("Vsplit_{}_x{w}", kind.name()),
+                kind: kinds.len(),
+                lanes: insts[..w].to_vec(),
+                verilog: group(&first.ports, w) + &text,
+            });
+        }
+        kinds.push((kind, insts));
     }
     // The rest of the design: every module outside the units' subtrees.
     let in_unit = |n: &str| units.iter().any(|u| n == format!("top${}", u.inst) || n.starts_with(&format!("top${}$", u.inst)));
@@ -248,45 +294,75 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     let mut h = String::new();
     let _ = writeln!(h, "// Generated by testbench/build_split.rs from hw::alu_verilog(): do not edit.");
     let _ = writeln!(h, "#include \"{FRONT}.h\"\n#include \"{FRONT}___024root.h\"\n#include \"{BACK}.h\"\n#include \"{BACK}___024root.h\"");
-    for (k, _) in &lanes {
-        let p = kind_prefix(*k);
-        let _ = writeln!(h, "#include \"{p}.h\"\n#include \"{p}___024root.h\"");
+    for m in &models {
+        let _ = writeln!(h, "#include \"{0}.h\"\n#include \"{0}___024root.h\"", m.prefix);
     }
     let _ = writeln!(h, "#define SPLIT_N_UNITS {}", units.len());
-    let _ = write!(h, "// X(index, model class, lane latency)\n#define SPLIT_KINDS(X)");
-    let kind_index = |k: AluUnit| lanes.iter().position(|(l, _)| *l == k).unwrap();
-    for (i, (k, _)) in lanes.iter().enumerate() {
-        let _ = write!(h, " X({i}, {}, {})", kind_prefix(*k), k.latency(cfg));
-    }
-    let _ = writeln!(h);
-    for (k, _) in &lanes {
-        let u = units.iter().find(|u| u.kind == *k).unwrap();
-        let out = u.ports.iter().find(|p| !p.input).ok_or(format!("unit {} has no output", u.inst))?;
-        if u.ports.iter().filter(|p| !p.input).count() != 1 {
-            return Err(format!("unit {} has more than one output; the split model passes one", u.inst));
+    // Per model: its inputs from the front, its outputs, and the back's ports that they drive.
+    let mut list = String::new();
+    for (i, m) in models.iter().enumerate() {
+        let (kind, _) = kinds[m.kind];
+        let first = &units[m.lanes[0]];
+        let outs: Vec<&Port> = first.ports.iter().filter(|p| !p.input).collect();
+        if outs.len() != 1 {
+            return Err(format!("unit {} has {} outputs; the split model passes exactly one", first.inst, outs.len()));
         }
-        let _ = writeln!(h, "static inline uint64_t split_out({}& m) {{ return m.{}; }}", kind_prefix(*k), out.name);
-    }
-    let _ = writeln!(h, "// Loads instance `unit`'s inputs from the front into its kind's model and clocks it.");
-    let _ = writeln!(h, "template <class E> static inline void split_load(E& e, {FRONT}& f, int unit, uint64_t cycle) {{\n    switch (unit) {{");
-    for (i, u) in units.iter().enumerate() {
-        let k = kind_index(u.kind);
-        let mut sets = String::new();
-        for p in u.ports.iter().filter(|p| p.input && p.name != "clock" && p.name != "hold") {
-            let _ = write!(sets, "m.{} = f.{}; ", p.name, mangle(&u.inst, &p.name));
+        let out = &outs[0].name;
+        let _ = write!(list, " X({i}, {}, {}, {})", m.prefix, kind.latency(cfg), m.lanes.len());
+        let (mut ins, mut outv, mut drive) = (String::new(), String::new(), String::new());
+        for (j, &x) in m.lanes.iter().enumerate() {
+            let u = &units[x];
+            for p in u.ports.iter().filter(|p| p.input && p.name != "clock" && p.name != "hold") {
+                let _ = write!(ins, " m.l{j}_{} = f.{};", p.name, mangle(&u.inst, &p.name));
+            }
+            let _ = write!(outv, " v[{j}] = m.l{j}_{out};");
+            let _ = write!(drive, " if (mask >> {x} & 1) b.{} = v[{j}];", mangle(&u.inst, out));
         }
-        let _ = writeln!(h, "    case {i}: {{ auto& m = *e.k{k}.m; {sets}e.k{k}.load(cycle, {i}); break; }}");
+        let p = &m.prefix;
+        let _ = writeln!(h, "static inline void split_in({p}& m, const {FRONT}& f) {{{ins} }}");
+        let _ = writeln!(h, "static inline void split_out(const {p}& m, uint64_t* v) {{{outv} }}");
+        let _ = writeln!(h, "static inline void split_drive({BACK}& b, const {p}*, uint64_t mask, const uint64_t* v) {{{drive} }}");
     }
-    let _ = writeln!(h, "    }}\n}}");
-    let _ = writeln!(h, "// Drives instance `unit`'s output into the back.");
-    let _ = writeln!(h, "static inline void split_back_set({BACK}& b, int unit, uint64_t v) {{\n    switch (unit) {{");
-    for (i, u) in units.iter().enumerate() {
-        let out = u.ports.iter().find(|p| !p.input).unwrap();
-        let _ = writeln!(h, "    case {i}: b.{} = v; break;", mangle(&u.inst, &out.name));
+    let _ = writeln!(h, "// X(index, model class, lane latency, lanes)\n#define SPLIT_MODELS(X){list}");
+    // Per form code: its unit's kind (high nibble) and how many of its lanes it uses
+    // (hw::alu::unit_lanes: lanes 0..k-1); 0xff for codes that are no form.
+    let mut table = vec![0xffu8; 1 << sim::form::encoding::CODE_WIDTH];
+    for form in sim::Form::all() {
+        let (unit, mask) = hw::alu::unit_lanes(form);
+        let Some(k) = kinds.iter().position(|(u, _)| *u == unit) else { continue };
+        let used = mask.count_ones() as usize;
+        if mask as usize != (1usize << used) - 1 || used > kinds[k].1.len() || k > 15 || used > 15 {
+            return Err(format!("form {form}: lanes {mask:#b} of unit {} are not lanes 0..k-1 of its {} lanes", unit.name(), kinds[k].1.len()));
+        }
+        table[form.code() as usize] = (k << 4 | used) as u8;
     }
-    let _ = writeln!(h, "    }}\n}}");
+    let rows: Vec<String> = table.chunks(32).map(|c| c.iter().map(|v| format!("{v:#x}")).collect::<Vec<_>>().join(",")).collect();
+    let _ = writeln!(h, "static const uint8_t split_form_lanes[{}] = {{\n{}}};", table.len(), rows.join(",\n"));
+    // The loads of one cycle: for each kind with lanes that load (hold low), its narrowest
+    // model that holds the lanes the form uses (all of them for another kind's form).
+    let _ = writeln!(h, "template <class E> static inline void split_load(E& e, const {FRONT}& f, uint64_t use, unsigned form, uint64_t cycle) {{");
+    let _ = writeln!(h, "    const unsigned fl = form < {} ? split_form_lanes[form] : 0xff;", table.len());
+    for (k, (_, insts)) in kinds.iter().enumerate() {
+        let all: u64 = insts.iter().map(|x| 1u64 << x).sum();
+        let mine: Vec<(usize, &Model)> = models.iter().enumerate().filter(|(_, m)| m.kind == k).collect();
+        let _ = writeln!(h, "    if (use & {all:#x}ull) {{");
+        if mine.len() > 1 {
+            let _ = writeln!(h, "        const unsigned k = fl >> 4 == {k} ? (fl & 15) : {};", insts.len());
+        }
+        for (n, (i, m)) in mine.iter().enumerate() {
+            let bits: u64 = m.lanes.iter().map(|x| 1u64 << x).sum();
+            let load = format!("e.k{i}.load(f, cycle, use & {bits:#x}ull);");
+            if n + 1 == mine.len() {
+                let _ = writeln!(h, "        {}{load}", if n == 0 { "" } else { "else " });
+            } else {
+                let _ = writeln!(h, "        {}if (k <= {}) {load}", if n == 0 { "" } else { "else " }, m.lanes.len());
+            }
+        }
+        let _ = writeln!(h, "    }}");
+    }
+    let _ = writeln!(h, "}}");
     let _ = writeln!(h, "#define SPLIT_ALU_LATENCY {}", cfg.alu_latency());
-    Ok(Split { front, back, lanes, header: h })
+    Ok(Split { front, back, models, header: h })
 }
 
 /// Writes the split model's files into `out/split` and verilates them with
@@ -304,15 +380,29 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Vec
         std::fs::write(&p, text).unwrap_or_else(|e| super::fail(format!("cannot write {}: {e}", p.display())));
         p
     };
-    write("split_lanes.h", &s.header);
     let mut dirs = vec![
         (FRONT.to_string(), model(FRONT, false, &write("front.v", &s.front))),
         (BACK.to_string(), model(BACK, false, &write("back.v", &s.back))),
     ];
-    for (k, text) in &s.lanes {
-        let p = kind_prefix(*k);
-        dirs.push((p.clone(), model(&p, false, &write(&format!("{}.v", k.name()), text))));
+    for m in &s.models {
+        dirs.push((m.prefix.clone(), model(&m.prefix, false, &write(&format!("{}.v", m.prefix), &m.verilog))));
     }
+    // `split_eval(m)`: the model's `eval()` without its per-call wrapper (`eval_step`: the
+    // first call's initialisation, which the shim's first `eval()` does, and the message
+    // queue of threaded models, which these are not), where this Verilator's generated
+    // code has the function (5.006 declares `void <prefix>___024root___eval(<prefix>___024root*)`
+    // in `<prefix>.cpp`); `eval()` otherwise.
+    let mut h = s.header.clone();
+    for (p, d) in &dirs {
+        let decl = format!("void {p}___024root___eval({p}___024root* vlSelf);");
+        let direct = std::fs::read_to_string(d.join(format!("{p}.cpp"))).is_ok_and(|t| t.contains(&decl));
+        if direct {
+            let _ = writeln!(h, "{decl}\nstatic inline void split_eval({p}& m) {{ {p}___024root___eval(m.rootp); }}");
+        } else {
+            let _ = writeln!(h, "static inline void split_eval({p}& m) {{ m.eval(); }}");
+        }
+    }
+    write("split_lanes.h", &h);
     dirs
 }
 
@@ -327,7 +417,7 @@ pub fn shim_and_link(manifest: &Path, include: &Path, out: &Path, dirs: &[(Strin
         .include(include.join("vltstd"))
         .include(out.join("split"))
         .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2);
+        .opt_level(3);
     for (_, d) in dirs {
         b.include(d);
     }

@@ -1,33 +1,34 @@
 // extern "C" shim around the *split* model of the reduction ALU (testbench/build_split.rs): the
 // ALU's own logic as two Verilated models (the front: decode and operand distribution; the
-// back: delay lines and result select) and one model per unit kind (int_alu, add16, ...),
-// clocked only when an operation enters one of that kind's lanes.
+// back: delay lines and result select) and, per unit kind (int_alu, add16, ...), models of
+// its lanes 0..N-1 side by side for N = 1, 2, 4, ... up to all of them. A kind's narrowest
+// model that holds the lanes the operation's form uses (hw::alu::unit_lanes) is clocked once
+// when an operation enters the kind; the others are not clocked at all.
 //
 // It implements alu_base.h's interface, so alu_shim.cpp's C functions (free, cycle, idle, run)
 // serve it too: the same contract (one operation per cycle, results `latency` cycles later,
 // the same drain), computed in chunks of cycles in three passes:
-// 1. the front, cycle by cycle: its `u_holds` say which unit instances load an operation
-//    this cycle (hold low); each such instance's inputs go to its kind's model, which is
-//    clocked once (a unit is a pipeline whose input registers hold while `hold` is high, so
-//    an operation's result depends only on the inputs it entered with). A result leaves the
-//    kind's model `lane latency` loads later; at the end of the chunk the models are
+// 1. the front, cycle by cycle: its `u_holds` say which unit kinds load an operation this
+//    cycle (hold low); the inputs of the chosen model's lanes are copied from the front and
+//    it is clocked once (a unit is a pipeline whose input registers hold while `hold` is
+//    high, so an operation's result depends only on the inputs it entered with). A result
+//    leaves the model `lane latency` clocks later; at the end of the chunk the models are
 //    clocked with `hold` high until every result is out.
-// 2. the back, cycle by cycle: the result of the operation that entered instance u in
-//    cycle c is driven on u's output port from cycle c + lane latency on, as the instance
-//    itself would drive it, until u's next result replaces it; the back's outputs are the
-//    ALU's.
-// A unit instance that loads nothing keeps its last result on its port (the full model's
-// idle lanes drift with their unheld stage registers instead): only values that the ALU's
-// select must ignore can differ, which the equivalence test checks
-// (testbench/tests/rtl_split.rs: out_valid, out_form and out_data of every valid cycle equal
-// to the full model's). No tracing: a failing run re-runs its window in the traced full model.
+// 2. the back, cycle by cycle: the result of the operation that entered lane u in cycle c is
+//    driven on u's output port from cycle c + lane latency on, as the instance itself would
+//    drive it, until u's next result replaces it; the back's outputs are the ALU's.
+// A lane that loads nothing keeps its last result on its port (the full model's idle lanes
+// drift with their unheld stage registers instead, and compute the lanes a form does not
+// use): only values that the ALU's select must ignore can differ, which the equivalence tests
+// check (testbench/tests/rtl_split.rs: out_valid, out_form and all 128 bits of out_data of
+// every valid cycle equal to the full model's). No tracing: a failing run re-runs its window
+// in the traced full model.
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "verilated.h"
 #include "alu_base.h"
@@ -46,80 +47,98 @@ template <class M> inline void tick(M& m) {
     if constexpr (HasPrev<M>::value) {
         m.rootp->__Vtrigrprev__TOP__clock = 0;
         m.clock = 1;
-        m.eval();
+        split_eval(m);
     } else {
         m.clock = 0;
-        m.eval();
+        split_eval(m);
         m.clock = 1;
-        m.eval();
+        split_eval(m);
     }
 }
 
-struct Res {
-    uint64_t cycle;  // the cycle from which the back sees it
-    int unit;
-    uint64_t v;
-};
+constexpr size_t CHUNK = 1024;
 
-// One unit kind: its model, the loads still in its pipeline, and its results in order.
-template <class M, int L> struct Kind {
+// A model of lanes 0..N-1 of a unit kind, the loads still in its pipeline, and its results in
+// order.
+template <class M, int L, int N> struct Lanes {
+    struct Out {
+        uint64_t cycle;  // the cycle from which the back sees it
+        uint64_t mask;   // the lanes (bits of u_holds) that loaded
+        uint64_t v[N];   // each lane's result
+    };
     std::unique_ptr<M> m;
-    uint64_t fc[L];
-    int fu[L];
+    uint64_t fc[L], fm[L];
     unsigned head = 0, cnt = 0;
-    std::vector<Res> res;
-    size_t cur = 0;
+    // A chunk's results (at most one per cycle) and those of the last chunk still due.
+    std::unique_ptr<Out[]> res{new Out[CHUNK + L]};
+    size_t n = 0, cur = 0;
 
     void init(VerilatedContext* ctx) {
         m.reset(new M(ctx));
         m->clock = 0;
         m->hold = 1;
         m->eval();
-        res.reserve(4096);
     }
     inline void emit() {
-        res.push_back({fc[head] + L, fu[head], split_out(*m)});
+        Out& o = res[n++];
+        o.cycle = fc[head] + L;
+        o.mask = fm[head];
+        split_out(*m, o.v);
         head = (head + 1) % L;
         cnt--;
     }
-    inline void load(uint64_t cycle, int unit) {
+    // Every lane loads what the front gives it (those outside `mask` too, so that all lanes
+    // advance together); the results of the lanes in `mask` are kept.
+    inline void load(const Vsplit_front& f, uint64_t cycle, uint64_t mask) {
+        split_in(*m, f);
         m->hold = 0;
         tick(*m);
         unsigned t = (head + cnt) % L;
         fc[t] = cycle;
-        fu[t] = unit;
+        fm[t] = mask;
         cnt++;
         if (cnt == (unsigned)L) emit();
     }
+    // With hold high: the oldest of the cnt loads in flight has had cnt clocks (one per load
+    // since it entered) and needs L; every later one leaves one clock after the one before.
     void flush() {
+        if (!cnt) return;
         m->hold = 1;
+        for (unsigned c = cnt; c + 1 < (unsigned)L; c++) tick(*m);
         while (cnt) {
             tick(*m);
             emit();
         }
     }
-    inline void drive(Vsplit_back& b, uint64_t cycle) {
-        while (cur < res.size() && res[cur].cycle <= cycle) {
-            split_back_set(b, res[cur].unit, res[cur].v);
-            cur++;
-        }
+    // Marks `bit` in due[c - c0] for each result not yet driven that is due in c0..c0+k-1.
+    inline void mark(uint32_t* due, uint32_t bit, uint64_t c0, size_t k) const {
+        for (size_t e = cur; e < n && res[e].cycle < c0 + k; e++) due[res[e].cycle - c0] |= bit;
+    }
+    // The next result, in the cycle it is due.
+    inline void drive(Vsplit_back& b) {
+        split_drive(b, (const M*)nullptr, res[cur].mask, res[cur].v);
+        cur++;
     }
     void compact() {
-        res.erase(res.begin(), res.begin() + cur);
+        std::memmove(&res[0], &res[cur], (n - cur) * sizeof(Out));
+        n -= cur;
         cur = 0;
     }
     void final() { m->final(); }
 };
 
-constexpr size_t CHUNK = 1024;
 static_assert(SPLIT_N_UNITS <= 64, "u_holds is read as 64 bits at most");
+#define SPLIT_COUNT(i, M, L, N) +1
+static_assert(0 SPLIT_MODELS(SPLIT_COUNT) <= 32, "the due bits of a cycle are 32 bits");
+#undef SPLIT_COUNT
 
 struct Split final : RedunitAluBase {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vsplit_front> f;
     std::unique_ptr<Vsplit_back> b;
-#define SPLIT_DECL(i, M, L) Kind<M, L> k##i;
-    SPLIT_KINDS(SPLIT_DECL)
+    uint32_t due[CHUNK];
+#define SPLIT_DECL(i, M, L, N) Lanes<M, L, N> k##i;
+    SPLIT_MODELS(SPLIT_DECL)
 #undef SPLIT_DECL
     Split(uint32_t lat, uint64_t first_cycle) {
         latency = lat;
@@ -127,8 +146,8 @@ struct Split final : RedunitAluBase {
         ctx.reset(new VerilatedContext);
         f.reset(new Vsplit_front(ctx.get(), "top"));
         b.reset(new Vsplit_back(ctx.get(), "top"));
-#define SPLIT_INIT(i, M, L) k##i.init(ctx.get());
-        SPLIT_KINDS(SPLIT_INIT)
+#define SPLIT_INIT(i, M, L, N) k##i.init(ctx.get());
+        SPLIT_MODELS(SPLIT_INIT)
 #undef SPLIT_INIT
         f->clock = 0;
         b->clock = 0;
@@ -138,8 +157,8 @@ struct Split final : RedunitAluBase {
     ~Split() override {
         f->final();
         b->final();
-#define SPLIT_FINAL(i, M, L) k##i.final();
-        SPLIT_KINDS(SPLIT_FINAL)
+#define SPLIT_FINAL(i, M, L, N) k##i.final();
+        SPLIT_MODELS(SPLIT_FINAL)
 #undef SPLIT_FINAL
     }
 
@@ -169,37 +188,42 @@ struct Split final : RedunitAluBase {
         for (size_t i = 0; i < k; i++) {
             inputs(*f, idle, i, forms, old, bv);
             if constexpr (HasPrev<Vsplit_front>::value) f->clock = 0;
-            f->eval();
-            uint64_t use = ~(uint64_t)f->u_holds & mask;
-            while (use) {
-                int u = __builtin_ctzll(use);
-                use &= use - 1;
-                split_load(*this, *f, u, c0 + i);
-            }
+            split_eval(*f);
+            const uint64_t use = ~(uint64_t)f->u_holds & mask;
+            if (use) split_load(*this, *f, use, idle ? ~0u : forms[i], c0 + i);
             // (A front with registers of its own is clocked; Verilator usually leaves none.)
             if constexpr (HasPrev<Vsplit_front>::value) {
                 f->clock = 1;
-                f->eval();
+                split_eval(*f);
             }
         }
-#define SPLIT_FLUSH(i, M, L) k##i.flush();
-        SPLIT_KINDS(SPLIT_FLUSH)
+        // Which models have a result due in each cycle (at most one each).
+        std::memset(due, 0, k * sizeof(due[0]));
+#define SPLIT_FLUSH(i, M, L, N) \
+    k##i.flush();               \
+    k##i.mark(due, 1u << i, c0, k);
+        SPLIT_MODELS(SPLIT_FLUSH)
 #undef SPLIT_FLUSH
         for (size_t i = 0; i < k; i++) {
             const uint64_t c = c0 + i;
             inputs(*b, idle, i, forms, old, bv);
-#define SPLIT_DRIVE(j, M, L) k##j.drive(*b, c);
-            SPLIT_KINDS(SPLIT_DRIVE)
+            for (uint32_t d = due[i]; d; d &= d - 1) {
+                switch (__builtin_ctz(d)) {
+#define SPLIT_DRIVE(j, M, L, N) \
+    case j: k##j.drive(*b); break;
+                    SPLIT_MODELS(SPLIT_DRIVE)
 #undef SPLIT_DRIVE
+                }
+            }
             b->clock = 0;
-            b->eval();
+            split_eval(*b);
             cycle = c;
             see(c);
             b->clock = 1;
-            b->eval();
+            split_eval(*b);
         }
-#define SPLIT_COMPACT(i, M, L) k##i.compact();
-        SPLIT_KINDS(SPLIT_COMPACT)
+#define SPLIT_COMPACT(i, M, L, N) k##i.compact();
+        SPLIT_MODELS(SPLIT_COMPACT)
 #undef SPLIT_COMPACT
         cycle = c0 + k;
     }

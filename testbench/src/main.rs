@@ -837,7 +837,7 @@ fn regress_cmd(
     let pb = bar(n, "random ops");
     let vcd_path = fail_vcd_path(&format!("{seed:#x}"));
     // The random operations go through the split model (the same Verilog as separate models,
-    // each unit clocked only when used: about 2.3 times faster; `tests/rtl_split.rs` holds
+    // each unit lane clocked only when used: about 3.2 times faster; `tests/rtl_split.rs` holds
     // it to the full model cycle by cycle). A failure's waveform comes from the full model.
     let mut split = RtlAlu::split();
     let r = cosim::random_regression(&mut split, seed, n, MAX_ERRORS, Some(&vcd_path), |d| pb.set_position(d))?;
