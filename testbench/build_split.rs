@@ -331,7 +331,8 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
         let (unit, mask) = hw::alu::unit_lanes(form);
         let Some(k) = kinds.iter().position(|(u, _)| *u == unit) else { continue };
         let used = mask.count_ones() as usize;
-        if mask as usize != (1usize << used) - 1 || used > kinds[k].1.len() || k > 15 || used > 15 {
+        // (A nibble each; kind 15 is kept free, so that 0xff reads as no form.)
+        if mask as usize != (1usize << used) - 1 || used > kinds[k].1.len() || k >= 15 || used > 15 {
             return Err(format!("form {form}: lanes {mask:#b} of unit {} are not lanes 0..k-1 of its {} lanes", unit.name(), kinds[k].1.len()));
         }
         table[form.code() as usize] = (k << 4 | used) as u8;
