@@ -19,8 +19,9 @@
 //!    shim `csrc/redux_shim.cpp`, on the same runtime library.
 //!
 //! 6b. The split model of the ALU (`build_split.rs`): the ALU's Verilog cut at its unit
-//!    instances into `Vsplit_front`, `Vsplit_back` and one `Vsplit_<unit>` per unit kind,
-//!    with the shim `csrc/alu_split_shim.cpp` (the fast cosimulation engine).
+//!    instances into `Vsplit_front`, `Vsplit_back` and, per unit kind, `Vsplit_<unit>_x<N>`
+//!    (its lanes 0..N-1 side by side), with the shim `csrc/alu_split_shim.cpp` (the fast
+//!    cosimulation engine).
 //!
 //! 7. The async unit (`build_async.rs`): `hw::async_verilog(65536)` becomes `Vasync` (untraced),
 //!    with the shim `csrc/async_shim.cpp`.
@@ -36,7 +37,7 @@ mod unit;
 // The async unit (red.async + mbarriers).
 #[path = "build_async.rs"]
 mod async_unit;
-// The split model of the ALU (front, back, one model per unit kind).
+// The split model of the ALU (front, back, models of each unit kind's lanes).
 #[path = "build_split.rs"]
 mod split;
 #[path = "src/verilator_flags.rs"]

@@ -157,11 +157,9 @@ pub struct Split {
 pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     let mods = modules(v);
     let top = mods.iter().find(|(n, _)| n == "top").map(|(_, t)| t.clone()).ok_or("no module `top`")?;
-    let subtree = |inst: &str| -> String {
-        let root = format!("top${inst}");
-        let sub = format!("{root}$");
-        mods.iter().filter(|(n, _)| *n == root || n.starts_with(&sub)).map(|(_, t)| t.as_str()).collect()
-    };
+    // Module `n` is instance `inst` of `top`'s module or one of its submodules.
+    let in_subtree = |n: &str, inst: &str| n.strip_prefix("top$").and_then(|r| r.strip_prefix(inst)).is_some_and(|r| r.is_empty() || r.starts_with('$'));
+    let subtree = |inst: &str| -> String { mods.iter().filter(|(n, _)| in_subtree(n, inst)).map(|(_, t)| t.as_str()).collect() };
     // The unit instances of `top`, in order, and the line ranges of their instance blocks.
     let mut units: Vec<Unit> = Vec::new();
     let mut keep = String::new();
@@ -187,6 +185,10 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
                 if let Some(p) = ps.iter().find(|p| p.width > 64) {
                     return Err(format!("unit port {inst}.{} is {} bits wide; the split model passes at most 64", p.name, p.width));
                 }
+                let outs = ps.iter().filter(|p| !p.input).count();
+                if outs != 1 {
+                    return Err(format!("unit {inst} has {outs} outputs; the split model passes exactly one"));
+                }
                 units.push(Unit { inst: inst.to_string(), kind, ports: ps });
                 skipping = true;
                 continue;
@@ -210,7 +212,7 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
         for &x in &insts[1..] {
             if norm(&units[x]) != text {
                 return Err(format!(
-                    "instances {} and {} of unit {} are not the same Verilog: the split model needs one model per kind",
+                    "instances {} and {} of unit {} are not the same Verilog: the split model needs one lane module per kind",
                     first.inst,
                     units[x].inst,
                     kind.name()
@@ -231,7 +233,7 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
         kinds.push((kind, insts));
     }
     // The rest of the design: every module outside the units' subtrees.
-    let in_unit = |n: &str| units.iter().any(|u| n == format!("top${}", u.inst) || n.starts_with(&format!("top${}$", u.inst)));
+    let in_unit = |n: &str| units.iter().any(|u| in_subtree(n, &u.inst));
     let others: String = mods.iter().filter(|(n, _)| n != "top" && !in_unit(n)).map(|(_, t)| t.as_str()).collect();
 
     let mut map = HashMap::new();
@@ -302,12 +304,8 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     let mut list = String::new();
     for (i, m) in models.iter().enumerate() {
         let (kind, _) = kinds[m.kind];
-        let first = &units[m.lanes[0]];
-        let outs: Vec<&Port> = first.ports.iter().filter(|p| !p.input).collect();
-        if outs.len() != 1 {
-            return Err(format!("unit {} has {} outputs; the split model passes exactly one", first.inst, outs.len()));
-        }
-        let out = &outs[0].name;
+        // (Each unit has exactly one output: checked where the units are found.)
+        let out = &units[m.lanes[0]].ports.iter().find(|p| !p.input).expect("one output").name;
         let _ = write!(list, " X({i}, {}, {}, {})", m.prefix, kind.latency(cfg), m.lanes.len());
         let (mut ins, mut outv, mut drive) = (String::new(), String::new(), String::new());
         for (j, &x) in m.lanes.iter().enumerate() {
@@ -343,16 +341,16 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     // model that holds the lanes the form uses (all of them for another kind's form).
     let _ = writeln!(h, "template <class E> static inline void split_load(E& e, const {FRONT}& f, uint64_t use, unsigned form, uint64_t cycle) {{");
     let _ = writeln!(h, "    const unsigned fl = form < {} ? split_form_lanes[form] : 0xff;", table.len());
+    let bits = |insts: &[usize]| -> u64 { insts.iter().map(|x| 1u64 << x).sum() };
     for (k, (_, insts)) in kinds.iter().enumerate() {
-        let all: u64 = insts.iter().map(|x| 1u64 << x).sum();
+        let all = bits(insts);
         let mine: Vec<(usize, &Model)> = models.iter().enumerate().filter(|(_, m)| m.kind == k).collect();
         let _ = writeln!(h, "    if (use & {all:#x}ull) {{");
         if mine.len() > 1 {
             let _ = writeln!(h, "        const unsigned k = fl >> 4 == {k} ? (fl & 15) : {};", insts.len());
         }
         for (n, (i, m)) in mine.iter().enumerate() {
-            let bits: u64 = m.lanes.iter().map(|x| 1u64 << x).sum();
-            let load = format!("e.k{i}.load(f, cycle, use & {bits:#x}ull);");
+            let load = format!("e.k{i}.load(f, cycle, use & {:#x}ull);", bits(&m.lanes));
             if n + 1 == mine.len() {
                 let _ = writeln!(h, "        {}{load}", if n == 0 { "" } else { "else " });
             } else {
@@ -393,7 +391,7 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Vec
     // queue of threaded models, which these are not), where this Verilator's generated
     // code has the function (5.006 declares `void <prefix>___024root___eval(<prefix>___024root*)`
     // in `<prefix>.cpp`); `eval()` otherwise.
-    let mut h = s.header.clone();
+    let mut h = s.header;
     for (p, d) in &dirs {
         let decl = format!("void {p}___024root___eval({p}___024root* vlSelf);");
         let direct = std::fs::read_to_string(d.join(format!("{p}.cpp"))).is_ok_and(|t| t.contains(&decl));

@@ -81,52 +81,24 @@ struct Alu final : Base {
 
     int64_t run(uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* b, uint32_t* out,
                 uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) override {
-        const uint64_t start = cycle;
-        uint64_t got = 0;
-        *bad_index = -1;
-        *bad_latency = 0;
-        auto collect = [&]() {
-            if (!m->out_valid) return;
-            if (got < n) {
-                for (int w = 0; w < 4; w++) out[4 * got + w] = m->out_data[w];
-                out_forms[got] = m->out_form;
-                int64_t lat = (int64_t)(cycle - (start + got));
-                if (lat != (int64_t)latency && *bad_index < 0) {
-                    *bad_index = (int64_t)got;
-                    *bad_latency = lat;
-                }
-            }
-            got++;
+        RedunitAluResults r(n, cycle, latency, out, out_forms, bad_index, bad_latency);
+        auto step = [&]() {
+            low();
+            r.see(*m, cycle);
+            high();
         };
         for (uint64_t i = 0; i < n; i++) {
-            m->in_valid = 1;
-            m->in_form = forms[i];
-            const uint32_t* o = old + 4 * i;
-            const uint32_t* v = b + 4 * i;
-            m->in_old[0] = o[0]; m->in_old[1] = o[1]; m->in_old[2] = o[2]; m->in_old[3] = o[3];
-            m->in_b[0] = v[0]; m->in_b[1] = v[1]; m->in_b[2] = v[2]; m->in_b[3] = v[3];
-            low();
-            collect();
-            high();
+            redunit_alu_inputs(*m, forms, old, b, i);
+            step();
         }
         // Drain: idle cycles until every result is out, with room for a latency that is
         // longer than the one announced (reported through bad_index).
-        m->in_valid = 0;
-        m->in_form = 0;
-        for (int w = 0; w < 4; w++) m->in_old[w] = m->in_b[w] = 0;
+        redunit_alu_inputs(*m, nullptr, nullptr, nullptr, 0);
         const uint64_t limit = (uint64_t)latency + 64;
-        for (uint64_t extra = 0; got < n && extra < limit; extra++) {
-            low();
-            collect();
-            high();
-        }
+        for (uint64_t extra = 0; r.got < n && extra < limit; extra++) step();
         // One more look, so that a spurious trailing out_valid is counted.
-        if (got == n) {
-            low();
-            collect();
-            high();
-        }
-        return (int64_t)got;
+        if (r.got == n) step();
+        return (int64_t)r.got;
     }
 };
 

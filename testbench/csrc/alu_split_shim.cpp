@@ -162,22 +162,6 @@ struct Split final : RedunitAluBase {
 #undef SPLIT_FINAL
     }
 
-    template <class T> static inline void inputs(T& m, bool idle, size_t i, const uint16_t* forms, const uint32_t* old,
-                                                 const uint32_t* bv) {
-        if (idle) {
-            m.in_valid = 0;
-            m.in_form = 0;
-            for (int w = 0; w < 4; w++) m.in_old[w] = m.in_b[w] = 0;
-        } else {
-            m.in_valid = 1;
-            m.in_form = forms[i];
-            for (int w = 0; w < 4; w++) {
-                m.in_old[w] = old[4 * i + w];
-                m.in_b[w] = bv[4 * i + w];
-            }
-        }
-    }
-
     // k <= CHUNK cycles: operations from the arrays, or idle cycles when `forms` is null;
     // `see(cycle)` is called in each cycle with the back's outputs settled.
     template <class See>
@@ -186,7 +170,7 @@ struct Split final : RedunitAluBase {
         const uint64_t c0 = cycle;
         const uint64_t mask = SPLIT_N_UNITS == 64 ? ~0ull : ((1ull << SPLIT_N_UNITS) - 1);
         for (size_t i = 0; i < k; i++) {
-            inputs(*f, idle, i, forms, old, bv);
+            redunit_alu_inputs(*f, forms, old, bv, i);
             if constexpr (HasPrev<Vsplit_front>::value) f->clock = 0;
             split_eval(*f);
             const uint64_t use = ~(uint64_t)f->u_holds & mask;
@@ -206,7 +190,7 @@ struct Split final : RedunitAluBase {
 #undef SPLIT_FLUSH
         for (size_t i = 0; i < k; i++) {
             const uint64_t c = c0 + i;
-            inputs(*b, idle, i, forms, old, bv);
+            redunit_alu_inputs(*b, forms, old, bv, i);
             for (uint32_t d = due[i]; d; d &= d - 1) {
                 switch (__builtin_ctz(d)) {
 #define SPLIT_DRIVE(j, M, L, N) \
@@ -238,23 +222,8 @@ struct Split final : RedunitAluBase {
 
     int64_t run(uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* bv, uint32_t* out,
                 uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) override {
-        const uint64_t start = cycle;
-        uint64_t got = 0;
-        *bad_index = -1;
-        *bad_latency = 0;
-        auto see = [&](uint64_t c) {
-            if (!b->out_valid) return;
-            if (got < n) {
-                for (int w = 0; w < 4; w++) out[4 * got + w] = b->out_data[w];
-                out_forms[got] = b->out_form;
-                int64_t lat = (int64_t)(c - (start + got));
-                if (lat != (int64_t)latency && *bad_index < 0) {
-                    *bad_index = (int64_t)got;
-                    *bad_latency = lat;
-                }
-            }
-            got++;
-        };
+        RedunitAluResults r(n, cycle, latency, out, out_forms, bad_index, bad_latency);
+        auto see = [&](uint64_t c) { r.see(*b, c); };
         for (uint64_t i = 0; i < n; i += CHUNK) {
             size_t k = n - i < CHUNK ? (size_t)(n - i) : CHUNK;
             chunk(k, forms + i, old + 4 * i, bv + 4 * i, see);
@@ -262,10 +231,10 @@ struct Split final : RedunitAluBase {
         // Drain as alu_shim.cpp does: `latency` idle cycles bring the last result, one more
         // shows a spurious trailing out_valid; a late pipeline gets up to 64 cycles more.
         chunk(latency + 1, nullptr, nullptr, nullptr, see);
-        for (uint64_t extra = latency + 1; got < n && extra < (uint64_t)latency + 64; extra++) {
+        for (uint64_t extra = latency + 1; r.got < n && extra < (uint64_t)latency + 64; extra++) {
             chunk(1, nullptr, nullptr, nullptr, see);
         }
-        return (int64_t)got;
+        return (int64_t)r.got;
     }
 };
 

@@ -1058,8 +1058,8 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     std::hint::black_box(bad);
     writeln!(out, "verilator RTL + golden check, one core (pre-generated):  {:>12.0} ops/s", cosim1)?;
     writeln!(out, "verilator RTL alone (batches of {}):                    {:>12.0} ops/s", cosim::BATCH, rtl_only)?;
-    // 2b. The same with the split model (the ALU's own logic and each unit kind as separate
-    //     models, a unit clocked only when an operation enters it).
+    // 2b. The same with the split model (the ALU's own logic and the units' lanes as separate
+    //     models, a lane clocked only when an operation uses it).
     let mut split = RtlAlu::split();
     let r = cosim::random_regression(&mut split, 1, n, usize::MAX, None, |_| {})?;
     writeln!(out, "split model: regress stream (RTL + check):                {:>12.0} ops/s  ({} mismatches)", r.ops_per_sec(), r.mismatches)?;

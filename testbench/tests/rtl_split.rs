@@ -15,6 +15,50 @@ fn words(v: u128) -> String {
     format!("{:032x}", v)
 }
 
+/// The ALU as one model and the split model, driven alike.
+struct Both {
+    full: RtlAlu,
+    split: RtlAlu,
+    a: Vec<u128>,
+    b: Vec<u128>,
+}
+
+impl Both {
+    fn new() -> Self {
+        let (full, split) = (RtlAlu::new(), RtlAlu::split());
+        assert!(split.is_split() && !full.is_split());
+        Both { full, split, a: Vec::new(), b: Vec::new() }
+    }
+
+    /// Runs `ops` through both and asserts that every result (all 128 bits) and the cycle
+    /// counts agree; `at` says where in the test a failure is.
+    fn run(&mut self, ops: &[AluOp], seed: u64, at: &str) {
+        self.a.clear();
+        self.b.clear();
+        self.full.run(ops, &mut self.a).unwrap();
+        self.split.run(ops, &mut self.b).unwrap();
+        assert_eq!(self.a.len(), self.b.len());
+        for (i, ((x, y), op)) in self.a.iter().zip(&self.b).zip(ops).enumerate() {
+            assert_eq!(
+                x,
+                y,
+                "seed {seed:#x}: {at}, operation {i} ({}, old {}, b {}): full model {}, split model {}",
+                op.form,
+                words(op.old),
+                words(op.b),
+                words(*x),
+                words(*y)
+            );
+        }
+        assert_eq!(self.full.cycle(), self.split.cycle(), "seed {seed:#x}: the models' cycle counts part after {at}");
+    }
+
+    fn idle(&mut self, cycles: u64) {
+        self.full.idle(cycles);
+        self.split.idle(cycles);
+    }
+}
+
 /// Every result bit (all 128, not only the form's), the out_form and the latency of every
 /// operation are the full model's, over random operations with idle gaps of 0 to 40 cycles
 /// between batches of 1 to 3000 operations (the gaps put units to sleep mid-pipeline).
@@ -22,9 +66,7 @@ fn words(v: u128) -> String {
 fn split_model_matches_the_full_model() {
     let seed = stimulus::seed_from_env().expect("REDUNIT_SEED");
     println!("rtl_split equivalence seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
-    let mut full = RtlAlu::new();
-    let mut split = RtlAlu::split();
-    assert!(split.is_split() && !full.is_split());
+    let mut both = Both::new();
     let mut stim = Stimulus::new(seed);
     let mut rng = seed ^ 0x5bd1_e995;
     let mut next = move || {
@@ -33,35 +75,15 @@ fn split_model_matches_the_full_model() {
         rng ^= rng << 17;
         rng
     };
-    let (mut ops, mut a, mut b) = (Vec::<AluOp>::new(), Vec::new(), Vec::new());
+    let mut ops = Vec::<AluOp>::new();
     let mut total = 0usize;
     while total < 400_000 {
         let k = 1 + (next() % 3000) as usize;
         ops.clear();
         stim.fill(k, &mut ops);
-        a.clear();
-        b.clear();
-        full.run(&ops, &mut a).unwrap();
-        split.run(&ops, &mut b).unwrap();
-        assert_eq!(a.len(), b.len());
-        for (i, ((x, y), op)) in a.iter().zip(&b).zip(&ops).enumerate() {
-            assert_eq!(
-                x,
-                y,
-                "seed {seed:#x}: operation {} ({}, old {}, b {}): full model {}, split model {}",
-                total + i,
-                op.form,
-                words(op.old),
-                words(op.b),
-                words(*x),
-                words(*y)
-            );
-        }
-        assert_eq!(full.cycle(), split.cycle(), "seed {seed:#x}: the models' cycle counts part after {total} operations");
+        both.run(&ops, seed, &format!("the batch of {k} after {total} operations"));
         total += k;
-        let gap = next() % 41;
-        full.idle(gap);
-        split.idle(gap);
+        both.idle(next() % 41);
     }
 }
 
@@ -72,29 +94,13 @@ fn split_model_matches_the_full_model() {
 fn split_model_single_operations_match_the_full_model() {
     let seed = stimulus::seed_from_env().expect("REDUNIT_SEED");
     println!("rtl_split single-operation seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
-    let mut full = RtlAlu::new();
-    let mut split = RtlAlu::split();
+    let mut both = Both::new();
     let mut stim = Stimulus::new(seed);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
     for round in 0..3 {
         for form in Form::all() {
             let op = stim.op(form);
-            a.clear();
-            b.clear();
-            full.run(std::slice::from_ref(&op), &mut a).unwrap();
-            split.run(std::slice::from_ref(&op), &mut b).unwrap();
-            assert_eq!(
-                a,
-                b,
-                "seed {seed:#x}: round {round}, {form} alone (old {}, b {}): full model {}, split model {}",
-                words(op.old),
-                words(op.b),
-                words(a[0]),
-                words(b[0])
-            );
-            assert_eq!(full.cycle(), split.cycle());
-            full.idle(round);
-            split.idle(round);
+            both.run(std::slice::from_ref(&op), seed, &format!("round {round}, {form} alone"));
+            both.idle(round);
         }
     }
 }
