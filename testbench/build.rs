@@ -133,8 +133,23 @@ fn main() {
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
     let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
     let warp = unit::verilate_warp(&out, &|p, t, v| model(p, t, v, "the warp unit"));
-    let split_dirs =
-        split::verilate(&out, &|p, t, v| model_with(p, t, v, "the split ALU", verilator_flags::SPLIT_EXTRA_FLAGS));
+    // Verilator's C++ without building it (the split model reads it to find what is live).
+    let codegen = |prefix: &str, vfile: &Path| -> PathBuf {
+        let dir = out.join(format!("obj_{prefix}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cmd = Command::new(&verilator);
+        cmd.args(verilator_flags::VERILATOR_FLAGS.iter().filter(|f| **f != "--build"))
+            .args(["--prefix", prefix, "-Mdir"])
+            .arg(&dir)
+            .arg(vfile);
+        run(&mut cmd, &format!("{version}: generating C++ for the split ALU ({prefix})"));
+        dir
+    };
+    let split_dirs = split::verilate(
+        &out,
+        &|p, t, v| model_with(p, t, v, "the split ALU", verilator_flags::SPLIT_EXTRA_FLAGS),
+        &codegen,
+    );
 
     // 3. The runtime, once.
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];

@@ -11,17 +11,20 @@
 //!   instances' `hold` bits packed (bit i: instance i). Verilator drops what only fed
 //!   its outputs: the decode and operand distribution are left.
 //! - `back.v` (`Vsplit_back`): `top` without its units, the units' outputs as inputs: the
-//!   delay lines and the result select.
+//!   delay lines and the result select, with the registers it reads cut out
+//!   ([`cut_registers`], [`live_registers`]): combinational, evaluated once a cycle, its
+//!   registers copied `d` to `q` by the shim (`split_back_clock`).
 //! - per unit kind of n lanes, models of its lanes 0..N-1 side by side for N = 1, 2, 4, ...
 //!   and n (`Vsplit_<unit>_x<N>`, [`group`]): the Verilog of its first instance as module
 //!   `lane`, N times; the build checks that every instance of a kind is the same Verilog.
 //!   The shim clocks the narrowest one that holds the lanes the form uses (lanes 0..k-1,
 //!   [`hw::alu::unit_lanes`]): a scalar f16 add clocks one add16 lane, not eight.
 //!
-//! No line of the design is rewritten: the modules are the generator's text, cut at instance
-//! boundaries. `split_lanes.h` tells the shim the models (lanes, ports, latency from
-//! [`hw::alu::AluUnit::latency`]), each form code's kind and lane count, and which models to
-//! clock for the loads of a cycle (`split_load`).
+//! No line of the design's logic is rewritten: the modules are the generator's text, cut at
+//! instance boundaries and at the back's registers. `split_lanes.h` tells the shim the models
+//! (lanes, ports, latency from [`hw::alu::AluUnit::latency`]), each form code's kind and lane
+//! count, which models take the loads of a cycle (`split_load`, staged for the models' pass),
+//! and the back's registers.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -131,6 +134,139 @@ fn group(ports: &[Port], n: usize) -> String {
         let _ = writeln!(insts, "    lane l{j}({});", conns.join(","));
     }
     format!("module top({});\n{decl}{insts}endmodule // top\n\n", plist.join(","))
+}
+
+/// A register cut out of the back ([`cut_registers`]): its `q` is the back's input
+/// `<name>_q`, its `d` the back's output `<name>_d`; the shim copies `d` into `q` once a cycle.
+pub struct Reg {
+    /// `rcut<k>`: the k-th register module of the file.
+    pub name: String,
+    k: usize,
+    width: u32,
+    /// The power-up value, in hex, from the register's `initial` block.
+    init: String,
+}
+
+/// The register modules of a generated design: `module X(d,q,clock)` whose only sequential
+/// logic is `always @(posedge clock) q <= d;` (rust-hdl's `DFF`). Any other edge-triggered
+/// logic is an error: the cut would leave it clocked by nothing.
+fn registers(mods: &[(String, String)]) -> Result<Vec<(usize, u32, String)>, String> {
+    let mut out = Vec::new();
+    for (i, (name, text)) in mods.iter().enumerate() {
+        let edges = text.matches("posedge").count() + text.matches("negedge").count();
+        if edges == 0 {
+            continue;
+        }
+        let simple = edges == 1
+            && text.starts_with(&format!("module {name}(d,q,clock);"))
+            && text.contains("always @(posedge clock) begin")
+            && text.lines().filter(|l| l.contains("<=")).map(str::trim).eq(["q <= d;"]);
+        if !simple {
+            return Err(format!("module {name} has edge-triggered logic other than a plain register (q <= d): the split model's back cannot be cut"));
+        }
+        let width = ports(text).iter().find(|p| p.name == "q").map_or(0, |p| p.width);
+        // `       q = 64'h0;` in the `initial` block.
+        let init = text
+            .lines()
+            .map(str::trim)
+            .find_map(|l| l.strip_prefix("q = ").and_then(|r| r.split_once("'h")).map(|(_, v)| v.trim_end_matches(';').replace('_', "")))
+            .unwrap_or_else(|| "0".into());
+        out.push((i, width, init));
+    }
+    Ok(out)
+}
+
+/// `text` (generated Verilog, module `top` at its root, each module instantiated once, as
+/// rust-hdl writes it) with the registers that `cut(k)` selects (k: their order in the file)
+/// taken out: register k's `q` becomes an input of `top`, `rcut<k>_q`, and its `d` an output,
+/// `rcut<k>_d`, threaded as ports through the modules above it. What is left of the design is
+/// combinational; the registers not cut stay as they are.
+fn cut_registers(text: &str, cut: &dyn Fn(usize) -> bool) -> Result<(String, Vec<Reg>), String> {
+    if text.contains("rcut") {
+        return Err("the Verilog already has identifiers starting with `rcut`".into());
+    }
+    let mods = modules(text);
+    let index: HashMap<&str, usize> = mods.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
+    // Each module's parent and instance name (`    <module> <inst>(`).
+    let mut parent: Vec<Option<(usize, String)>> = vec![None; mods.len()];
+    for (p, (_, t)) in mods.iter().enumerate() {
+        for line in t.lines().filter(|l| l.starts_with("    ") && !l.starts_with("     ")) {
+            let mut it = line.trim().split(' ');
+            let (Some(m), Some(inst)) = (it.next(), it.next()) else { continue };
+            if let (Some(&c), Some(inst)) = (index.get(m), inst.strip_suffix('(')) {
+                if parent[c].replace((p, inst.to_string())).is_some() {
+                    return Err(format!("module {m} is instantiated more than once"));
+                }
+            }
+        }
+    }
+    let top = *index.get("top").ok_or("no module `top`")?;
+    let mut regs = Vec::new();
+    // Per module: ports to add (declarations) and connections to add per instance line.
+    let mut add_ports: Vec<Vec<String>> = vec![Vec::new(); mods.len()];
+    let mut add_conns: Vec<Vec<String>> = vec![Vec::new(); mods.len()];
+    let mut replace: HashMap<usize, String> = HashMap::new();
+    for (k, (i, width, init)) in registers(&mods)?.into_iter().enumerate() {
+        if !cut(k) {
+            continue;
+        }
+        // Only registers instantiated under `top`.
+        let mut path = vec![i];
+        while let Some((p, _)) = &parent[*path.last().unwrap()] {
+            path.push(*p);
+        }
+        if *path.last().unwrap() != top || i == top {
+            continue;
+        }
+        let name = format!("rcut{k}");
+        let range = format!("[{}:0] ", width - 1);
+        let m = &mods[i].0;
+        replace.insert(
+            i,
+            format!(
+                "module {m}(d,q,clock,rq,rd);\n    input wire  {range}d;\n    output wire  {range}q;\n    input wire  clock;\n    \
+                 input wire  {range}rq;\n    output wire  {range}rd;\n    // Cut for the split model: the shim holds this register.\n    \
+                 assign q = rq;\n    assign rd = d;\nendmodule // {m}\n\n\n"
+            ),
+        );
+        add_conns[i].push(format!(".rq({name}_q),\n        .rd({name}_d),"));
+        for &up in &path[1..] {
+            add_ports[up].push(format!("{name}_q|input wire  {range}{name}_q;"));
+            add_ports[up].push(format!("{name}_d|output wire  {range}{name}_d;"));
+            if up != top {
+                add_conns[up].push(format!(".{name}_q({name}_q),\n        .{name}_d({name}_d),"));
+            }
+        }
+        regs.push(Reg { name, k, width, init });
+    }
+    let mut out = String::with_capacity(text.len() + regs.len() * 256);
+    for (i, (name, t)) in mods.iter().enumerate() {
+        if let Some(r) = replace.get(&i) {
+            out.push_str(r);
+            continue;
+        }
+        for line in t.split_inclusive('\n') {
+            if line.starts_with(&format!("module {name}(")) && !add_ports[i].is_empty() {
+                let names: Vec<&str> = add_ports[i].iter().map(|p| p.split('|').next().unwrap_or("")).collect();
+                out.push_str(&line.replacen(");", &format!(",{});", names.join(",")), 1));
+                for p in &add_ports[i] {
+                    let _ = writeln!(out, "    {}", p.split('|').nth(1).unwrap_or(""));
+                }
+                continue;
+            }
+            out.push_str(line);
+            // An instance line of a module with cut registers below it.
+            let mut it = line.trim().split(' ');
+            if let (true, Some(m), Some(_)) = (line.starts_with("    ") && !line.starts_with("     "), it.next(), it.next().filter(|s| s.ends_with('('))) {
+                if let Some(&c) = index.get(m) {
+                    for conn in &add_conns[c] {
+                        let _ = writeln!(out, "        {conn}");
+                    }
+                }
+            }
+        }
+    }
+    Ok((out, regs))
 }
 
 /// A model of the first `lanes.len()` lanes of a unit kind.
@@ -300,24 +436,32 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
         let _ = writeln!(h, "#include \"{0}.h\"\n#include \"{0}___024root.h\"", m.prefix);
     }
     let _ = writeln!(h, "#define SPLIT_N_UNITS {}", units.len());
-    // Per model: its inputs from the front, its outputs, and the back's ports that they drive.
+    // Per model: its inputs from the front (staged as 64-bit words in the front's pass, put on
+    // the model's ports when its loads run), its outputs, and the back's ports that they
+    // drive. (Through `rootp`: the model class's ports are references to its root's fields,
+    // one load more per access; about 4% of the split model's time.)
     let mut list = String::new();
     for (i, m) in models.iter().enumerate() {
         let (kind, _) = kinds[m.kind];
         // (Each unit has exactly one output: checked where the units are found.)
         let out = &units[m.lanes[0]].ports.iter().find(|p| !p.input).expect("one output").name;
         let _ = write!(list, " X({i}, {}, {}, {})", m.prefix, kind.latency(cfg), m.lanes.len());
-        let (mut ins, mut outv, mut drive) = (String::new(), String::new(), String::new());
+        let (mut stage, mut unstage, mut outv, mut drive) = (String::new(), String::new(), String::new(), String::new());
+        let mut words = 0;
         for (j, &x) in m.lanes.iter().enumerate() {
             let u = &units[x];
             for p in u.ports.iter().filter(|p| p.input && p.name != "clock" && p.name != "hold") {
-                let _ = write!(ins, " m.l{j}_{} = f.{};", p.name, mangle(&u.inst, &p.name));
+                let _ = write!(stage, " s[{words}] = f.rootp->{};", mangle(&u.inst, &p.name));
+                let _ = write!(unstage, " m.rootp->l{j}_{} = s[{words}];", p.name);
+                words += 1;
             }
-            let _ = write!(outv, " v[{j}] = m.l{j}_{out};");
-            let _ = write!(drive, " if (mask >> {x} & 1) b.{} = v[{j}];", mangle(&u.inst, out));
+            let _ = write!(outv, " v[{j}] = m.rootp->l{j}_{out};");
+            let _ = write!(drive, " if (mask >> {x} & 1) b.rootp->{} = v[{j}];", mangle(&u.inst, out));
         }
         let p = &m.prefix;
-        let _ = writeln!(h, "static inline void split_in({p}& m, const {FRONT}& f) {{{ins} }}");
+        let _ = writeln!(h, "constexpr int split_words(const {p}*) {{ return {words}; }}");
+        let _ = writeln!(h, "static inline void split_stage(const {p}*, uint64_t* s, const {FRONT}& f) {{{stage} }}");
+        let _ = writeln!(h, "static inline void split_unstage({p}& m, const uint64_t* s) {{{unstage} }}");
         let _ = writeln!(h, "static inline void split_out(const {p}& m, uint64_t* v) {{{outv} }}");
         let _ = writeln!(h, "static inline void split_drive({BACK}& b, const {p}*, uint64_t mask, const uint64_t* v) {{{drive} }}");
     }
@@ -350,7 +494,7 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
             let _ = writeln!(h, "        const unsigned k = fl >> 4 == {k} ? (fl & 15) : {};", insts.len());
         }
         for (n, (i, m)) in mine.iter().enumerate() {
-            let load = format!("e.k{i}.load(f, cycle, use & {:#x}ull);", bits(&m.lanes));
+            let load = format!("e.k{i}.stage(f, cycle, use & {:#x}ull);", bits(&m.lanes));
             if n + 1 == mine.len() {
                 let _ = writeln!(h, "        {}{load}", if n == 0 { "" } else { "else " });
             } else {
@@ -364,9 +508,40 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     Ok(Split { front, back, models, header: h })
 }
 
+/// The back's registers that its logic reads: the back with every register cut
+/// (`cut_all`), turned into C++ by `codegen(prefix, vfile)` (Verilator without the C++
+/// build), reads `rcut<k>_q` only where register k feeds something that is kept. (Delay-line
+/// stages that the configuration bypasses are registers that feed nothing.)
+fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Vec<usize>, String> {
+    let mut code = String::new();
+    let files = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for f in files.flatten() {
+        let n = f.file_name().to_string_lossy().into_owned();
+        if n.ends_with(".cpp") && !n.ends_with("__Slow.cpp") {
+            let t = std::fs::read_to_string(f.path()).map_err(|e| format!("cannot read {n}: {e}"))?;
+            // (Without the debug build's port-width assertions, which read every input.)
+            let mut debug = false;
+            for line in t.lines() {
+                match line.trim() {
+                    "#ifdef VL_DEBUG" => debug = true,
+                    l if l.starts_with("#endif") && debug => debug = false,
+                    _ if !debug => {
+                        code.push_str(line);
+                        code.push('\n');
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let read = |r: &Reg| code.contains(&format!("vlSelf->{}_q", r.name));
+    Ok(cut_all.iter().filter(|r| read(r)).map(|r| r.k).collect())
+}
+
 /// Writes the split model's files into `out/split` and verilates them with
-/// `model(prefix, trace, vfile)`; returns the object directories (front, back, kinds).
-pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Vec<(String, PathBuf)> {
+/// `model(prefix, trace, vfile)` (`codegen(prefix, vfile)`: Verilator's C++ without building
+/// it, for [`live_registers`]); returns the object directories (front, back, kinds).
+pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codegen: &dyn Fn(&str, &Path) -> PathBuf) -> Vec<(String, PathBuf)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     println!("cargo:rerun-if-changed={}", manifest.join("build_split.rs").display());
     let dir = out.join("split");
@@ -379,9 +554,19 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Vec
         std::fs::write(&p, text).unwrap_or_else(|e| super::fail(format!("cannot write {}: {e}", p.display())));
         p
     };
+    // The back without its registers: combinational, evaluated once a cycle, its registers
+    // held by the shim (`split_back_clock`). Only those its logic reads are cut; Verilator
+    // drops the others.
+    let cut = |which: &dyn Fn(usize) -> bool| {
+        cut_registers(&s.back, which).unwrap_or_else(|e| super::fail(format!("cannot cut the registers out of the split model's back: {e}")))
+    };
+    let (all_text, all) = cut(&|_| true);
+    let live = live_registers(&all, &codegen(&format!("{BACK}_cut_all"), &write("back_cut_all.v", &all_text)))
+        .unwrap_or_else(|e| super::fail(format!("split model: {e}")));
+    let (back, regs) = cut(&|k| live.contains(&k));
     let mut dirs = vec![
         (FRONT.to_string(), model(FRONT, false, &write("front.v", &s.front))),
-        (BACK.to_string(), model(BACK, false, &write("back.v", &s.back))),
+        (BACK.to_string(), model(BACK, false, &write("back.v", &back))),
     ];
     for m in &s.models {
         dirs.push((m.prefix.clone(), model(&m.prefix, false, &write(&format!("{}.v", m.prefix), &m.verilog))));
@@ -392,6 +577,22 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Vec
     // code has the function (5.006 declares `void <prefix>___024root___eval(<prefix>___024root*)`
     // in `<prefix>.cpp`); `eval()` otherwise.
     let mut h = s.header;
+    // The back's registers: their power-up values, and the clock edge (every `d` into its `q`).
+    let (mut init, mut clock) = (String::new(), String::new());
+    for r in &regs {
+        if r.width <= 64 {
+            let _ = write!(init, " b.rootp->{}_q = {:#x}ull;", r.name, u64::from_str_radix(&r.init, 16).unwrap_or(0));
+        } else {
+            let hex = format!("{:0>width$}", r.init, width = r.width.div_ceil(32) as usize * 8);
+            for (w, chunk) in hex.as_bytes().rchunks(8).enumerate() {
+                let _ = write!(init, " b.rootp->{}_q[{w}] = 0x{}u;", r.name, std::str::from_utf8(chunk).unwrap_or("0"));
+            }
+        }
+        let _ = write!(clock, " b.rootp->{0}_q = b.rootp->{0}_d;", r.name);
+    }
+    let _ = writeln!(h, "#define SPLIT_BACK_REGS {}", regs.len());
+    let _ = writeln!(h, "static inline void split_back_init({BACK}& b) {{{init} }}");
+    let _ = writeln!(h, "static inline void split_back_clock({BACK}& b) {{{clock} }}");
     for (p, d) in &dirs {
         let decl = format!("void {p}___024root___eval({p}___024root* vlSelf);");
         let direct = std::fs::read_to_string(d.join(format!("{p}.cpp"))).is_ok_and(|t| t.contains(&decl));

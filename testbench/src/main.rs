@@ -837,7 +837,7 @@ fn regress_cmd(
     let pb = bar(n, "random ops");
     let vcd_path = fail_vcd_path(&format!("{seed:#x}"));
     // The random operations go through the split model (the same Verilog as separate models,
-    // each unit lane clocked only when used: about 3.2 times faster; `tests/rtl_split.rs` holds
+    // each unit lane clocked only when used: about 4.2 times faster; `tests/rtl_split.rs` holds
     // it to the full model cycle by cycle). A failure's waveform comes from the full model.
     let mut split = RtlAlu::split();
     let r = cosim::random_regression(&mut split, seed, n, MAX_ERRORS, Some(&vcd_path), |d| pb.set_position(d))?;
@@ -1066,6 +1066,8 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     let (split1, bad, split_only) = rtl_speed(&mut split, &ops, &mut res)?;
     writeln!(out, "split model: RTL + golden check, one core (pre-generated): {:>12.0} ops/s  ({bad} mismatches)", split1)?;
     writeln!(out, "split model: RTL alone:                                   {:>12.0} ops/s", split_only)?;
+    let stream = rtl_speed_stream_order(&mut split, &ops, &mut res)?;
+    writeln!(out, "split model: RTL + check in stream order (not grouped):   {:>12.0} ops/s", stream)?;
     // 3. The golden model alone.
     let t = Instant::now();
     let mut acc = 0u128;
@@ -1074,6 +1076,13 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     }
     std::hint::black_box(acc);
     writeln!(out, "golden model alone:                                      {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    // 3b. The golden check as `regress` runs it: the RTL's results compared form by form.
+    let mut expected = Vec::with_capacity(ops.len());
+    expected.extend(ops.iter().map(golden));
+    let (mut check, mut seen) = (cosim::GroupedCheck::default(), vec![false; 1 << sim::form::encoding::CODE_WIDTH]);
+    let t = Instant::now();
+    let bad: usize = ops.chunks(cosim::BATCH).zip(expected.chunks(cosim::BATCH)).map(|(o, e)| check.mismatches(o, e, &golden, &mut seen).len()).sum();
+    writeln!(out, "golden check alone, grouped by form (cosim::GroupedCheck): {:>10.0} ops/s  ({bad} mismatches)", n as f64 / t.elapsed().as_secs_f64())?;
     // 4. rust-hdl's own simulator.
     let (hdl, hdl_bad) = rust_hdl_speed(hdl_n);
     writeln!(out, "rust-hdl simulate() loop + golden check, one core:        {:>12.0} ops/s  ({hdl_n} ops, {hdl_bad} mismatches)", hdl)?;
@@ -1089,13 +1098,13 @@ fn rtl_speed(rtl: &mut RtlAlu, ops: &[AluOp], res: &mut Vec<u128>) -> anyhow::Re
     let n = ops.len() as f64;
     let t = Instant::now();
     let mut bad = 0u64;
+    // (The check as `regress` does it: grouped by form, cosim::GroupedCheck.)
+    let mut check = cosim::GroupedCheck::default();
+    let mut seen = vec![false; 1 << sim::form::encoding::CODE_WIDTH];
     for chunk in ops.chunks(cosim::BATCH) {
         res.clear();
         rtl.run(chunk, res)?;
-        for (op, r) in chunk.iter().zip(res.iter()) {
-            let m = result_mask(op.form);
-            bad += (r & m != golden(op) & m) as u64;
-        }
+        bad += check.mismatches(chunk, res, &golden, &mut seen).len() as u64;
     }
     let checked = n / t.elapsed().as_secs_f64();
     let t = Instant::now();
@@ -1104,6 +1113,23 @@ fn rtl_speed(rtl: &mut RtlAlu, ops: &[AluOp], res: &mut Vec<u128>) -> anyhow::Re
         rtl.run(chunk, res)?;
     }
     Ok((checked, bad, n / t.elapsed().as_secs_f64()))
+}
+
+/// `ops` through `rtl` in batches, checked in stream order (for comparison with the grouped
+/// check of [`rtl_speed`]): ops/s with the check.
+fn rtl_speed_stream_order(rtl: &mut RtlAlu, ops: &[AluOp], res: &mut Vec<u128>) -> anyhow::Result<f64> {
+    let t = Instant::now();
+    let mut bad = 0u64;
+    for chunk in ops.chunks(cosim::BATCH) {
+        res.clear();
+        rtl.run(chunk, res)?;
+        for (op, r) in chunk.iter().zip(res.iter()) {
+            let m = result_mask(op.form);
+            bad += (r & m != golden(op) & m) as u64;
+        }
+    }
+    std::hint::black_box(bad);
+    Ok(ops.len() as f64 / t.elapsed().as_secs_f64())
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
