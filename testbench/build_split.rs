@@ -509,15 +509,19 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
 }
 
 /// The back's registers that its logic reads: the back with every register cut
-/// (`cut_all`), turned into C++ by `codegen(prefix, vfile)` (Verilator without the C++
-/// build), reads `rcut<k>_q` only where register k feeds something that is kept. (Delay-line
-/// stages that the configuration bypasses are registers that feed nothing.)
-fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Vec<usize>, String> {
+/// (`cut_all`), turned into C++ by Verilator without the C++ build (in `dir`), reads
+/// `rcut<k>_q` only where register k feeds something that is kept. (Delay-line stages that
+/// the configuration bypasses are registers that feed nothing.) `None` when the generated
+/// code reads none of them: then this Verilator writes its code in a way this search does not
+/// know, and the caller cuts them all (correct, only slower).
+fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Option<Vec<usize>>, String> {
     let mut code = String::new();
     let files = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for f in files.flatten() {
         let n = f.file_name().to_string_lossy().into_owned();
-        if n.ends_with(".cpp") && !n.ends_with("__Slow.cpp") {
+        // The root's evaluation code: not the model class (which binds every port), not the
+        // constructors and resets (`__Slow`).
+        if n.contains("___024root__DepSet") && n.ends_with(".cpp") && !n.ends_with("__Slow.cpp") {
             let t = std::fs::read_to_string(f.path()).map_err(|e| format!("cannot read {n}: {e}"))?;
             // (Without the debug build's port-width assertions, which read every input.)
             let mut debug = false;
@@ -534,8 +538,12 @@ fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Vec<usize>, String> {
             }
         }
     }
-    let read = |r: &Reg| code.contains(&format!("vlSelf->{}_q", r.name));
-    Ok(cut_all.iter().filter(|r| read(r)).map(|r| r.k).collect())
+    let read = |r: &Reg| {
+        let name = format!("{}_q", r.name);
+        code.match_indices(&name).any(|(at, _)| !code[at + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    };
+    let live: Vec<usize> = cut_all.iter().filter(|r| read(r)).map(|r| r.k).collect();
+    Ok((!live.is_empty() || cut_all.is_empty()).then_some(live))
 }
 
 /// Writes the split model's files into `out/split` and verilates them with
@@ -563,7 +571,13 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codege
     let (all_text, all) = cut(&|_| true);
     let live = live_registers(&all, &codegen(&format!("{BACK}_cut_all"), &write("back_cut_all.v", &all_text)))
         .unwrap_or_else(|e| super::fail(format!("split model: {e}")));
-    let (back, regs) = cut(&|k| live.contains(&k));
+    let (back, regs) = match live {
+        Some(live) => cut(&|k| live.contains(&k)),
+        None => {
+            println!("cargo:warning=split model: no register reads found in Verilator's C++ of the cut back; cutting all {} registers (slower)", all.len());
+            (all_text, all)
+        }
+    };
     let mut dirs = vec![
         (FRONT.to_string(), model(FRONT, false, &write("front.v", &s.front))),
         (BACK.to_string(), model(BACK, false, &write("back.v", &back))),
