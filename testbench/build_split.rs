@@ -116,6 +116,16 @@ fn ports(text: &str) -> Vec<Port> {
     out
 }
 
+/// An instance line of a generated module (`    top$add16$0 add16$0(`): the module's and
+/// the instance's names.
+fn instance(line: &str) -> Option<(&str, &str)> {
+    if !line.starts_with("    ") || line.starts_with("     ") {
+        return None;
+    }
+    let (module, inst) = line.trim().split_once(' ')?;
+    Some((module, inst.strip_suffix('(')?))
+}
+
 /// Module `top` of a kind's model: `n` instances of the unit's module (renamed `lane`) side by
 /// side, lane j's ports as `l<j>_<port>`, with one clock and one `hold`.
 fn group(ports: &[Port], n: usize) -> String {
@@ -171,6 +181,10 @@ fn registers(mods: &[(String, String)]) -> Result<Vec<(usize, u32, String)>, Str
             .map(str::trim)
             .find_map(|l| l.strip_prefix("q = ").and_then(|r| r.split_once("'h")).map(|(_, v)| v.trim_end_matches(';').replace('_', "")))
             .unwrap_or_else(|| "0".into());
+        let digits = init.trim_start_matches('0').len() as u32;
+        if init.is_empty() || !init.bytes().all(|c| c.is_ascii_hexdigit()) || digits > width.div_ceil(4) {
+            return Err(format!("register module {name}: cannot read its initial value `{init}` as hex"));
+        }
         out.push((i, width, init));
     }
     Ok(out)
@@ -190,10 +204,8 @@ fn cut_registers(text: &str, cut: &dyn Fn(usize) -> bool) -> Result<(String, Vec
     // Each module's parent and instance name (`    <module> <inst>(`).
     let mut parent: Vec<Option<(usize, String)>> = vec![None; mods.len()];
     for (p, (_, t)) in mods.iter().enumerate() {
-        for line in t.lines().filter(|l| l.starts_with("    ") && !l.starts_with("     ")) {
-            let mut it = line.trim().split(' ');
-            let (Some(m), Some(inst)) = (it.next(), it.next()) else { continue };
-            if let (Some(&c), Some(inst)) = (index.get(m), inst.strip_suffix('(')) {
+        for (m, inst) in t.lines().filter_map(instance) {
+            if let Some(&c) = index.get(m) {
                 if parent[c].replace((p, inst.to_string())).is_some() {
                     return Err(format!("module {m} is instantiated more than once"));
                 }
@@ -202,8 +214,8 @@ fn cut_registers(text: &str, cut: &dyn Fn(usize) -> bool) -> Result<(String, Vec
     }
     let top = *index.get("top").ok_or("no module `top`")?;
     let mut regs = Vec::new();
-    // Per module: ports to add (declarations) and connections to add per instance line.
-    let mut add_ports: Vec<Vec<String>> = vec![Vec::new(); mods.len()];
+    // Per module: ports to add (name, declaration) and connections to add per instance line.
+    let mut add_ports: Vec<Vec<(String, String)>> = vec![Vec::new(); mods.len()];
     let mut add_conns: Vec<Vec<String>> = vec![Vec::new(); mods.len()];
     let mut replace: HashMap<usize, String> = HashMap::new();
     for (k, (i, width, init)) in registers(&mods)?.into_iter().enumerate() {
@@ -231,8 +243,8 @@ fn cut_registers(text: &str, cut: &dyn Fn(usize) -> bool) -> Result<(String, Vec
         );
         add_conns[i].push(format!(".rq({name}_q),\n        .rd({name}_d),"));
         for &up in &path[1..] {
-            add_ports[up].push(format!("{name}_q|input wire  {range}{name}_q;"));
-            add_ports[up].push(format!("{name}_d|output wire  {range}{name}_d;"));
+            add_ports[up].push((format!("{name}_q"), format!("input wire  {range}{name}_q;")));
+            add_ports[up].push((format!("{name}_d"), format!("output wire  {range}{name}_d;")));
             if up != top {
                 add_conns[up].push(format!(".{name}_q({name}_q),\n        .{name}_d({name}_d),"));
             }
@@ -247,21 +259,18 @@ fn cut_registers(text: &str, cut: &dyn Fn(usize) -> bool) -> Result<(String, Vec
         }
         for line in t.split_inclusive('\n') {
             if line.starts_with(&format!("module {name}(")) && !add_ports[i].is_empty() {
-                let names: Vec<&str> = add_ports[i].iter().map(|p| p.split('|').next().unwrap_or("")).collect();
+                let names: Vec<&str> = add_ports[i].iter().map(|(n, _)| n.as_str()).collect();
                 out.push_str(&line.replacen(");", &format!(",{});", names.join(",")), 1));
-                for p in &add_ports[i] {
-                    let _ = writeln!(out, "    {}", p.split('|').nth(1).unwrap_or(""));
+                for (_, decl) in &add_ports[i] {
+                    let _ = writeln!(out, "    {decl}");
                 }
                 continue;
             }
             out.push_str(line);
             // An instance line of a module with cut registers below it.
-            let mut it = line.trim().split(' ');
-            if let (true, Some(m), Some(_)) = (line.starts_with("    ") && !line.starts_with("     "), it.next(), it.next().filter(|s| s.ends_with('('))) {
-                if let Some(&c) = index.get(m) {
-                    for conn in &add_conns[c] {
-                        let _ = writeln!(out, "        {conn}");
-                    }
+            if let Some(&c) = instance(line).and_then(|(m, _)| index.get(m)) {
+                for conn in &add_conns[c] {
+                    let _ = writeln!(out, "        {conn}");
                 }
             }
         }
@@ -307,15 +316,12 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
             }
             continue;
         }
-        let t = line.trim_end();
-        if let Some(rest) = t.strip_prefix("    top$") {
-            let mut it = rest.split(' ');
-            let (module, inst) = (it.next().unwrap_or(""), it.next().unwrap_or("").trim_end_matches('('));
+        if let Some((module, inst)) = instance(line).filter(|(m, _)| m.starts_with("top$")) {
             let kind = AluUnit::ALL.into_iter().find(|u| {
                 let n = u.name();
                 inst == n || inst.strip_prefix(n).is_some_and(|r| r.starts_with('$') || r.starts_with('_'))
             });
-            let text = mods.iter().find(|(n, _)| *n == format!("top${module}")).map(|(_, t)| t.as_str()).unwrap_or("");
+            let text = mods.iter().find(|(n, _)| n == module).map(|(_, t)| t.as_str()).unwrap_or("");
             let ps = ports(text);
             if let Some(kind) = kind.filter(|_| ps.iter().any(|p| p.name == "hold")) {
                 if let Some(p) = ps.iter().find(|p| p.width > 64) {
@@ -585,28 +591,27 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codege
     for m in &s.models {
         dirs.push((m.prefix.clone(), model(&m.prefix, false, &write(&format!("{}.v", m.prefix), &m.verilog))));
     }
-    // `split_eval(m)`: the model's `eval()` without its per-call wrapper (`eval_step`: the
-    // first call's initialisation, which the shim's first `eval()` does, and the message
-    // queue of threaded models, which these are not), where this Verilator's generated
-    // code has the function (5.006 declares `void <prefix>___024root___eval(<prefix>___024root*)`
-    // in `<prefix>.cpp`); `eval()` otherwise.
     let mut h = s.header;
     // The back's registers: their power-up values, and the clock edge (every `d` into its `q`).
     let (mut init, mut clock) = (String::new(), String::new());
     for r in &regs {
         if r.width <= 64 {
-            let _ = write!(init, " b.rootp->{}_q = {:#x}ull;", r.name, u64::from_str_radix(&r.init, 16).unwrap_or(0));
+            let _ = write!(init, " b.rootp->{}_q = {:#x}ull;", r.name, u64::from_str_radix(&r.init, 16).expect("checked in registers()"));
         } else {
             let hex = format!("{:0>width$}", r.init, width = r.width.div_ceil(32) as usize * 8);
             for (w, chunk) in hex.as_bytes().rchunks(8).enumerate() {
-                let _ = write!(init, " b.rootp->{}_q[{w}] = 0x{}u;", r.name, std::str::from_utf8(chunk).unwrap_or("0"));
+                let _ = write!(init, " b.rootp->{}_q[{w}] = 0x{}u;", r.name, std::str::from_utf8(chunk).expect("hex digits"));
             }
         }
         let _ = write!(clock, " b.rootp->{0}_q = b.rootp->{0}_d;", r.name);
     }
-    let _ = writeln!(h, "#define SPLIT_BACK_REGS {}", regs.len());
     let _ = writeln!(h, "static inline void split_back_init({BACK}& b) {{{init} }}");
     let _ = writeln!(h, "static inline void split_back_clock({BACK}& b) {{{clock} }}");
+    // `split_eval(m)`: the model's `eval()` without its per-call wrapper (`eval_step`: the
+    // first call's initialisation, which the shim's first `eval()` does, and the message
+    // queue of threaded models, which these are not), where this Verilator's generated
+    // code has the function (5.006 declares `void <prefix>___024root___eval(<prefix>___024root*)`
+    // in `<prefix>.cpp`); `eval()` otherwise.
     for (p, d) in &dirs {
         let decl = format!("void {p}___024root___eval({p}___024root* vlSelf);");
         let direct = std::fs::read_to_string(d.join(format!("{p}.cpp"))).is_ok_and(|t| t.contains(&decl));

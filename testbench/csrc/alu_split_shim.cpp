@@ -95,7 +95,7 @@ template <class M, int L, int N> struct Lanes {
     // The loads of a chunk, staged in the front's pass (each lane's input ports as 64-bit
     // words) and run after it, model by model: a model's loads in a row keep its code and
     // the branch predictor's history warm (running them as the front makes them, between the
-    // other models' loads, was 12% slower).
+    // other models' loads, was 11% slower).
     static constexpr int W = split_words((const M*)nullptr);
     std::unique_ptr<uint64_t[]> st{new uint64_t[CHUNK * W]};
     uint64_t sc[CHUNK], sm[CHUNK];

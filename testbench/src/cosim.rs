@@ -103,7 +103,8 @@ pub struct GroupedCheck {
 
 impl GroupedCheck {
     /// The indices of the operations of `ops` whose results `got` differ from `reference`
-    /// (compared on [`result_mask`]), in order; `seen[code]` is set for each form present.
+    /// (compared on [`result_mask`]), in order; `seen[code]` is set for each form present
+    /// (`seen` has a place for every form code: `1 << CODE_WIDTH`).
     pub fn mismatches(&mut self, ops: &[AluOp], got: &[u128], reference: &impl Fn(&AluOp) -> u128, seen: &mut [bool]) -> &[usize] {
         let n = ops.len().min(got.len());
         self.codes.clear();
@@ -195,7 +196,6 @@ pub fn random_regression_against(
             let k = cur.len();
             results.clear();
             let outcome = rtl.run(&cur, &mut results);
-            let outcome_failed = outcome.is_err();
             let start = rtl.last_batch_start();
             let mut first_bad = None;
             match outcome {
@@ -218,6 +218,10 @@ pub fn random_regression_against(
                     }
                 }
                 Err(e) => {
+                    // (A checked batch's forms are marked by the check.)
+                    for op in &cur {
+                        seen[op.form.code() as usize] = true;
+                    }
                     let pe = e.downcast::<ProtocolError>()?;
                     let op = cur[pe.index];
                     report.mismatches += 1;
@@ -231,12 +235,6 @@ pub fn random_regression_against(
                     });
                     first_bad = Some(pe.index);
                     report.stopped = true;
-                }
-            }
-            // (`check` marked the forms of a checked batch; a protocol error's batch here.)
-            if outcome_failed {
-                for op in &cur {
-                    seen[op.form.code() as usize] = true;
                 }
             }
             if let (Some(i), None) = (first_bad, &first_window) {

@@ -1095,41 +1095,49 @@ fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
 /// `ops` through `rtl` in batches with the golden check, then without: (ops/s with the check,
 /// mismatches, ops/s without).
 fn rtl_speed(rtl: &mut RtlAlu, ops: &[AluOp], res: &mut Vec<u128>) -> anyhow::Result<(f64, u64, f64)> {
-    let n = ops.len() as f64;
-    let t = Instant::now();
-    let mut bad = 0u64;
     // (The check as `regress` does it: grouped by form, cosim::GroupedCheck.)
     let mut check = cosim::GroupedCheck::default();
     let mut seen = vec![false; 1 << sim::form::encoding::CODE_WIDTH];
-    for chunk in ops.chunks(cosim::BATCH) {
-        res.clear();
-        rtl.run(chunk, res)?;
-        bad += check.mismatches(chunk, res, &golden, &mut seen).len() as u64;
-    }
-    let checked = n / t.elapsed().as_secs_f64();
+    let (checked, bad) = checked_speed(rtl, ops, res, |chunk, res| check.mismatches(chunk, res, &golden, &mut seen).len() as u64)?;
     let t = Instant::now();
     for chunk in ops.chunks(cosim::BATCH) {
         res.clear();
         rtl.run(chunk, res)?;
     }
-    Ok((checked, bad, n / t.elapsed().as_secs_f64()))
+    Ok((checked, bad, ops.len() as f64 / t.elapsed().as_secs_f64()))
 }
 
-/// `ops` through `rtl` in batches, checked in stream order (for comparison with the grouped
-/// check of [`rtl_speed`]): ops/s with the check.
+/// [`rtl_speed`]'s check in stream order instead of grouped by form: ops/s.
 fn rtl_speed_stream_order(rtl: &mut RtlAlu, ops: &[AluOp], res: &mut Vec<u128>) -> anyhow::Result<f64> {
+    let check = |chunk: &[AluOp], res: &[u128]| -> u64 {
+        chunk
+            .iter()
+            .zip(res)
+            .map(|(op, r)| {
+                let m = result_mask(op.form);
+                (r & m != golden(op) & m) as u64
+            })
+            .sum()
+    };
+    Ok(checked_speed(rtl, ops, res, check)?.0)
+}
+
+/// `ops` through `rtl` in batches of [`cosim::BATCH`], each checked by `check` (which returns
+/// its mismatches): (ops/s, mismatches).
+fn checked_speed(
+    rtl: &mut RtlAlu,
+    ops: &[AluOp],
+    res: &mut Vec<u128>,
+    mut check: impl FnMut(&[AluOp], &[u128]) -> u64,
+) -> anyhow::Result<(f64, u64)> {
     let t = Instant::now();
     let mut bad = 0u64;
     for chunk in ops.chunks(cosim::BATCH) {
         res.clear();
         rtl.run(chunk, res)?;
-        for (op, r) in chunk.iter().zip(res.iter()) {
-            let m = result_mask(op.form);
-            bad += (r & m != golden(op) & m) as u64;
-        }
+        bad += check(chunk, res);
     }
-    std::hint::black_box(bad);
-    Ok(ops.len() as f64 / t.elapsed().as_secs_f64())
+    Ok((ops.len() as f64 / t.elapsed().as_secs_f64(), bad))
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {

@@ -152,7 +152,8 @@ impl RtlAlu {
         if n == 0 {
             return Ok(());
         }
-        // (Sized first and written by index: about 3 ns an operation less than pushing.)
+        // (Sized first and written by index, and the forms compared as slices below: together
+        // 169 → 166 ns an operation for the split model, dev-2c.)
         self.forms.resize(n, 0);
         self.old.resize(4 * n, 0);
         self.b.resize(4 * n, 0);

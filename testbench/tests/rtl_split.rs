@@ -69,12 +69,7 @@ fn split_model_matches_the_full_model() {
     let mut both = Both::new();
     let mut stim = Stimulus::new(seed);
     let mut rng = seed ^ 0x5bd1_e995;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = move || sim::splitmix64_next(&mut rng);
     let mut ops = Vec::<AluOp>::new();
     let mut total = 0usize;
     while total < 400_000 {
