@@ -138,7 +138,9 @@ pub struct ReductionAlu {
     pub in_old_wide: Signal<In, Bits<128>>,
     /// With [`ReductionAlu::with_early_hold`]: the next cycle's `in_valid` and `in_form`, from
     /// which the operand isolation and the output select are decoded a cycle ahead and
-    /// registered (the caller guarantees it). Otherwise unused.
+    /// registered (the caller guarantees it; `pre_valid` may also be high for an operation
+    /// that then does not come, `in_valid` low: its unit loads operands it does not use).
+    /// Otherwise unused.
     pub pre_valid: Signal<In, Bit>,
     pub pre_form: Signal<In, Bits<CODE_WIDTH>>,
     /// The result of the operation that entered [`Config::alu_latency`] cycles ago.

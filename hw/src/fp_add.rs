@@ -55,6 +55,7 @@
 //! the f32 NaN rule to the widest, slowest datapath for no saving in lanes.
 
 use crate::config::{Config, Cut, FP_STAGES_MIN, HoldReg};
+use crate::hold_replica_reg::HoldReplicaReg;
 use rust_hdl::prelude::*;
 
 /// Cycles from inputs to `sum` for every adder in the default configuration
@@ -220,6 +221,12 @@ macro_rules! fp_adder {
             // Fixed pipeline registers: s0_ the inputs, s1_/s2_ the ends of stages 1/2.
             s0_a: HoldReg<Bits<$w>>,
             s0_b: HoldReg<Bits<$w>>,
+            /// The operands' exponent fields again, for the exponent differences and zero
+            /// tests of segment A (`xcp`: at the segmented depths), so that `s0_a`/`s0_b`
+            /// feed fewer places (issue 5, Phase 13: `s0_a` → `ccmp_sh_*` was critical).
+            s0_ae: HoldReplicaReg<Bits<$e>>,
+            s0_be: HoldReplicaReg<Bits<$e>>,
+            xcp: Constant<Bit>,
             s0_ftz: DFF<Bit>,
             s0_nan_quiet: DFF<Bit>,
             s1_big: DFF<Bits<$x>>,
@@ -232,8 +239,12 @@ macro_rules! fp_adder {
             // Candidate cuts (see the module doc): c<cut>_<signal>.
             ccmp_a: Cut<Bits<$w>>,
             ccmp_b: Cut<Bits<$w>>,
-            ccmp_lt_hi: Cut<Bit>,
-            ccmp_eq_hi: Cut<Bit>,
+            // (The two high chunks' results registered apart, combined with the low half's in
+            // the swap: one LUT level less after the compares, issue 5 Phase 13.)
+            ccmp_lt3: Cut<Bit>,
+            ccmp_eq3: Cut<Bit>,
+            ccmp_lt2: Cut<Bit>,
+            ccmp_eq2: Cut<Bit>,
             ccmp_lt_lo: Cut<Bit>,
             ccmp_sb: Cut<Bits<$sb>>,
             ccmp_nq: Cut<Bit>,
@@ -441,6 +452,9 @@ macro_rules! fp_adder {
                     lz_w: Default::default(),
                     s0_a: Default::default(),
                     s0_b: Default::default(),
+                    s0_ae: Default::default(),
+                    s0_be: Default::default(),
+                    xcp: Constant::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     s0_ftz: Default::default(),
                     s0_nan_quiet: Default::default(),
                     s1_big: Default::default(),
@@ -452,8 +466,10 @@ macro_rules! fp_adder {
                     s2_sb: Default::default(),
                     ccmp_a: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_b: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_lt_hi: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_eq_hi: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_lt3: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_eq3: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_lt2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_eq2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_lt_lo: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_nq: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
@@ -532,10 +548,14 @@ macro_rules! fp_adder {
                 );
                 self.s0_a.clock.next = self.clock.val();
                 self.s0_b.clock.next = self.clock.val();
+                self.s0_ae.clock.next = self.clock.val();
+                self.s0_be.clock.next = self.clock.val();
                 self.ccmp_a.clock.next = self.clock.val();
                 self.ccmp_b.clock.next = self.clock.val();
-                self.ccmp_lt_hi.clock.next = self.clock.val();
-                self.ccmp_eq_hi.clock.next = self.clock.val();
+                self.ccmp_lt3.clock.next = self.clock.val();
+                self.ccmp_eq3.clock.next = self.clock.val();
+                self.ccmp_lt2.clock.next = self.clock.val();
+                self.ccmp_eq2.clock.next = self.clock.val();
                 self.ccmp_lt_lo.clock.next = self.clock.val();
                 self.ccmp_sb.clock.next = self.clock.val();
                 self.ccmp_nq.clock.next = self.clock.val();
@@ -611,6 +631,10 @@ macro_rules! fp_adder {
                 self.s0_b.d.next = self.b.val();
                 self.s0_a.hold.next = self.hold.val();
                 self.s0_b.hold.next = self.hold.val();
+                self.s0_ae.d.next = self.a.val().get_bits::<$e>($f);
+                self.s0_be.d.next = self.b.val().get_bits::<$e>($f);
+                self.s0_ae.hold.next = self.hold.val();
+                self.s0_be.hold.next = self.hold.val();
                 self.s0_ftz.d.next = self.ftz.val();
                 self.s0_nan_quiet.d.next = self.nan_quiet.val();
 
@@ -631,7 +655,8 @@ macro_rules! fp_adder {
                 // zeros does not depend on their order.
                 self.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
                 self.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
-                // In four chunks (short carry chains), combined into two halves.
+                // In four chunks (short carry chains); the low two combined here, the high two in
+                // the swap (segment B).
                 self.lt0.next = self.a_mag.val().get_bits::<$q>(0) < self.b_mag.val().get_bits::<$q>(0);
                 self.lt1.next = self.a_mag.val().get_bits::<$q>($q) < self.b_mag.val().get_bits::<$q>($q);
                 self.eq1.next = self.a_mag.val().get_bits::<$q>($q) == self.b_mag.val().get_bits::<$q>($q);
@@ -639,8 +664,10 @@ macro_rules! fp_adder {
                 self.eq2.next = self.a_mag.val().get_bits::<$q>($q2) == self.b_mag.val().get_bits::<$q>($q2);
                 self.lt3.next = self.a_mag.val().get_bits::<$qt>($q3) < self.b_mag.val().get_bits::<$qt>($q3);
                 self.eq3.next = self.a_mag.val().get_bits::<$qt>($q3) == self.b_mag.val().get_bits::<$qt>($q3);
-                self.ccmp_lt_hi.d.next = self.lt3.val() || (self.eq3.val() && self.lt2.val());
-                self.ccmp_eq_hi.d.next = self.eq3.val() && self.eq2.val();
+                self.ccmp_lt3.d.next = self.lt3.val();
+                self.ccmp_eq3.d.next = self.eq3.val();
+                self.ccmp_lt2.d.next = self.lt2.val();
+                self.ccmp_eq2.d.next = self.eq2.val();
                 self.ccmp_lt_lo.d.next = self.lt1.val() || (self.eq1.val() && self.lt0.val());
                 // Exponent differences both ways (subnormals and zero at exponent 1), in
                 // parallel with the compare; the alignment shift saturates at 63 (>= x:
@@ -652,6 +679,10 @@ macro_rules! fp_adder {
                 // out a zero minuend with a non-zero subtrahend.
                 self.ea.next = self.s0_a.q.val().get_bits::<$e>($f);
                 self.eb.next = self.s0_b.q.val().get_bits::<$e>($f);
+                if self.xcp.val() {
+                    self.ea.next = self.s0_ae.q.val();
+                    self.eb.next = self.s0_be.q.val();
+                }
                 self.za.next = !self.ea.val().any();
                 self.zb.next = !self.eb.val().any();
                 self.dab.next = self.ea.val() - self.eb.val();
@@ -712,7 +743,8 @@ macro_rules! fp_adder {
                 self.b_nan.next = self.ccmp_b_emax.q.val() && self.ccmp_b_fnz.q.val();
                 self.a_inf.next = self.ccmp_a_emax.q.val() && !self.ccmp_a_fnz.q.val();
                 self.b_inf.next = self.ccmp_b_emax.q.val() && !self.ccmp_b_fnz.q.val();
-                self.swap.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
+                self.swap.next = self.ccmp_lt3.q.val()
+                    || (self.ccmp_eq3.q.val() && (self.ccmp_lt2.q.val() || (self.ccmp_eq2.q.val() && self.ccmp_lt_lo.q.val())));
                 self.a_sig_b.next = self.ccmp_a_sig.q.val();
                 if self.ccmp_a_flush.q.val() {
                     self.a_sig_b.next = self.zero_p.val();

@@ -12,6 +12,7 @@
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
 //! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
 //! | `replica_reg.rs` | [`replica_reg::ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication) |
+//! | `hold_replica_reg.rs` | [`hold_replica_reg::HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
 //! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
@@ -25,6 +26,7 @@ pub mod config;
 pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
+pub mod hold_replica_reg;
 pub mod int_alu;
 pub mod line_memory;
 pub mod lut_ram;

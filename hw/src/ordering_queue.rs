@@ -77,6 +77,7 @@
 //! ordered pushes to one line in consecutive cycles).
 
 use crate::line_memory::LINE_BITS;
+use crate::replica_reg::ReplicaReg;
 use rust_hdl::prelude::*;
 
 /// Entries in the ordering queue: the queue's one size parameter (all its logic follows this
@@ -126,6 +127,12 @@ pub struct OrderingQueue {
     pub issue_line: Signal<Out, Bits<LINE_BITS>>,
     pub issue_ordered: Signal<Out, Bit>,
     pub issue_payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// Registered push: the payload of the entry whose issue outputs were shown the cycle
+    /// before (`issue_payload` a cycle later), read from its slot, which is still intact, by
+    /// replicas of `last2_fs` (one per quarter of the payload): the select loads copies of a
+    /// register, and no one register drives the 174-bit AND-OR (the pick → `last_fs` →
+    /// payload → the unit's register was a critical path, issue 5 Phase 13). Otherwise unused.
+    pub issue_payload_late: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
     // Coverage.
     pub cov_full: Signal<Out, Bit>,
     pub cov_overtake: Signal<Out, Bit>,
@@ -154,6 +161,9 @@ pub struct OrderingQueue {
     /// The last cycle's issue (one-hot), and the one before.
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
     last2_fs: DFF<Bits<QUEUE_DEPTH>>,
+    /// `last2_fs` again, one replica per quarter of `issue_payload_late`, and the quarters.
+    l2_sel: [ReplicaReg<Bits<QUEUE_DEPTH>>; 4],
+    pq_mask: [Constant<Bits<QUEUE_PAYLOAD_BITS>>; 4],
     /// Registered push: an entry issued in the last cycle (the late issue outputs).
     last_fire: DFF<Bit>,
     /// The slots the issue outputs read (`sel`, or `last_fs` with a registered push), and
@@ -309,6 +319,7 @@ impl OrderingQueue {
             issue_line: Default::default(),
             issue_ordered: Default::default(),
             issue_payload: Default::default(),
+            issue_payload_late: Default::default(),
             cov_full: Default::default(),
             cov_overtake: Default::default(),
             cov_line_wait: Default::default(),
@@ -326,6 +337,11 @@ impl OrderingQueue {
             e_hzc: Default::default(),
             last_fs: Default::default(),
             last2_fs: Default::default(),
+            l2_sel: Default::default(),
+            pq_mask: std::array::from_fn(|q| {
+                let (lo, hi) = (q * QUEUE_PAYLOAD_BITS / 4, (q + 1) * QUEUE_PAYLOAD_BITS / 4);
+                Constant::new((Bits::<QUEUE_PAYLOAD_BITS>::mask() >> (QUEUE_PAYLOAD_BITS - (hi - lo)) as u64) << lo as u64)
+            }),
             last_fire: Default::default(),
             o_sel: Default::default(),
             w_sel: Default::default(),
@@ -409,6 +425,9 @@ impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, fr, fr_any, last_ordered, last_line, last_fs, last2_fs, last_fire, ph_we, ph_hr, m_r, c_lw, c_hw);
+        for q in 0..4 {
+            self.l2_sel[q].clock.next = self.clock.val();
+        }
         for k in 0..self.hm_r.len() {
             self.hm_r[k].clock.next = self.clock.val();
         }
@@ -557,6 +576,18 @@ impl Logic for OrderingQueue {
             }
         }
         self.issue_ordered.next = (self.o_sel.val() & self.ord_vec.val()).any();
+        // (The late payload: the slot of the issue two cycles back, each quarter by its own
+        // replica of `last2_fs`.)
+        self.issue_payload_late.next = self.zero_payload.val();
+        for q in 0..4 {
+            self.l2_sel[q].d.next = self.last_fs.q.val();
+            for i in 0..QUEUE_DEPTH {
+                if self.l2_sel[q].q.val().get_bit(i) {
+                    self.issue_payload_late.next =
+                        self.issue_payload_late.val() | (self.e_payload[i].q.val() & self.pq_mask[q].val());
+                }
+            }
+        }
         // The history: this issue's line and window (W - 1 ones left after this cycle), then
         // each place one cycle older with one cycle less. (Registered push: the issue of the
         // cycle before, W - 2 ones; the push compares its line with that issue's slot.)

@@ -38,31 +38,7 @@ impl<T: Synth> Logic for ReplicaReg<T> {
     }
 
     fn hdl(&self) -> Verilog {
-        // (`TRELLIS_FF` with `REGSET` "RESET" starts at zero, like the behavioural register's
-        // `initial`; its set/reset input is tied off and its clock enable is always on.)
-        Verilog::Custom(format!(
-            "\
-`ifdef REDUNIT_ECP5
-wire [{msb}:0] replica_q;
-genvar replica_g;
-generate for (replica_g = 0; replica_g < {bits}; replica_g = replica_g + 1) begin : replica
-    TRELLIS_FF #(.GSR(\"DISABLED\"), .CEMUX(\"1\"), .CLKMUX(\"CLK\"), .LSRMUX(\"LSR\"), .REGSET(\"RESET\"),
-        .SRMODE(\"LSR_OVER_CE\")) ff (.CLK(clock), .LSR(1'b0), .CE(1'b1), .DI(d[replica_g]), .Q(replica_q[replica_g]));
-end endgenerate
-always @(*) q = replica_q;
-`else
-initial begin
-    q = {init:x};
-end
-always @(posedge clock) begin
-    q <= d;
-end
-`endif
-",
-            init = T::default().verilog(),
-            msb = T::BITS - 1,
-            bits = T::BITS,
-        ))
+        Verilog::Custom(replica_verilog(&format!("{:x}", T::default().verilog()), T::BITS, false))
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
@@ -73,4 +49,34 @@ end
             outputs: vec!["q".into()],
         }]
     }
+}
+
+/// The Verilog body of a replica of `bits` bits starting at `init` (a Verilog literal), with a
+/// load enable `hold` (high: keep) when `hold` is true ([`crate::hold_replica_reg`]).
+/// Under `REDUNIT_ECP5` each bit is an instantiated `TRELLIS_FF` (`REGSET` "RESET" starts at
+/// zero, like the behavioural register's `initial`; its set/reset input is tied off; its
+/// clock enable always on, or `CEMUX` "INV" on `hold`); otherwise the behavioural register.
+pub(crate) fn replica_verilog(init: &str, bits: usize, hold: bool) -> String {
+    let (cemux, ce, load) = if hold { ("INV", "hold", "if (!hold) q <= d;") } else { ("1", "1'b1", "q <= d;") };
+    format!(
+        "\
+`ifdef REDUNIT_ECP5
+wire [{msb}:0] replica_q;
+genvar replica_g;
+generate for (replica_g = 0; replica_g < {bits}; replica_g = replica_g + 1) begin : replica
+    TRELLIS_FF #(.GSR(\"DISABLED\"), .CEMUX(\"{cemux}\"), .CLKMUX(\"CLK\"), .LSRMUX(\"LSR\"), .REGSET(\"RESET\"),
+        .SRMODE(\"LSR_OVER_CE\")) ff (.CLK(clock), .LSR(1'b0), .CE({ce}), .DI(d[replica_g]), .Q(replica_q[replica_g]));
+end endgenerate
+always @(*) q = replica_q;
+`else
+initial begin
+    q = {init};
+end
+always @(posedge clock) begin
+    {load}
+end
+`endif
+",
+        msb = bits - 1,
+    )
 }

@@ -71,11 +71,11 @@
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text
-//!  ac ─► queue ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
-//!  (req.  (reg.    RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
-//!  reg.)   push)   addr  read  forward    ALU inputs,                              response,
-//!                              (AND-OR    store merge                              forwarded
-//!                              of regs)
+//!  ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (req.  (reg.    fwd.  RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!  reg.)   push)   cmp.  addr  read  forward    ALU inputs,                              response,
+//!                                    (AND-OR    store merge                              forwarded
+//!                                    of regs)
 //! ```
 //! - **ac**: the accepted request, decoded, is registered before the queue's push (`ac_*`;
 //!   it takes the port's request while empty or moving into the queue, so `req_ready` is
@@ -88,9 +88,14 @@
 //!   issued entry's slot (which no push takes for two cycles), so the pick drives registers
 //!   only; the request credit count then lags by up to one issue and allows one place
 //!   less.
-//! - **si** registers the issued request; the RAM address comes from there (the pick does not
-//!   drive the block RAMs' address pins). si compares its line with the ops that will be two
-//!   stages further when it reaches s1 and registers a one-hot forwarding select (`fsel_r`).
+//! - **sc** registers the issued request and compares its line with the ops that will be
+//!   three stages further when it reaches s1, into a one-hot forwarding select (`fsel_c`).
+//! - **si** registers sc's request; the RAM address comes from there (the pick does not
+//!   drive the block RAMs' address pins). The forwarding select is copied, with no logic
+//!   between, into one register per 32-bit quarter of sr's select (`fsel_q`, replicas that
+//!   placement puts by their quarter) and one for s1 (`fsel_r`, copied in sr into
+//!   per-quarter replicas `fsel_s`): the select's fan-out to 128 bits and its compares are in
+//!   different cycles (issue 5, Phase 13).
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
 //!   RAM's clock-to-output starts no path). Meanwhile sr selects the forwarding sources whose
@@ -110,7 +115,7 @@
 //!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
 //!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
-//! - Latency `L + 11` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Latency `L + 12` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
@@ -181,6 +186,7 @@ use crate::config::{Config, Cut, Delay};
 use crate::int_alu::IntAlu;
 use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::old_extract::OldExtract;
+use crate::replica_reg::ReplicaReg;
 use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use crate::k;
@@ -202,10 +208,10 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
-/// (registered pipeline: 8 more, for `ac`, the queue's registered push and its late issue
-/// outputs, si, sr, s1b, the result and the merged-line registers).
+/// (registered pipeline: 9 more, for `ac`, the queue's registered push and its late issue
+/// outputs, sc, si, sr, s1b, the result and the merged-line registers).
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 11 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 12 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
@@ -554,7 +560,15 @@ pub struct SliceUnit {
     cr_ge_m1: Signal<Local, Bit>,
     rsp_fire: Signal<Local, Bit>,
 
-    // ==== si, sr: the issued request, the RAM read (registered pipeline only) ====
+    // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read (registered
+    // pipeline only) ====
+    /// sc: the issued request registered; its line is compared with the ops in flight here,
+    /// two cycles before sr's select needs the result (`fsel_c`), so that the select's
+    /// registers (`fsel_q`) are copies loaded across the chip with no logic before them.
+    sc_valid: DFF<Bit>,
+    sc_ordered: DFF<Bit>,
+    sc_line: DFF<Bits<LINE_BITS>>,
+    sc_ra: DFF<Bits<LINE_BITS>>,
     si_valid: DFF<Bit>,
     si_ordered: DFF<Bit>,
     si_line: DFF<Bits<LINE_BITS>>,
@@ -571,12 +585,21 @@ pub struct SliceUnit {
     sr_line: DFF<Bits<LINE_BITS>>,
     sr_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
-    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in si (`fsel_r`, for sr), delayed
-    /// to s1 (`fsel`).
+    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in sc (`fsel_c`), copied in si
+    /// (`fsel_r`, and `fsel_q`: one replica per 32-bit quarter of sr's select), delayed to
+    /// s1 (`fsel`).
     fsel: DFF<Bits<32>>,
     fsel_r: DFF<Bits<32>>,
-    /// `fsel != 0`, registered beside it.
-    fs_any: DFF<Bit>,
+    fsel_c: DFF<Bits<32>>,
+    fsel_q: [ReplicaReg<Bits<32>>; 4],
+    /// The 32-bit quarters of a line, for `fsel_q` and `fsel_s`.
+    qmask: [Constant<Bits<128>>; 4],
+    /// s1's select again, one replica per quarter of its 128-bit select (`fsel` drives the
+    /// coverage events only).
+    fsel_s: [ReplicaReg<Bits<32>>; 4],
+    /// `fsel_r != 0` (from `fsel_c` in si), and its replicas for s1, one per quarter.
+    fs_any_r: DFF<Bit>,
+    fs_any_s: [ReplicaReg<Bits<1>>; 4],
     /// The sources whose line in s1 is, a cycle before, a register's (the stage before, when
     /// nothing merges between): selected in sr, in two halves (`fpre[0]`, `fpre[1]`).
     fs_pre_a: Constant<Bits<32>>,
@@ -588,12 +611,13 @@ pub struct SliceUnit {
     fp_b: Signal<Local, Bits<128>>,
     fsel_r_sw: Signal<Local, Bits<32>>,
     fs_hit: Signal<Local, Bit>,
-    /// The op in si has the line of the op compared (masked to the memory's line bits).
+    /// The op in sc has the line of the op compared (masked to the memory's line bits).
     fs_eq: Signal<Local, Bit>,
-    /// The op in s1b / `sp_*[j]` is *superseded*: a younger ordered op to its line entered
-    /// behind it (set by that op's compares in si), so no later op forwards from it. The
+    /// The op in s1 / s1b / `sp_*[j]` is *superseded*: a younger ordered op to its line entered
+    /// behind it (set by that op's compares in sc), so no later op forwards from it. The
     /// youngest matching op is then the only matching op that is not superseded: the
     /// forwarding select needs no priority chain.
+    sup_s1: DFF<Bit>,
     sup_s1b: DFF<Bit>,
     sup_sp: Vec<DFF<Bit>>,
     fs_vec: Signal<Local, Bits<32>>,
@@ -651,6 +675,8 @@ pub struct SliceUnit {
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
     /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
     /// response (4), each from replicas of s1b's line and shift of its own (issue 5, Phase 9).
+    /// (A sixth for the f64 adders apart from the f32 ones put its replicas on the RAM's
+    /// critical path: tried and dropped in issue 5 Phase 13.)
     /// Registered pipeline only.
     ox: [OldExtract; 5],
     /// The default pipeline's extract (`OldExtract`'s, in the cycle of the forwarding): the
@@ -977,6 +1003,10 @@ impl SliceUnit {
             cr_ge_0: Default::default(),
             cr_ge_m1: Default::default(),
             rsp_fire: Default::default(),
+            sc_valid: Default::default(),
+            sc_ordered: Default::default(),
+            sc_line: Default::default(),
+            sc_ra: Default::default(),
             si_valid: Default::default(),
             si_ordered: Default::default(),
             si_line: Default::default(),
@@ -989,7 +1019,12 @@ impl SliceUnit {
             sr_payload: Default::default(),
             fsel: Default::default(),
             fsel_r: Default::default(),
-            fs_any: Default::default(),
+            fsel_c: Default::default(),
+            fsel_q: Default::default(),
+            qmask: std::array::from_fn(|q| k((u32::MAX as u128) << (32 * q))),
+            fsel_s: Default::default(),
+            fs_any_r: Default::default(),
+            fs_any_s: Default::default(),
             fs_pre_a: k(fs_pre.0),
             fs_pre_b: k(fs_pre.1),
             fs_now: k(fs_pre.2),
@@ -999,8 +1034,9 @@ impl SliceUnit {
             fsel_r_sw: Default::default(),
             fs_hit: Default::default(),
             fs_eq: Default::default(),
+            sup_s1: Default::default(),
             sup_s1b: Default::default(),
-            sup_sp: (0..sh.stages).map(|_| Default::default()).collect(),
+            sup_sp: (0..sh.stages - 1).map(|_| Default::default()).collect(),
             fs_vec: Default::default(),
             zero32: k(0),
             top31: k(31),
@@ -1166,13 +1202,18 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
         for h in 0..2 {
             self.fpre[h].clock.next = self.clock.val();
+        }
+        for q in 0..4 {
+            self.fsel_q[q].clock.next = self.clock.val();
+            self.fsel_s[q].clock.next = self.clock.val();
+            self.fs_any_s[q].clock.next = self.clock.val();
         }
         for j in 0..self.sup_sp.len() {
             self.sup_sp[j].clock.next = self.clock.val();
@@ -1562,7 +1603,7 @@ impl Logic for SliceUnit {
         self.queue.issue_enable.next = !self.cr_full.q.val();
         self.issue.next = self.queue.issue_valid.val();
         // The RAM read of the issued line (unordered requests read line 0, unused); the
-        // registered pipeline reads it from `si_ra` a cycle later.
+        // registered pipeline reads it from `si_ra` two cycles later.
         self.issue_ra.next = self.queue.issue_line.val();
         if !self.queue.issue_ordered.val() {
             self.issue_ra.next = self.zero_line.val();
@@ -1573,14 +1614,21 @@ impl Logic for SliceUnit {
         self.s1_line.d.next = self.queue.issue_line.val();
         self.s1_payload.d.next = self.queue.issue_payload.val();
         // The registered pipeline reads the RAM through its output register: the op waits a
-        // cycle in sr (its forwarding source found in si, below).
-        // (si: the issued request registered; the RAM address comes from there, so the pick
-        // does not drive the 30 block RAMs' address pins.)
-        self.si_valid.d.next = self.issue.val() && !self.reset.val();
-        self.si_ordered.d.next = self.queue.issue_ordered.val();
-        self.si_line.d.next = self.queue.issue_line.val();
-        self.si_payload.d.next = self.queue.issue_payload.val();
-        self.si_ra.d.next = self.issue_ra.val();
+        // cycle in sr (its forwarding source found in sc, two cycles before, below).
+        // (sc: the issued request registered, for the forwarding compares; its RAM read
+        // address too, so that si's is a register's copy.)
+        self.sc_valid.d.next = self.issue.val() && !self.reset.val();
+        self.sc_ordered.d.next = self.queue.issue_ordered.val();
+        self.sc_line.d.next = self.queue.issue_line.val();
+        self.sc_ra.d.next = self.issue_ra.val();
+        // (si: sc's request; the RAM address comes from there, so the pick does not drive the
+        // 30 block RAMs' address pins. Its payload straight from the queue slot, which is
+        // still intact: sc has none.)
+        self.si_valid.d.next = self.sc_valid.q.val() && !self.reset.val();
+        self.si_ordered.d.next = self.sc_ordered.q.val();
+        self.si_line.d.next = self.sc_line.q.val();
+        self.si_payload.d.next = self.queue.issue_payload_late.val();
+        self.si_ra.d.next = self.sc_ra.q.val();
         if self.regs.val() {
             self.mem.read_addr.next = self.si_ra.q.val();
         }
@@ -1588,60 +1636,82 @@ impl Logic for SliceUnit {
         self.sr_ordered.d.next = self.si_ordered.q.val();
         self.sr_line.d.next = self.si_line.q.val();
         self.sr_payload.d.next = self.si_payload.q.val();
-        // si finds the forwarding source of its op for s1 among the ops that will be two stages
-        // further then (s1 → sp[0], s1b → sp[1], sp[j] → sp[j+2], the last two stages →
-        // sw[0], sw[1]): the one matching op that is not superseded (`sup_*`; the op in s1 is
-        // never superseded: the ops behind it are the op in sr, which the windows keep off its
-        // line, and this one). The compares also supersede the matching ops. sr selects the
-        // sources whose line is already in a register (`fpre`), s1 the rest.
+        // sc finds the forwarding source of its op for s1 among the ops that will be three
+        // stages further then (sr → sp[0], s1 → sp[1], s1b → sp[2], sp[j] → sp[j+3], the last
+        // two stages → sw[0], sw[1]): the one matching op that is not superseded (`sup_*`; the
+        // op in sr is never superseded: the ops behind it are the op in si, which the windows
+        // keep off its line, and this one). The compares also supersede the matching ops. sr
+        // selects the sources whose line is already in a register (`fpre`), s1 the rest.
         // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_eq.next = !((self.s1_line.q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
-        self.fs_hit.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.fs_eq.val();
+        self.fs_eq.next = !((self.sr_line.q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+        self.fs_hit.next = self.sr_valid.q.val() && self.sr_ordered.q.val() && self.fs_eq.val();
         self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
-        self.sup_s1b.d.next = self.si_valid.q.val() && self.si_ordered.q.val() && self.fs_eq.val();
-        self.fs_eq.next = !((self.s1b_line.q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
+        self.sup_s1.d.next = self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val();
+        self.fs_eq.next = !((self.s1_line.q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+        self.fs_hit.next =
+            self.s1_valid.q.val() && self.s1_ordered.q.val() && !self.sup_s1.q.val() && self.fs_eq.val();
+        self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
+        self.sup_s1b.d.next =
+            self.sup_s1.q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
+        self.fs_eq.next = !((self.s1b_line.q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
         self.fs_hit.next =
             self.s1b_valid.q.val() && self.s1b_ordered.q.val() && !self.sup_s1b.q.val() && self.fs_eq.val();
         self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         self.sup_sp[0].d.next =
-            self.sup_s1b.q.val() || (self.si_valid.q.val() && self.si_ordered.q.val() && self.fs_eq.val());
-        for j in 0..self.sp_valid.len() {
-            self.fs_eq.next = !((self.sp_line[j].q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
-            self.fs_hit.next =
-                self.sp_valid[j].q.val() && self.sp_ordered[j].q.val() && !self.sup_sp[j].q.val() && self.fs_eq.val();
+            self.sup_s1b.q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
+        for j in 1..self.sp_valid.len() {
+            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+            self.fs_hit.next = self.sp_valid[j - 1].q.val()
+                && self.sp_ordered[j - 1].q.val()
+                && !self.sup_sp[j - 1].q.val()
+                && self.fs_eq.val();
             self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         }
-        // (The same compares again, which synthesis shares.)
-        for j in 1..self.sp_valid.len() {
-            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.si_line.q.val()) & self.line_mask.val()).any();
+        // (The same compares again, which synthesis shares; the last stage's op is no source.)
+        for j in 1..self.sup_sp.len() {
+            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
             self.sup_sp[j].d.next =
-                self.sup_sp[j - 1].q.val() || (self.si_valid.q.val() && self.si_ordered.q.val() && self.fs_eq.val());
+                self.sup_sp[j - 1].q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
         }
-        self.fsel_r.d.next = self.zero32.val();
-        if self.si_valid.q.val() && self.si_ordered.q.val() {
-            self.fsel_r.d.next = self.fs_vec.val() >> self.fs_sh.val();
+        self.fsel_c.d.next = self.zero32.val();
+        if self.sc_valid.q.val() && self.sc_ordered.q.val() {
+            self.fsel_c.d.next = self.fs_vec.val() >> self.fs_sh.val();
         }
+        // si: the select copied, with no logic between, into a register per quarter of sr's
+        // select (replicas: each sits by its quarter) and one for s1.
+        self.fsel_r.d.next = self.fsel_c.q.val();
+        for q in 0..4 {
+            self.fsel_q[q].d.next = self.fsel_c.q.val();
+        }
+        self.fs_any_r.d.next = self.fsel_c.q.val().any();
+        // sr: the same for s1.
         self.fsel.d.next = self.fsel_r.q.val();
-        self.fs_any.d.next = self.fsel_r.q.val().any();
+        for q in 0..4 {
+            self.fsel_s[q].d.next = self.fsel_r.q.val();
+            self.fs_any_s[q].d.next = bit_cast::<1, 1>(self.fs_any_r.q.val().into());
+        }
         // sr: the sources selected early take their line from the stage before them
-        // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`).
+        // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`), each quarter
+        // of the line by its own replica of the select.
         self.fp_a.next = self.zero128.val();
         self.fp_b.next = self.zero128.val();
-        for j in 0..self.sp_valid.len() {
-            if self.fsel_r.q.val().get_bit(j + 1) {
-                if self.fs_pre_a.val().get_bit(j + 1) {
-                    self.fp_a.next = self.fp_a.val() | self.sp_data[j].q.val();
-                }
-                if self.fs_pre_b.val().get_bit(j + 1) {
-                    self.fp_b.next = self.fp_b.val() | self.sp_data[j].q.val();
+        for q in 0..4 {
+            for j in 0..self.sp_valid.len() {
+                if self.fsel_q[q].q.val().get_bit(j + 1) {
+                    if self.fs_pre_a.val().get_bit(j + 1) {
+                        self.fp_a.next = self.fp_a.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                    }
+                    if self.fs_pre_b.val().get_bit(j + 1) {
+                        self.fp_b.next = self.fp_b.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                    }
                 }
             }
-        }
-        self.fsel_r_sw.next = self.fsel_r.q.val() >> self.fsw_sh.val();
-        for k in 1..self.sw_valid.len() {
-            if self.fsel_r_sw.val().get_bit(k) {
-                self.fp_b.next = self.fp_b.val() | self.sw_data[k - 1].q.val();
+            self.fsel_r_sw.next = self.fsel_q[q].q.val() >> self.fsw_sh.val();
+            for k in 1..self.sw_valid.len() {
+                if self.fsel_r_sw.val().get_bit(k) {
+                    self.fp_b.next = self.fp_b.val() | (self.sw_data[k - 1].q.val() & self.qmask[q].val());
+                }
             }
         }
         self.fpre[0].d.next = self.fp_a.val();
@@ -1735,22 +1805,29 @@ impl Logic for SliceUnit {
                 self.ev_fwd_s5.next = true;
             }
         }
-        // The registered pipeline: the source found in sr, an AND-OR of registers.
+        // The registered pipeline: the source found in sc, part selected in sr: an AND-OR of
+        // registers.
         if self.regs.val() {
             self.s1_fwd_fp.next = false;
             self.ev_fwd_s2.next = false;
             self.ev_fwd_s3.next = false;
             self.ev_fwd_s4.next = false;
             self.ev_fwd_s5.next = false;
+            // (Each quarter of the line by its own replicas of the select.)
             self.s1_old_line.next = self.mem.read_data.val();
-            if self.fs_any.q.val() {
-                self.s1_old_line.next = self.fpre[0].q.val() | self.fpre[1].q.val();
+            for q in 0..4 {
+                if self.fs_any_s[q].q.val().any() {
+                    self.s1_old_line.next = (self.s1_old_line.val() & !self.qmask[q].val())
+                        | ((self.fpre[0].q.val() | self.fpre[1].q.val()) & self.qmask[q].val());
+                }
+                for j in 0..self.sp_valid.len() {
+                    if self.fsel_s[q].q.val().get_bit(j) && self.fs_now.val().get_bit(j) {
+                        self.s1_old_line.next = self.s1_old_line.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                    }
+                }
             }
             for j in 0..self.sp_valid.len() {
                 if self.fsel.q.val().get_bit(j) {
-                    if self.fs_now.val().get_bit(j) {
-                        self.s1_old_line.next = self.s1_old_line.val() | self.sp_data[j].q.val();
-                    }
                     // Coverage: from s2, from the write stage (an FP chain when both are FP),
                     // from the stages between.
                     if j == 0 {
@@ -1838,12 +1915,14 @@ impl Logic for SliceUnit {
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
         self.alu.in_form.next = self.s1_alu_form.val();
         // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.
-        // Constant in the default pipeline, whose ALU decodes in its cycle.)
+        // Constant in the default pipeline, whose ALU decodes in its cycle. Not cleared by
+        // `reset`: it only lets the op's unit load its operands, and an op that the reset
+        // drops has no valid result to merge; `reset`'s fan-out into the units' clock enables
+        // was 2 of 14 critical paths, issue 5 Phase 13.)
         self.alu.pre_valid.next = false;
         self.alu.pre_form.next = self.zero_form.val();
         if self.regs.val() {
-            self.alu.pre_valid.next =
-                self.s1_valid.q.val() && !self.reset.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
+            self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
             self.alu.pre_form.next = self.dw_alu_form.val();
         }
         self.alu.in_old.next = self.s1_old.val();
@@ -1979,6 +2058,10 @@ impl Logic for SliceUnit {
         }
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_sw.val().any();
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_r_sw.val().any();
+        // (s1's select replicas are read for the sources before the written lines only.)
+        for q in 0..4 {
+            self.unused_sw.next = self.unused_sw.val() ^ self.fsel_s[q].q.val().any();
+        }
         for k in 1..self.sw_valid.len() {
             self.sw_valid[k].d.next = self.sw_valid[k - 1].q.val() && !self.reset.val();
             self.sw_line[k].d.next = self.sw_line[k - 1].q.val();

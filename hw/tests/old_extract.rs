@@ -79,15 +79,7 @@ impl Logic for TwoReplicas {
 #[test]
 fn replicas_survive_ecp5_synthesis_and_merge_elsewhere() {
     let v = hw::verilog::verilog(&mut TwoReplicas::default());
-    for (define, want) in [("-DREDUNIT_ECP5 ", 16), ("", 8)] {
-        let log = yosys(
-            "generic_synth",
-            &format!("two_replicas{}", if define.is_empty() { "" } else { "_ecp5" }),
-            &v,
-            &format!("read_verilog {define}top.v; synth_ecp5 -top top; check -assert; stat"),
-        );
-        assert_eq!(stat_count(&log, "TRELLIS_FF"), want, "{define}: flip-flops after synth_ecp5");
-    }
+    assert_eq!(ecp5_flip_flops("two_replicas", &v), (16, 8), "flip-flops after synth_ecp5 (REDUNIT_ECP5, plain)");
 }
 
 #[test]

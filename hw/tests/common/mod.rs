@@ -158,6 +158,21 @@ pub fn yosys(group: &str, name: &str, verilog: &str, script: &str) -> String {
     log
 }
 
+/// The `TRELLIS_FF`s that `synth_ecp5` makes of `verilog` with `REDUNIT_ECP5` defined (the
+/// ECP5 flow's replicas) and without it: (with, without).
+pub fn ecp5_flip_flops(name: &str, verilog: &str) -> (usize, usize) {
+    let count = |define: &str, suffix: &str| {
+        let log = yosys(
+            "generic_synth",
+            &format!("{name}{suffix}"),
+            verilog,
+            &format!("read_verilog {define}top.v; synth_ecp5 -top top; check -assert; stat"),
+        );
+        stat_count(&log, "TRELLIS_FF")
+    };
+    (count("-DREDUNIT_ECP5 ", "_ecp5"), count("", ""))
+}
+
 /// The number after the cell type `name` in the last `stat` of a Yosys log (0 if absent).
 pub fn stat_count(log: &str, name: &str) -> usize {
     let tail = &log[log.rfind("Number of cells").unwrap_or(0)..];
