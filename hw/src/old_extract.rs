@@ -32,12 +32,10 @@ pub struct OldExtract {
     /// The old value, the accessed bytes from bit 0, of `line` and `sh` of the cycle before.
     pub old: Signal<Out, Bits<128>>,
     r_line: ReplicaReg<Bits<128>>,
-    /// The shift, one replica per multiplexer group (bytes 0-1, 2-3, 4-7): its top bit
-    /// selects in all three, 64 multiplexers from one register was the critical path into
-    /// the f16/bf16 lanes' operand registers (issue 5, Phase 13).
-    r_sh: ReplicaReg<Bits<3>>,
-    r_sh32: ReplicaReg<Bits<3>>,
-    r_sh64: ReplicaReg<Bits<3>>,
+    /// The shift, one replica per multiplexer group (bytes 0-1, 2-3, 4-7), and as a shift
+    /// amount: its top bit selects in all three, and 64 multiplexers from one register was
+    /// the critical path into the f16/bf16 lanes' operand registers (issue 5, Phase 13).
+    r_sh: [ReplicaReg<Bits<3>>; 3],
     x_sh: Signal<Local, Bits<7>>,
     x_sh32: Signal<Local, Bits<7>>,
     x_sh64: Signal<Local, Bits<7>>,
@@ -61,8 +59,6 @@ impl Default for OldExtract {
             old: Default::default(),
             r_line: Default::default(),
             r_sh: Default::default(),
-            r_sh32: Default::default(),
-            r_sh64: Default::default(),
             x_sh: Default::default(),
             x_sh32: Default::default(),
             x_sh64: Default::default(),
@@ -81,17 +77,16 @@ impl Logic for OldExtract {
     #[hdl_gen]
     fn update(&mut self) {
         self.r_line.clock.next = self.clock.val();
-        self.r_sh.clock.next = self.clock.val();
-        self.r_sh32.clock.next = self.clock.val();
-        self.r_sh64.clock.next = self.clock.val();
         self.r_line.d.next = self.line.val();
-        self.r_sh.d.next = self.sh.val().get_bits::<3>(4);
-        self.r_sh32.d.next = self.sh.val().get_bits::<3>(4);
-        self.r_sh64.d.next = self.sh.val().get_bits::<3>(4);
+        for g in 0..3 {
+            self.r_sh[g].clock.next = self.clock.val();
+            self.r_sh[g].d.next = self.sh.val().get_bits::<3>(4);
+        }
         self.unused_sh.next = self.sh.val().get_bits::<4>(0);
-        self.x_sh.next = bit_cast::<7, 3>(self.r_sh.q.val()) << self.four.val();
-        self.x_sh32.next = bit_cast::<7, 3>(self.r_sh32.q.val()) << self.four.val();
-        self.x_sh64.next = bit_cast::<7, 3>(self.r_sh64.q.val()) << self.four.val();
+        // (rust-hdl has no arrays of local signals: one per group.)
+        self.x_sh.next = bit_cast::<7, 3>(self.r_sh[0].q.val()) << self.four.val();
+        self.x_sh32.next = bit_cast::<7, 3>(self.r_sh[1].q.val()) << self.four.val();
+        self.x_sh64.next = bit_cast::<7, 3>(self.r_sh[2].q.val()) << self.four.val();
         self.old.next = ((self.r_line.q.val() >> self.x_sh.val()) & self.m16.val())
             | ((self.r_line.q.val() >> (self.x_sh32.val() & self.s4.val())) & (self.m32.val() & !self.m16.val()))
             | ((self.r_line.q.val() >> (self.x_sh64.val() & self.s8.val())) & (self.m64.val() & !self.m32.val()))

@@ -131,7 +131,7 @@ pub struct OrderingQueue {
     /// before (`issue_payload` a cycle later), read from its slot, which is still intact, by
     /// replicas of `last2_fs` (one per quarter of the payload): the select loads copies of a
     /// register, and no one register drives the 174-bit AND-OR (the pick → `last_fs` →
-    /// payload → the unit's register was a critical path, issue 5 Phase 13). Otherwise unused.
+    /// payload → the unit's register was a critical path, issue 5 Phase 13). Otherwise zero.
     pub issue_payload_late: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
     // Coverage.
     pub cov_full: Signal<Out, Bit>,
@@ -578,13 +578,16 @@ impl Logic for OrderingQueue {
         self.issue_ordered.next = (self.o_sel.val() & self.ord_vec.val()).any();
         // (The late payload: the slot of the issue two cycles back, each quarter by its own
         // replica of `last2_fs`.)
+        // (Zero without a registered push.)
         self.issue_payload_late.next = self.zero_payload.val();
         for q in 0..4 {
             self.l2_sel[q].d.next = self.last_fs.q.val();
-            for i in 0..QUEUE_DEPTH {
-                if self.l2_sel[q].q.val().get_bit(i) {
-                    self.issue_payload_late.next =
-                        self.issue_payload_late.val() | (self.e_payload[i].q.val() & self.pq_mask[q].val());
+            if self.rp.val() {
+                for i in 0..QUEUE_DEPTH {
+                    if self.l2_sel[q].q.val().get_bit(i) {
+                        self.issue_payload_late.next =
+                            self.issue_payload_late.val() | (self.e_payload[i].q.val() & self.pq_mask[q].val());
+                    }
                 }
             }
         }

@@ -574,8 +574,8 @@ pub struct SliceUnit {
     si_line: DFF<Bits<LINE_BITS>>,
     /// The RAM read address (`si_line`, or line 0 for an unordered request) as a register
     /// of its own: no LUT between a register and the 32 block RAMs' address pins, which sit
-    /// in rows across the chip (Yosys merges `si_line` with the queue's newest history line,
-    /// which feeds the queue's compares too).
+    /// in rows across the chip (`si_line` feeds sr; `sc_ra` before it is `sc_line`'s
+    /// twin, which Yosys merges with the queue's newest history line).
     si_ra: DFF<Bits<LINE_BITS>>,
     /// The issued request's RAM read address (its line, or line 0 if unordered).
     issue_ra: Signal<Local, Bits<LINE_BITS>>,
@@ -1694,23 +1694,28 @@ impl Logic for SliceUnit {
         // sr: the sources selected early take their line from the stage before them
         // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`), each quarter
         // of the line by its own replica of the select.
+        // (Registered pipeline only: in the default one nothing reads `fpre`, and its model
+        // skips the loops.)
         self.fp_a.next = self.zero128.val();
         self.fp_b.next = self.zero128.val();
-        for q in 0..4 {
-            for j in 0..self.sp_valid.len() {
-                if self.fsel_q[q].q.val().get_bit(j + 1) {
-                    if self.fs_pre_a.val().get_bit(j + 1) {
-                        self.fp_a.next = self.fp_a.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
-                    }
-                    if self.fs_pre_b.val().get_bit(j + 1) {
-                        self.fp_b.next = self.fp_b.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+        self.fsel_r_sw.next = self.zero32.val();
+        if self.regs.val() {
+            for q in 0..4 {
+                for j in 0..self.sp_valid.len() {
+                    if self.fsel_q[q].q.val().get_bit(j + 1) {
+                        if self.fs_pre_a.val().get_bit(j + 1) {
+                            self.fp_a.next = self.fp_a.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                        }
+                        if self.fs_pre_b.val().get_bit(j + 1) {
+                            self.fp_b.next = self.fp_b.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                        }
                     }
                 }
-            }
-            self.fsel_r_sw.next = self.fsel_q[q].q.val() >> self.fsw_sh.val();
-            for k in 1..self.sw_valid.len() {
-                if self.fsel_r_sw.val().get_bit(k) {
-                    self.fp_b.next = self.fp_b.val() | (self.sw_data[k - 1].q.val() & self.qmask[q].val());
+                self.fsel_r_sw.next = self.fsel_q[q].q.val() >> self.fsw_sh.val();
+                for k in 1..self.sw_valid.len() {
+                    if self.fsel_r_sw.val().get_bit(k) {
+                        self.fp_b.next = self.fp_b.val() | (self.sw_data[k - 1].q.val() & self.qmask[q].val());
+                    }
                 }
             }
         }
