@@ -227,8 +227,11 @@ macro_rules! fp_adder {
             s0_ae: HoldReplicaReg<Bits<$e>>,
             s0_be: HoldReplicaReg<Bits<$e>>,
             xcp: Constant<Bit>,
-            s0_ftz: DFF<Bit>,
-            s0_nan_quiet: DFF<Bit>,
+            /// The form's flags, held with the operands, one register per adder
+            /// (`HoldReplicaReg`): plain registers, Yosys merged both f64 adders' copies into
+            /// one whose fan-out to their side bands was a critical path (issue 5, Phase 13).
+            s0_ftz: HoldReplicaReg<Bit>,
+            s0_nan_quiet: HoldReplicaReg<Bit>,
             s1_big: DFF<Bits<$x>>,
             s1_small: DFF<Bits<$x>>,
             s1_exp: DFF<Bits<$e>>,
@@ -248,10 +251,10 @@ macro_rules! fp_adder {
             ccmp_lt_lo: Cut<Bit>,
             ccmp_sb: Cut<Bits<$sb>>,
             ccmp_nq: Cut<Bit>,
-            ccmp_b_fnz: Cut<Bit>,
-            ccmp_a_fnz: Cut<Bit>,
-            ccmp_b_emax: Cut<Bit>,
-            ccmp_a_emax: Cut<Bit>,
+            ccmp_b_nan: Cut<Bit>,
+            ccmp_a_nan: Cut<Bit>,
+            ccmp_b_inf: Cut<Bit>,
+            ccmp_a_inf: Cut<Bit>,
             ccmp_sh_ba: Cut<Bits<6>>,
             ccmp_sh_ab: Cut<Bits<6>>,
             csh_big_sig: Cut<Bits<$p>>,
@@ -473,10 +476,10 @@ macro_rules! fp_adder {
                     ccmp_lt_lo: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_nq: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_fnz: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_fnz: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_emax: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_emax: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_b_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
+                    ccmp_a_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sh_ba: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     ccmp_sh_ab: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     csh_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
@@ -543,12 +546,14 @@ macro_rules! fp_adder {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, s0_ftz, s0_nan_quiet, s1_big, s1_small, s1_exp, s1_sb,
+                    self, clock, s1_big, s1_small, s1_exp, s1_sb,
                     s2_norm, s2_exp, s2_sb
                 );
                 self.s0_a.clock.next = self.clock.val();
                 self.s0_b.clock.next = self.clock.val();
                 self.s0_ae.clock.next = self.clock.val();
+                self.s0_ftz.clock.next = self.clock.val();
+                self.s0_nan_quiet.clock.next = self.clock.val();
                 self.s0_be.clock.next = self.clock.val();
                 self.ccmp_a.clock.next = self.clock.val();
                 self.ccmp_b.clock.next = self.clock.val();
@@ -559,10 +564,10 @@ macro_rules! fp_adder {
                 self.ccmp_lt_lo.clock.next = self.clock.val();
                 self.ccmp_sb.clock.next = self.clock.val();
                 self.ccmp_nq.clock.next = self.clock.val();
-                self.ccmp_b_fnz.clock.next = self.clock.val();
-                self.ccmp_a_fnz.clock.next = self.clock.val();
-                self.ccmp_b_emax.clock.next = self.clock.val();
-                self.ccmp_a_emax.clock.next = self.clock.val();
+                self.ccmp_b_nan.clock.next = self.clock.val();
+                self.ccmp_a_nan.clock.next = self.clock.val();
+                self.ccmp_b_inf.clock.next = self.clock.val();
+                self.ccmp_a_inf.clock.next = self.clock.val();
                 self.ccmp_sh_ba.clock.next = self.clock.val();
                 self.ccmp_sh_ab.clock.next = self.clock.val();
                 self.csh_big_sig.clock.next = self.clock.val();
@@ -637,19 +642,14 @@ macro_rules! fp_adder {
                 self.s0_be.hold.next = self.hold.val();
                 self.s0_ftz.d.next = self.ftz.val();
                 self.s0_nan_quiet.d.next = self.nan_quiet.val();
+                self.s0_ftz.hold.next = self.hold.val();
+                self.s0_nan_quiet.hold.next = self.hold.val();
 
                 // ======================================================================
                 // Stage 1, segment A (from s0_): classify, unpack, flush flags, magnitude
                 // compare in chunks, exponent differences. Side band `sb`: bit 0 ftz,
                 // 1 special, 2 sign, 3 sub (from segment F on: zero result), 4.. the special result.
                 // ======================================================================
-                // NaN and infinity in two registered parts, the exponent field all ones
-                // (`emax`) and the fraction not zero (`fnz`), each a short OR/AND tree;
-                // segment B combines them.
-                self.ccmp_a_emax.d.next = self.s0_a.q.val().get_bits::<$e>($f).all();
-                self.ccmp_b_emax.d.next = self.s0_b.q.val().get_bits::<$e>($f).all();
-                self.ccmp_a_fnz.d.next = self.s0_a.q.val().get_bits::<$f>(0).any();
-                self.ccmp_b_fnz.d.next = self.s0_b.q.val().get_bits::<$f>(0).any();
                 // Magnitude compare on the raw magnitudes: flushing (ftz) only changes the
                 // order of two subnormals or zeros, which both flush to zero, and the sum of two
                 // zeros does not depend on their order.
@@ -683,6 +683,16 @@ macro_rules! fp_adder {
                     self.ea.next = self.s0_ae.q.val();
                     self.eb.next = self.s0_be.q.val();
                 }
+                // NaN and infinity (the exponent field all ones, the fraction not zero or
+                // zero), each one tree of the exponent and fraction bits (as many LUT levels as
+                // the fraction's OR alone), registered, so that segment B's special result
+                // starts from them. (Registered as the two parts, the side band behind them
+                // was the critical path of 4 of 27 placements of the unit: issue 5, phase13-b
+                // and phase13-d.)
+                self.ccmp_a_nan.d.next = self.ea.val().all() && self.s0_a.q.val().get_bits::<$f>(0).any();
+                self.ccmp_b_nan.d.next = self.eb.val().all() && self.s0_b.q.val().get_bits::<$f>(0).any();
+                self.ccmp_a_inf.d.next = self.ea.val().all() && !self.s0_a.q.val().get_bits::<$f>(0).any();
+                self.ccmp_b_inf.d.next = self.eb.val().all() && !self.s0_b.q.val().get_bits::<$f>(0).any();
                 self.za.next = !self.ea.val().any();
                 self.zb.next = !self.eb.val().any();
                 self.dab.next = self.ea.val() - self.eb.val();
@@ -739,10 +749,10 @@ macro_rules! fp_adder {
                 // differences; the flush of a subnormal input; NaN and infinity from their
                 // registered parts.
                 // ======================================================================
-                self.a_nan.next = self.ccmp_a_emax.q.val() && self.ccmp_a_fnz.q.val();
-                self.b_nan.next = self.ccmp_b_emax.q.val() && self.ccmp_b_fnz.q.val();
-                self.a_inf.next = self.ccmp_a_emax.q.val() && !self.ccmp_a_fnz.q.val();
-                self.b_inf.next = self.ccmp_b_emax.q.val() && !self.ccmp_b_fnz.q.val();
+                self.a_nan.next = self.ccmp_a_nan.q.val();
+                self.b_nan.next = self.ccmp_b_nan.q.val();
+                self.a_inf.next = self.ccmp_a_inf.q.val();
+                self.b_inf.next = self.ccmp_b_inf.q.val();
                 self.swap.next = self.ccmp_lt3.q.val()
                     || (self.ccmp_eq3.q.val() && (self.ccmp_lt2.q.val() || (self.ccmp_eq2.q.val() && self.ccmp_lt_lo.q.val())));
                 self.a_sig_b.next = self.ccmp_a_sig.q.val();

@@ -16,6 +16,7 @@
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
+use crate::hold_replica_reg::HoldReplicaReg;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{OP_WIDTH, TYPE_WIDTH};
 use sim::{Op, Type};
@@ -103,16 +104,22 @@ pub struct IntAlu {
     c1_dec: Cut<Bits<32>>,
     /// The op is inc (else dec, for the inc/dec kind).
     c1_is_inc: Cut<Bit>,
-    /// dec gives `b`: `M == 0 || M > b` (low halves).
-    c1_dec_b: Cut<Bit>,
+    /// dec gives `b` when `M == 0 || M > b` (low halves): the two terms apart (`c1_dec_z`:
+    /// `M == 0`, `c1_dec_gt`: `M > b`), ORed in segment 2 (the zero test and the compare's
+    /// chain ORed before the cut were 4 of 14 critical paths of the unit, issue 5 Phase 13).
+    c1_dec_z: Cut<Bit>,
+    c1_dec_gt: Cut<Bit>,
     c1_lt_lo: Cut<Bit>,
     c1_lt_hi: Cut<Bit>,
     c1_eq_hi: Cut<Bit>,
 
-    // Input registers (the result is combinational from them).
-    s0_op: DFF<Bits<OP_WIDTH>>,
-    s0_is64: DFF<Bit>,
-    s0_signed: DFF<Bit>,
+    // Input registers (the result is combinational from them). The op and type bits hold
+    // with the operands and each lane keeps its own (`HoldReplicaReg`): as plain registers,
+    // Yosys merged the unit's four integer lanes' copies into one, whose fan-out to the
+    // lanes' sign flips was a critical path (issue 5, Phase 13).
+    s0_op: HoldReplicaReg<Bits<OP_WIDTH>>,
+    s0_is64: HoldReplicaReg<Bit>,
+    s0_signed: HoldReplicaReg<Bit>,
     s0_a: HoldReg<Bits<64>>,
     s0_b: HoldReg<Bits<64>>,
 }
@@ -183,7 +190,8 @@ impl IntAlu {
             c1_inc: Cut::new(on),
             c1_dec: Cut::new(on),
             c1_is_inc: Cut::new(on),
-            c1_dec_b: Cut::new(on),
+            c1_dec_z: Cut::new(on),
+            c1_dec_gt: Cut::new(on),
             c1_lt_lo: Cut::new(on),
             c1_lt_hi: Cut::new(on),
             c1_eq_hi: Cut::new(on),
@@ -199,10 +207,9 @@ impl IntAlu {
 impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s0_op, s0_is64, s0_signed);
         clock!(
-            self, clock, s0_a, s0_b, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw, c1_inc, c1_dec, c1_is_inc,
-            c1_dec_b, c1_lt_lo, c1_lt_hi, c1_eq_hi
+            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw,
+            c1_inc, c1_dec, c1_is_inc, c1_dec_z, c1_dec_gt, c1_lt_lo, c1_lt_hi, c1_eq_hi
         );
 
         // ==========================================================================
@@ -216,6 +223,9 @@ impl Logic for IntAlu {
         self.s0_op.d.next = self.op.val();
         self.s0_is64.d.next = self.is64.val();
         self.s0_signed.d.next = self.is_signed.val();
+        self.s0_op.hold.next = self.hold.val();
+        self.s0_is64.hold.next = self.hold.val();
+        self.s0_signed.hold.next = self.hold.val();
         // (Operand isolation: `hold` keeps the last operands.)
         self.s0_a.d.next = self.a.val();
         self.s0_b.d.next = self.b.val();
@@ -259,7 +269,8 @@ impl Logic for IntAlu {
         // (dec is u32 only: its condition M == 0 || M > b is an unsigned compare of its own,
         // not the signed-capable `lt_lo` with an equality beside it: that was the flip LUT, a
         // shared chain and two LUTs, 2 of 14 critical paths of the unit in issue 5 Phase 10.)
-        self.c1_dec_b.d.next = !self.a_lo.val().any() || (self.b_lo.val() < self.a_lo.val());
+        self.c1_dec_z.d.next = !self.a_lo.val().any();
+        self.c1_dec_gt.d.next = self.b_lo.val() < self.a_lo.val();
         self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
         if self.s0_op.q.val() == self.op_and.val() {
             self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();
@@ -303,7 +314,7 @@ impl Logic for IntAlu {
         }
         // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1.
         self.id_r.next = bit_cast::<64, 32>(self.c1_dec.q.val());
-        if self.c1_dec_b.q.val() {
+        if self.c1_dec_z.q.val() || self.c1_dec_gt.q.val() {
             self.id_r.next = self.c1_b.q.val();
         }
         if self.c1_is_inc.q.val() {

@@ -65,7 +65,8 @@
 //!   the push will carry (`push_line_nx`) and each slot's line as it will be (the slot chosen
 //!   by `fr` takes the pushed line): so the push's dependences start from a register. A
 //!   pusher whose line register may keep its line says so (`push_nx_keep`) beside the line
-//!   it would load: both candidates are compared and the bit selects the matches last;
+//!   it would load, and the bit selects the line before the compares (one LUT per bit
+//!   with the slot's own select, then the AND tree);
 //! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
 //!   event (the coverage is counted, not acted on).
 //!
@@ -112,9 +113,9 @@ pub struct OrderingQueue {
     /// the pusher's line register), so that the line compares start a cycle ahead.
     pub push_line_nx: Signal<In, Bits<LINE_BITS>>,
     /// Registered push only: the pusher keeps its line register next cycle (the next push
-    /// line is `push_line` itself, whatever `push_line_nx` says). The queue compares both
-    /// candidates and selects the results by this bit last, so a pusher's load enable
-    /// drives one LUT before the match registers, not the line compares. 0 when unused.
+    /// line is `push_line` itself, whatever `push_line_nx` says). It selects the line in the
+    /// compares' first LUT level (one LUT per compared bit): a register, or a register's
+    /// copy, so that it arrives with the lines. 0 when unused.
     pub push_nx_keep: Signal<In, Bit>,
     pub push_ordered: Signal<In, Bit>,
     /// The entry's hazard window: its new line exists only this many cycles after its issue
@@ -207,11 +208,11 @@ pub struct OrderingQueue {
     /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
     m_r: DFF<Bits<QUEUE_DEPTH>>,
     m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
-    /// `push_line == push_line_nx` (the slot taking this cycle's push line against the next).
+    /// Registered push: the next cycle's push line (`push_line_nx`, or `push_line` itself
+    /// with `push_nx_keep`), and whether it is `push_line` (the line of the slot `fr` chose).
+    nx_line: Signal<Local, Bits<LINE_BITS>>,
     p_eq: Signal<Local, Bit>,
     vb_nx: Signal<Local, Bit>,
-    /// The next cycle's match with a slot when the pusher keeps its line (`push_nx_keep`).
-    vb_k: Signal<Local, Bit>,
     /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
     /// cycle (the coverage outputs a cycle later).
     c_lw: DFF<Bits<QUEUE_DEPTH>>,
@@ -364,9 +365,9 @@ impl OrderingQueue {
             m_q: Default::default(),
             m_r: Default::default(),
             m_nx: Default::default(),
+            nx_line: Default::default(),
             p_eq: Default::default(),
             vb_nx: Default::default(),
-            vb_k: Default::default(),
             c_lw: Default::default(),
             c_hw: Default::default(),
             lw_v: Default::default(),
@@ -619,24 +620,29 @@ impl Logic for OrderingQueue {
             self.vb.next = self.e_line[j].q.val() == self.push_line.val();
             self.m.next = (self.m.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
-        // (Registered push: the same compares made a cycle ahead. A slot's line changes only
-        // where `fr` loads the push line, so next cycle's slot line is `push_line` there and
-        // its own line elsewhere, and next cycle's push line is `push_line_nx`.)
-        self.p_eq.next = self.push_line.val() == self.push_line_nx.val();
+        // (Registered push: the same compares made a cycle ahead, between the lines as they
+        // will be. A slot's line changes only where `fr` loads the push line, so next cycle's
+        // slot line is `push_line` there (`p_eq`) and its own line elsewhere; next cycle's
+        // push line is `push_line_nx`, or `push_line` with `push_nx_keep` (`nx_line`). That
+        // select sits before the compares, each bit of a compare one LUT of four inputs
+        // (the slot's and the two push lines' bits, `push_nx_keep`), and `fr`'s in the
+        // compare tree's last LUT: three LUT levels to `m_r` (wide LUTs). Selecting among
+        // compares of both push-line candidates after them was four, and the push compares
+        // were 8 of 21 critical paths of the unit in issue 5 phase14-a/-b; in this form 6 of
+        // 27 (phase14-c/-d), some from `push_nx_keep`, which now has a LUT per compared bit.)
+        // (Their own temporaries: a statement group that reads `push_line_nx` must not share
+        // one with the free-slot search, which makes `push_ready_nx`, or Verilator sees a
+        // loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)
+        self.nx_line.next = self.push_line_nx.val();
+        if self.push_nx_keep.val() {
+            self.nx_line.next = self.push_line.val();
+        }
+        self.p_eq.next = self.push_line.val() == self.nx_line.val();
         self.m_nx.next = self.zero_d.val();
-        // (Its own temporary, `vb_nx`: a statement group that reads `push_line_nx` must not
-        // share one with the free-slot search, which makes `push_ready_nx`, or Verilator sees
-        // a loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)
-        // (With `push_nx_keep` the next push line is `push_line`: a slot's own line against
-        // it, and the slot `fr` chose, which takes `push_line`, matches.)
         for j in 0..QUEUE_DEPTH {
-            self.vb_nx.next = self.e_line[j].q.val() == self.push_line_nx.val();
+            self.vb_nx.next = self.e_line[j].q.val() == self.nx_line.val();
             if self.fr.q.val().get_bit(j) {
                 self.vb_nx.next = self.p_eq.val();
-            }
-            self.vb_k.next = self.fr.q.val().get_bit(j) || (self.e_line[j].q.val() == self.push_line.val());
-            if self.push_nx_keep.val() {
-                self.vb_nx.next = self.vb_k.val();
             }
             self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
         }
@@ -688,14 +694,10 @@ impl Logic for OrderingQueue {
             }
         }
         // Next cycle's place k (this cycle's place k - 1) against next cycle's push line: the
-        // one the pusher would load, or with `push_nx_keep` its own (the same compare as
-        // above; synthesis shares it).
+        // one the pusher would load, or with `push_nx_keep` its own (`nx_line`).
         self.ph_hn.next = self.zero_w.val();
         for k in 1..self.h_line.len() {
-            self.hm_r[k - 1].d.next = self.h_line[k - 1].q.val() == self.push_line_nx.val();
-            if self.push_nx_keep.val() {
-                self.hm_r[k - 1].d.next = self.h_line[k - 1].q.val() == self.push_line.val();
-            }
+            self.hm_r[k - 1].d.next = self.h_line[k - 1].q.val() == self.nx_line.val();
             if self.hm_r[k - 1].q.val() {
                 self.ph_hn.next = self.ph_hn.val() | self.h_t[k].q.val();
             }

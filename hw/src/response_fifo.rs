@@ -141,8 +141,12 @@ impl Logic for ResponseFifo {
             }
         }
 
-        // The RAM behind it.
-        self.ram.write_enable.next = self.ram_write.val();
+        // The RAM behind it. Every push is written at the write pointer, which moves only
+        // when the push stays in the RAM (`ram_write`): a push that goes into the head writes
+        // a free place that the next push writes again, and the RAM's write enable does not
+        // wait for `out_ready` (rsp_ready → head free → the write enables of the RAM's 74
+        // cells was a critical path of the unit, issue 5 Phase 14).
+        self.ram.write_enable.next = self.push.val();
         self.ram.write_addr.next = self.wr_ptr.q.val();
         self.ram.write_data.next = self.push_entry.val();
         if self.ram_write.val() {

@@ -106,8 +106,8 @@
 //!   registers the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
 //!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
 //!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
-//!   come from registers (`pre_form`: s1's ALU form, decoded from the `dw_*` signals; s1b
-//!   decodes its own, `s1_alu_form`, from the `rw_*` cuts).
+//!   come from registers (`pre_form`: s1's ALU form, a register decoded from sr's payload,
+//!   `pre_form_r`; s1b decodes its own, `s1_alu_form`, from the `rw_*` cuts).
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
@@ -541,6 +541,10 @@ pub struct SliceUnit {
     /// `ac_*` takes the port's request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
+    /// `ac_ld` again (a replica), for the queue's push compares alone: their first LUT
+    /// level selects the next push line by it, one LUT per compared bit (over 200 loads
+    /// beside `ac_ld`'s 200-odd clock enables).
+    ac_ld_q: ReplicaReg<Bit>,
     ac_v_nx: Signal<Local, Bit>,
     /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
     ac_line_nx: Signal<Local, Bits<LINE_BITS>>,
@@ -568,6 +572,11 @@ pub struct SliceUnit {
     sc_valid: DFF<Bit>,
     sc_ordered: DFF<Bit>,
     sc_line: DFF<Bits<LINE_BITS>>,
+    /// `sc_line` again, for sc's compares alone (a replica): `sc_line` is the register that
+    /// Yosys merges with the queue's newest history line, whose compares with the push
+    /// line pulled it to the queue, and the forwarding compares from it were 2 of 14
+    /// critical paths (issue 5, Phase 13).
+    sc_cl: ReplicaReg<Bits<LINE_BITS>>,
     sc_ra: DFF<Bits<LINE_BITS>>,
     si_valid: DFF<Bit>,
     si_ordered: DFF<Bit>,
@@ -718,11 +727,19 @@ pub struct SliceUnit {
     s1_stm: Signal<Local, Bits<128>>,
     s1_std: Signal<Local, Bits<128>>,
     s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
-    dw_vecf: Signal<Local, Bits<2>>,
     s1_vecf: Signal<Local, Bits<2>>,
     zero_form: Constant<Bits<CODE_WIDTH>>,
     s1_elog: Signal<Local, Bits<2>>,
-    dw_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
+    /// The registered pipeline's `pre_form` as a register: s1's ALU form decoded a cycle
+    /// early from sr's payload (`sr_*`), so that the ALU's form decode starts from a
+    /// register (decoded from s1's payload, the two decodes in series and the logic Yosys
+    /// shared with s1's were 2 of 13 critical paths, the worst two, in issue 5 phase13-d).
+    pre_form_r: DFF<Bits<CODE_WIDTH>>,
+    sr_form: Signal<Local, Bits<CODE_WIDTH>>,
+    sr_ty2: Signal<Local, Bits<8>>,
+    sr_elogw: Signal<Local, Bits<32>>,
+    sr_vecf: Signal<Local, Bits<2>>,
+    sr_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     unused_sector: Signal<Local, Bit>,
     /// sM's own write mask (the merges read registered masks loaded beside it) and the write
     /// stage's kind (the write enable `w_we` is loaded beside it).
@@ -991,6 +1008,7 @@ impl SliceUnit {
             ac_payload: Default::default(),
             ac_load: Default::default(),
             ac_ld: Default::default(),
+            ac_ld_q: Default::default(),
             ac_v_nx: Default::default(),
             ac_line_nx: Default::default(),
             unused_decode: Default::default(),
@@ -1006,6 +1024,7 @@ impl SliceUnit {
             sc_valid: Default::default(),
             sc_ordered: Default::default(),
             sc_line: Default::default(),
+            sc_cl: Default::default(),
             sc_ra: Default::default(),
             si_valid: Default::default(),
             si_ordered: Default::default(),
@@ -1111,11 +1130,15 @@ impl SliceUnit {
             s1_stm: Default::default(),
             s1_std: Default::default(),
             s1_alu_form: Default::default(),
-            dw_vecf: Default::default(),
             s1_vecf: Default::default(),
             zero_form: Constant::new(Bits::default()),
             s1_elog: Default::default(),
-            dw_alu_form: Default::default(),
+            pre_form_r: Default::default(),
+            sr_form: Default::default(),
+            sr_ty2: Default::default(),
+            sr_elogw: Default::default(),
+            sr_vecf: Default::default(),
+            sr_alu_form: Default::default(),
             unused_sector: Default::default(),
             unused_wm: Default::default(),
             sp_valid: (0..sh.stages).map(|_| Default::default()).collect(),
@@ -1202,7 +1225,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1210,6 +1233,8 @@ impl Logic for SliceUnit {
         for h in 0..2 {
             self.fpre[h].clock.next = self.clock.val();
         }
+        self.sc_cl.clock.next = self.clock.val();
+        self.ac_ld_q.clock.next = self.clock.val();
         for q in 0..4 {
             self.fsel_q[q].clock.next = self.clock.val();
             self.fsel_s[q].clock.next = self.clock.val();
@@ -1384,15 +1409,15 @@ impl Logic for SliceUnit {
             self.queue.push_valid.next = self.ac_valid.q.val();
             self.queue.push_line.next = self.ac_line.q.val();
             // (The next push line: `a_line` (above) when the register loads, else its own;
-            // whether it loads goes separately, so that the queue selects its compares by
-            // `ac_ld` last.)
-            self.queue.push_nx_keep.next = !self.ac_load.val();
+            // whether it loads from `ac_ld`'s replica.)
+            self.queue.push_nx_keep.next = !self.ac_ld_q.q.val();
             self.queue.push_ordered.next = self.ac_ordered.q.val();
             self.queue.push_wait.next = self.ac_wait.q.val();
             self.queue.push_payload.next = self.ac_payload.q.val();
         }
         // (Its own statement, like `req_ready`.)
         self.ac_ld.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
+        self.ac_ld_q.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
         if self.queue.cov_back_to_back.val() {
             self.ev_back_to_back_line.next = true;
         }
@@ -1495,16 +1520,22 @@ impl Logic for SliceUnit {
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
-        // (The ALU's next form in the registered pipeline, `pre_form`: s1's, decoded as
-        // `s1_alu_form` below decodes it for the computing stage. Not a register of this one:
-        // the `rw_*` cuts are wires in the default pipeline, and a cut here made Verilator
-        // see a loop (UNOPTFLAT) through them.)
-        self.dw_vecf.next = self.zero2.val() - self.dw_elog.val();
-        self.dw_alu_form.next = self.dw_form.val();
-        if self.dw_sector.val() {
-            self.dw_alu_form.next = (self.dw_form.val() & self.vec_clear.val())
-                | (bit_cast::<CODE_WIDTH, 2>(self.dw_vecf.val()) << self.vec_lsb.val());
+        // The ALU's next form in the registered pipeline (`pre_form`): s1's, decoded as
+        // `s1_alu_form` below decodes it for the computing stage, from sr's payload into a
+        // register (`pre_form_r`; s1's payload is sr's of the cycle before). (Not from the
+        // `dw_*` decode through a cut: the `rw_*` cuts are wires in the default pipeline, and
+        // a cut there made Verilator see a loop (UNOPTFLAT) through them.)
+        self.sr_form.next = self.sr_payload.q.val().get_bits::<CODE_WIDTH>(0);
+        self.sr_ty2.next =
+            bit_cast::<8, TYPE_WIDTH>(self.sr_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
+        self.sr_elogw.next = self.elem_log2_tbl.val() >> self.sr_ty2.val();
+        self.sr_vecf.next = self.zero2.val() - self.sr_elogw.val().get_bits::<2>(0);
+        self.sr_alu_form.next = self.sr_form.val();
+        if self.sr_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any() {
+            self.sr_alu_form.next = (self.sr_form.val() & self.vec_clear.val())
+                | (bit_cast::<CODE_WIDTH, 2>(self.sr_vecf.val()) << self.vec_lsb.val());
         }
+        self.pre_form_r.d.next = self.sr_alu_form.val();
         self.rw_elog.d.next = self.dw_elog.val();
         self.rw_stm.d.next = self.dw_stm.val();
         self.rw_std.d.next = self.dw_std.val();
@@ -1528,7 +1559,8 @@ impl Logic for SliceUnit {
         // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
         self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
             ^ self.y_r[3].q.val().get_bits::<32>(32).any()
-            ^ self.dw_elogw.val().any();
+            ^ self.dw_elogw.val().any()
+            ^ self.sr_elogw.val().any();
 
         // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
         // of their `sp_*` registers (a constant selects the stage).
@@ -1620,6 +1652,7 @@ impl Logic for SliceUnit {
         self.sc_valid.d.next = self.issue.val() && !self.reset.val();
         self.sc_ordered.d.next = self.queue.issue_ordered.val();
         self.sc_line.d.next = self.queue.issue_line.val();
+        self.sc_cl.d.next = self.queue.issue_line.val();
         self.sc_ra.d.next = self.issue_ra.val();
         // (si: sc's request; the RAM address comes from there, so the pick does not drive the
         // 30 block RAMs' address pins. Its payload straight from the queue slot, which is
@@ -1644,24 +1677,24 @@ impl Logic for SliceUnit {
         // selects the sources whose line is already in a register (`fpre`), s1 the rest.
         // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_eq.next = !((self.sr_line.q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+        self.fs_eq.next = !((self.sr_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
         self.fs_hit.next = self.sr_valid.q.val() && self.sr_ordered.q.val() && self.fs_eq.val();
         self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
         self.sup_s1.d.next = self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val();
-        self.fs_eq.next = !((self.s1_line.q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+        self.fs_eq.next = !((self.s1_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
         self.fs_hit.next =
             self.s1_valid.q.val() && self.s1_ordered.q.val() && !self.sup_s1.q.val() && self.fs_eq.val();
         self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         self.sup_s1b.d.next =
             self.sup_s1.q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
-        self.fs_eq.next = !((self.s1b_line.q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+        self.fs_eq.next = !((self.s1b_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
         self.fs_hit.next =
             self.s1b_valid.q.val() && self.s1b_ordered.q.val() && !self.sup_s1b.q.val() && self.fs_eq.val();
         self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
         self.sup_sp[0].d.next =
             self.sup_s1b.q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
         for j in 1..self.sp_valid.len() {
-            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
             self.fs_hit.next = self.sp_valid[j - 1].q.val()
                 && self.sp_ordered[j - 1].q.val()
                 && !self.sup_sp[j - 1].q.val()
@@ -1670,7 +1703,7 @@ impl Logic for SliceUnit {
         }
         // (The same compares again, which synthesis shares; the last stage's op is no source.)
         for j in 1..self.sup_sp.len() {
-            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_line.q.val()) & self.line_mask.val()).any();
+            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
             self.sup_sp[j].d.next =
                 self.sup_sp[j - 1].q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
         }
@@ -1928,7 +1961,7 @@ impl Logic for SliceUnit {
         self.alu.pre_form.next = self.zero_form.val();
         if self.regs.val() {
             self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
-            self.alu.pre_form.next = self.dw_alu_form.val();
+            self.alu.pre_form.next = self.pre_form_r.q.val();
         }
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_old_mm.next = self.s1_old_mm.val();

@@ -53,10 +53,10 @@ fn the_alu_takes_the_adder_depth_and_delays_its_other_lanes() {
 
 #[test]
 fn int_stages_cuts_the_integer_alu_in_halves() {
-    // 16 candidate cuts between the halves (the `c1_` fields of `IntAlu`): all wires at 1
+    // 17 candidate cuts between the halves (the `c1_` fields of `IntAlu`): all wires at 1
     // stage, all registers at 2.
     assert_eq!(kept_cuts(&verilog(&["--top", "int-alu"])), 0);
-    assert_eq!(kept_cuts(&verilog(&["--top", "int-alu", "--int-stages", "2"])), 16);
+    assert_eq!(kept_cuts(&verilog(&["--top", "int-alu", "--int-stages", "2"])), 17);
     assert_eq!(
         verilog(&["--top", "int-alu", "--int-stages", "2"]),
         verilog(&["--top", "int-alu", "--preset", "fastest-clock"])
