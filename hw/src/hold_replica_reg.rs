@@ -9,6 +9,11 @@
 //! `TRELLIS_FF` with its clock enable driven by `!hold` (no LUT before the D input, and no
 //! optimisation pass merges it with the register it copies); elsewhere the behavioural
 //! register, which synthesis merges with its original.
+//!
+//! The same block serves as a `HoldReg` of which every lane keeps its own: lanes fed the same
+//! control bits under the same hold (the unit's integer lanes' op and type, the two f64
+//! adders' `ftz` and NaN-quiet flags) would otherwise share one register fanned out to all of
+//! them (issue 5, Phase 14).
 
 use crate::replica_reg::replica_verilog;
 use rust_hdl::prelude::*;
