@@ -747,7 +747,7 @@ macro_rules! fp_adder {
                 // Stage 1, segment B: swap (the larger magnitude first; on a tie `a` stays
                 // first) of the unpacked significands, exponents, signs and exponent
                 // differences; the flush of a subnormal input; NaN and infinity from their
-                // registered parts.
+                // registered flags (`ccmp_*_nan`, `ccmp_*_inf`).
                 // ======================================================================
                 self.a_nan.next = self.ccmp_a_nan.q.val();
                 self.b_nan.next = self.ccmp_b_nan.q.val();
