@@ -20,13 +20,13 @@
 //! | priority | cut | between |
 //! | --- | --- | --- |
 //! | 0 | `cout` | pack (segment J) and `sum`: the output registered |
-//! | 1 | `csum` | the add's high part and the count's marked input (E) and the leading-zero count (F) |
+//! | 1 | `csum` | the high part's select and the count's marked input (E) and the leading-zero count (F) |
 //! | 2 | `cnrm` | the count's last three decisions (G) and the normalising shift (H) |
 //! | 3 | `csh` | swap (B) and the alignment shift with sticky (C) |
 //! | 4 | `crnd` | round increment and the three final exponent fields (I) and pack (J) |
 //! | 5 | `clz` | the count's window after its first three decisions (F2) and the last three (G) |
 //! | 6 | `ccmp` | classify, unpack, chunked magnitude compare, exponent differences (A) and swap (B) |
-//! | 7 | `cadd` | the low part of the add with its carry-in and the shift limit (D) and the high part's carry (E) |
+//! | 7 | `cadd` | the add in parts (the low part with its carry-in, the high part without and with one) and the shift limit (D) and their select (E) |
 //! | 8 | `cal` | the alignment shift by the multiple of 8 with its sticky (C) and the last three levels (C2) |
 //! | 9 | `cns` | the normalising shift by the multiple of 8, or the carry's right shift (H), and the last three levels (H2) |
 //! | 10 | `clw` | the count's first three decisions (F) and the shift of its input by their sum (F2) |
@@ -34,8 +34,10 @@
 //! Every segment is written for a short critical path even when the cuts are wires: the
 //! magnitude compare in four chunks, both operands unpacked beside it (the swap only selects),
 //! the exponent differences from the raw fields beside their zero tests, the significand add in
-//! two parts with the carry-in as an extra low bit, the normalising limit as a marker bit ORed
-//! into the leading-zero count's input (no compare after the count), the count's decisions from
+//! two parts with the carry-in as an extra low bit (the high part both without and with a
+//! carry-in, so that the low part's carry only selects), the sum's zero test from those parts,
+//! the normalising limit as a marker bit ORed into the leading-zero count's input (no compare
+//! after the count), the count's decisions from
 //! the unshifted bits, 6-bit saturated shift amounts split into a multiple of 8 and the rest,
 //! and a pack that selects among three precomputed exponent fields (overflow, flush, zero and
 //! special cases already applied, decided by tests of the exponent rather than compares) by the
@@ -77,7 +79,7 @@ macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
         $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
-        q: $q:tt, q2: $q2:tt, q3: $q3:tt, qt: $qt:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt, rh: $rh:tt, rh1: $rh1:tt,
+        q: $q:tt, q2: $q2:tt, q3: $q3:tt, qt: $qt:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, hi1: $hi1:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt, rh: $rh:tt, rh1: $rh1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
         $(#[$doc])*
@@ -113,7 +115,7 @@ macro_rules! fp_adder {
             sb_sub: Constant<Bits<$sb>>,
             one_lo: Constant<Bits<$lo>>,
             one_rh1: Constant<Bits<$rh1>>,
-            one_hi: Constant<Bits<$hi>>,
+            one_hi1: Constant<Bits<$hi1>>,
             one_lo2: Constant<Bits<$lo2>>,
             hidden_p: Constant<Bits<$p>>,
             ones_x: Constant<Bits<$x>>,
@@ -134,10 +136,6 @@ macro_rules! fp_adder {
             zero_x: Constant<Bits<$x>>,
             zero_f: Constant<Bits<$f>>,
             // Combinational locals, by segment.
-            a_nan: Signal<Local, Bit>,
-            b_nan: Signal<Local, Bit>,
-            a_inf: Signal<Local, Bit>,
-            b_inf: Signal<Local, Bit>,
             a_mag: Signal<Local, Bits<$m>>,
             b_mag: Signal<Local, Bits<$m>>,
             nan_val: Signal<Local, Bits<$w>>,
@@ -162,6 +160,11 @@ macro_rules! fp_adder {
             lo_a: Signal<Local, Bits<$lo2>>,
             lo_b: Signal<Local, Bits<$lo2>>,
             lo_t: Signal<Local, Bits<$lo2>>,
+            hi_a1: Signal<Local, Bits<$hi1>>,
+            hi_b1: Signal<Local, Bits<$hi1>>,
+            hi_t1: Signal<Local, Bits<$hi1>>,
+            unused_hi1: Signal<Local, Bit>,
+            sum_zero: Signal<Local, Bit>,
             hi: Signal<Local, Bits<$hi>>,
             lz_t: Signal<Local, Bits<56>>,
             lzc: Signal<Local, Bits<$e>>,
@@ -265,6 +268,7 @@ macro_rules! fp_adder {
             cadd_lo_sum: Cut<Bits<$lo>>,
             cadd_carry: Cut<Bit>,
             cadd_hi0: Cut<Bits<$hi>>,
+            cadd_hi1: Cut<Bits<$hi>>,
             cadd_exp: Cut<Bits<$e>>,
             cadd_lim6: Cut<Bits<6>>,
             cadd_lim_big: Cut<Bit>,
@@ -272,6 +276,7 @@ macro_rules! fp_adder {
             csum_sum_y: Cut<Bits<$y>>,
             csum_exp: Cut<Bits<$e>>,
             csum_sb: Cut<Bits<$sb>>,
+            csum_zero: Cut<Bit>,
             clz_lz_t: Cut<Bits<7>>,
             clz_lzc: Cut<Bits<$e>>,
             clz_sum_y: Cut<Bits<$y>>,
@@ -349,7 +354,7 @@ macro_rules! fp_adder {
                     sb_sub: Constant::new(bits_u128(8)),
                     one_lo: Constant::new(bits_u128(1)),
                     one_rh1: Constant::new(bits_u128(1)),
-                    one_hi: Constant::new(bits_u128(1)),
+                    one_hi1: Constant::new(bits_u128(1)),
                     one_lo2: Constant::new(bits_u128(1)),
                     hidden_p: Constant::new(bits_u128(1u128 << $f)),
                     ones_x: Constant::new(bits_u128((1u128 << $x) - 1)),
@@ -369,10 +374,6 @@ macro_rules! fp_adder {
                     zero3: Constant::new(bits_u128(0)),
                     zero_x: Constant::new(bits_u128(0)),
                     zero_f: Constant::new(bits_u128(0)),
-                    a_nan: Default::default(),
-                    b_nan: Default::default(),
-                    a_inf: Default::default(),
-                    b_inf: Default::default(),
                     a_mag: Default::default(),
                     b_mag: Default::default(),
                     nan_val: Default::default(),
@@ -397,6 +398,11 @@ macro_rules! fp_adder {
                     lo_a: Default::default(),
                     lo_b: Default::default(),
                     lo_t: Default::default(),
+                    hi_a1: Default::default(),
+                    hi_b1: Default::default(),
+                    hi_t1: Default::default(),
+                    unused_hi1: Default::default(),
+                    sum_zero: Default::default(),
                     hi: Default::default(),
                     lz_t: Default::default(),
                     lzc: Default::default(),
@@ -490,6 +496,7 @@ macro_rules! fp_adder {
                     cadd_lo_sum: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_carry: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_hi0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
+                    cadd_hi1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_lim6: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
                     cadd_lim_big: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
@@ -497,6 +504,7 @@ macro_rules! fp_adder {
                     csum_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
                     csum_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
                     csum_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
+                    csum_zero: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
                     clz_lz_t: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
                     clz_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
@@ -578,12 +586,14 @@ macro_rules! fp_adder {
                 self.cadd_lo_sum.clock.next = self.clock.val();
                 self.cadd_carry.clock.next = self.clock.val();
                 self.cadd_hi0.clock.next = self.clock.val();
+                self.cadd_hi1.clock.next = self.clock.val();
                 self.cadd_exp.clock.next = self.clock.val();
                 self.cadd_lim6.clock.next = self.clock.val();
                 self.cadd_lim_big.clock.next = self.clock.val();
                 self.cadd_sb.clock.next = self.clock.val();
                 self.csum_sum_y.clock.next = self.clock.val();
                 self.csum_exp.clock.next = self.clock.val();
+                self.csum_zero.clock.next = self.clock.val();
                 self.csum_sb.clock.next = self.clock.val();
                 self.clz_lz_t.clock.next = self.clock.val();
                 self.clz_lzc.clock.next = self.clock.val();
@@ -749,10 +759,6 @@ macro_rules! fp_adder {
                 // differences; the flush of a subnormal input; NaN and infinity from their
                 // registered flags (`ccmp_*_nan`, `ccmp_*_inf`).
                 // ======================================================================
-                self.a_nan.next = self.ccmp_a_nan.q.val();
-                self.b_nan.next = self.ccmp_b_nan.q.val();
-                self.a_inf.next = self.ccmp_a_inf.q.val();
-                self.b_inf.next = self.ccmp_b_inf.q.val();
                 self.swap.next = self.ccmp_lt3.q.val()
                     || (self.ccmp_eq3.q.val() && (self.ccmp_lt2.q.val() || (self.ccmp_eq2.q.val() && self.ccmp_lt_lo.q.val())));
                 self.a_sig_b.next = self.ccmp_a_sig.q.val();
@@ -786,18 +792,18 @@ macro_rules! fp_adder {
                 // NaN (a NaN input, or inf + -inf), else infinity.
                 self.nan_val.next = self.canon_nan.val();
                 if self.nan_prop.val() {
-                    if self.a_nan.val() && self.b_nan.val() {
+                    if self.ccmp_a_nan.q.val() && self.ccmp_b_nan.q.val() {
                         if self.ccmp_nq.q.val() {
                             self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
                         } else {
                             self.nan_val.next = self.ccmp_b.q.val();
                         }
-                    } else if self.a_nan.val() {
+                    } else if self.ccmp_a_nan.q.val() {
                         self.nan_val.next = self.ccmp_a.q.val();
                         if self.ccmp_nq.q.val() {
                             self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
                         }
-                    } else if self.b_nan.val() {
+                    } else if self.ccmp_b_nan.q.val() {
                         self.nan_val.next = self.ccmp_b.q.val();
                         if self.ccmp_nq.q.val() {
                             self.nan_val.next = self.ccmp_b.q.val() | self.quiet_bit.val();
@@ -807,19 +813,19 @@ macro_rules! fp_adder {
                     }
                 }
                 self.special_val.next = self.nan_val.val();
-                if !self.a_nan.val() && !self.b_nan.val() {
-                    if self.a_inf.val() && self.b_inf.val() {
+                if !self.ccmp_a_nan.q.val() && !self.ccmp_b_nan.q.val() {
+                    if self.ccmp_a_inf.q.val() && self.ccmp_b_inf.q.val() {
                         if self.ccmp_a.q.val().get_bit($s) == self.ccmp_b.q.val().get_bit($s) {
                             self.special_val.next = self.ccmp_a.q.val();
                         }
-                    } else if self.a_inf.val() {
+                    } else if self.ccmp_a_inf.q.val() {
                         self.special_val.next = self.ccmp_a.q.val();
-                    } else if self.b_inf.val() {
+                    } else if self.ccmp_b_inf.q.val() {
                         self.special_val.next = self.ccmp_b.q.val();
                     }
                 }
                 self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 4) | self.ccmp_sb.q.val();
-                if self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val() {
+                if self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val() {
                     self.sb_b.next = self.sb_b.val() | self.sb_special.val();
                 }
                 if self.big_sign.val() {
@@ -882,6 +888,16 @@ macro_rules! fp_adder {
                 self.cadd_carry.d.next = self.lo_t.val().get_bit($lo + 1);
                 self.cadd_hi0.d.next =
                     self.big_y.val().get_bits::<$hi>($lo) + self.small_inv.val().get_bits::<$hi>($lo);
+                // The high part with a carry-in too (`cadd_hi1`, a carry chain beside
+                // `cadd_hi0`, the carry-in as an extra low bit as above), so that segment E
+                // only selects: the increment after the cut was a second carry chain in series
+                // and the f64 adders' critical path in issue 5 Phase 14.
+                self.hi_a1.next = (bit_cast::<$hi1, $hi>(self.big_y.val().get_bits::<$hi>($lo)) << 1) | self.one_hi1.val();
+                self.hi_b1.next = (bit_cast::<$hi1, $hi>(self.small_inv.val().get_bits::<$hi>($lo)) << 1) | self.one_hi1.val();
+                self.hi_t1.next = self.hi_a1.val() + self.hi_b1.val();
+                self.cadd_hi1.d.next = self.hi_t1.val().get_bits::<$hi>(1);
+                // (Bit 0 is always 0.)
+                self.unused_hi1.next = self.hi_t1.val().get_bit(0);
                 self.cadd_exp.d.next = self.s1_exp.q.val();
                 // The limit of the normalising shift (segment E).
                 self.limit.next = self.s1_exp.q.val() - self.one_e.val();
@@ -890,12 +906,18 @@ macro_rules! fp_adder {
                 self.cadd_sb.d.next = self.s1_sb.q.val();
 
                 // ======================================================================
-                // Stage 2, segment E: the high part's carry-in.
+                // Stage 2, segment E: the high part selected by the low part's carry.
                 // ======================================================================
                 self.hi.next = self.cadd_hi0.q.val();
+                self.sum_zero.next = !self.cadd_hi0.q.val().any();
                 if self.cadd_carry.q.val() {
-                    self.hi.next = self.cadd_hi0.q.val() + self.one_hi.val();
+                    self.hi.next = self.cadd_hi1.q.val();
+                    self.sum_zero.next = !self.cadd_hi1.q.val().any();
                 }
+                // Whether the sum is zero, from the registered parts (segment F needs it for
+                // the sign of an exact zero; testing the registered sum there was the
+                // critical path of the f64 adders' sign band in issue 5 Phase 14).
+                self.csum_zero.d.next = self.sum_zero.val() && !self.cadd_lo_sum.q.val().any();
                 self.sum_e.next =
                     (bit_cast::<$y, $hi>(self.hi.val()) << $lo) | bit_cast::<$y, $lo>(self.cadd_lo_sum.q.val());
                 self.csum_sum_y.d.next = self.sum_e.val();
@@ -949,7 +971,7 @@ macro_rules! fp_adder {
                 // keeps the common sign.
                 // Bit 3 turns from `sub` into `zero`.
                 self.sb_f.next = self.csum_sb.q.val() & !self.sb_sub.val();
-                if !self.csum_sum_y.q.val().any() {
+                if self.csum_zero.q.val() {
                     self.sb_f.next = self.sb_f.val() | self.sb_sub.val();
                     if self.csum_sb.q.val().get_bit(3) {
                         self.sb_f.next = self.sb_f.val() & !self.sb_sign.val();
@@ -1175,13 +1197,13 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
     FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
-    q: 8, q2: 16, q3: 24, qt: 7, lo: 14, lo2: 16, hi: 14, e2: 10, sb: 36, p1: 25, rh: 10, rh1: 11,
+    q: 8, q2: 16, q3: 24, qt: 7, lo: 14, lo2: 16, hi: 14, hi1: 15, e2: 10, sb: 36, p1: 25, rh: 10, rh1: 11,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
     FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
-    q: 16, q2: 32, q3: 48, qt: 15, lo: 28, lo2: 30, hi: 29, e2: 13, sb: 68, p1: 54, rh: 25, rh1: 26,
+    q: 16, q2: 32, q3: 48, qt: 15, lo: 28, lo2: 30, hi: 29, hi1: 30, e2: 13, sb: 68, p1: 54, rh: 25, rh1: 26,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
 );

@@ -11,6 +11,7 @@
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
 //! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
+//! | `ram_forward_mux.rs` | [`ram_forward_mux::RamForwardMux`]: the forwarded line or the RAM's, per quarter, the RAM bit in the last LUT (the unit's registered pipeline) |
 //! | `replica_reg.rs` | [`replica_reg::ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication) |
 //! | `hold_replica_reg.rs` | [`hold_replica_reg::HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
@@ -33,6 +34,7 @@ pub mod lut_ram;
 pub mod mbarrier;
 pub mod old_extract;
 pub mod ordering_queue;
+pub mod ram_forward_mux;
 pub mod redux_sync;
 pub mod replica_reg;
 pub mod response_fifo;

@@ -65,8 +65,9 @@
 //!   the push will carry (`push_line_nx`) and each slot's line as it will be (the slot chosen
 //!   by `fr` takes the pushed line): so the push's dependences start from a register. A
 //!   pusher whose line register may keep its line says so (`push_nx_keep`) beside the line
-//!   it would load, and the bit selects the line before the compares (one LUT per bit
-//!   with the slot's own select, then the AND tree);
+//!   it would load; then the matches are already in `m_r` (its own next value, with the
+//!   slot `fr` loads matching), and the bit selects between them and the compares in the
+//!   last LUT (the history's place matches likewise shift along `hm_r`);
 //! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
 //!   event (the coverage is counted, not acted on).
 //!
@@ -113,9 +114,10 @@ pub struct OrderingQueue {
     /// the pusher's line register), so that the line compares start a cycle ahead.
     pub push_line_nx: Signal<In, Bits<LINE_BITS>>,
     /// Registered push only: the pusher keeps its line register next cycle (the next push
-    /// line is `push_line` itself, whatever `push_line_nx` says). It selects the line in the
-    /// compares' first LUT level (one LUT per compared bit): a register, or a register's
-    /// copy, so that it arrives with the lines. 0 when unused.
+    /// line is `push_line` itself, whatever `push_line_nx` says). It selects, in the last
+    /// LUT of each slot's match, the matches the queue already holds instead of the compares
+    /// with `push_line_nx`: a register, or a register's copy. 0 when unused. The queue's
+    /// held matches rely on it being exact in every cycle (true, then the push line stays).
     pub push_nx_keep: Signal<In, Bit>,
     pub push_ordered: Signal<In, Bit>,
     /// The entry's hazard window: its new line exists only this many cycles after its issue
@@ -155,8 +157,12 @@ pub struct OrderingQueue {
     e_dw: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
-    /// Remaining hazard cycles (thermometer).
-    e_cnt: [DFF<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// Remaining hazard cycles (thermometer). (`ReplicaReg`s for their instantiated
+    /// flip-flops, whose set/reset input is tied off: the cases that clear the count stay in
+    /// the D logic. As a synchronous reset Yosys made of them, the clear reached the
+    /// flip-flops' LSR input, 2.7-3.3 ns of routing plus 0.42 ns of setup after three LUT
+    /// levels: the unit's slowest path in two placements of issue 5, 119.0 and 128.4 MHz.)
+    e_cnt: [ReplicaReg<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
     /// The last cycle's issue (one-hot), and the one before.
@@ -208,9 +214,8 @@ pub struct OrderingQueue {
     /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
     m_r: DFF<Bits<QUEUE_DEPTH>>,
     m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
-    /// Registered push: the next cycle's push line (`push_line_nx`, or `push_line` itself
-    /// with `push_nx_keep`), and whether it is `push_line` (the line of the slot `fr` chose).
-    nx_line: Signal<Local, Bits<LINE_BITS>>,
+    /// Registered push: whether `push_line_nx` is `push_line` (the line of the slot `fr`
+    /// chose).
     p_eq: Signal<Local, Bit>,
     vb_nx: Signal<Local, Bit>,
     /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
@@ -365,7 +370,6 @@ impl OrderingQueue {
             m_q: Default::default(),
             m_r: Default::default(),
             m_nx: Default::default(),
-            nx_line: Default::default(),
             p_eq: Default::default(),
             vb_nx: Default::default(),
             c_lw: Default::default(),
@@ -622,29 +626,28 @@ impl Logic for OrderingQueue {
         }
         // (Registered push: the same compares made a cycle ahead, between the lines as they
         // will be. A slot's line changes only where `fr` loads the push line, so next cycle's
-        // slot line is `push_line` there (`p_eq`) and its own line elsewhere; next cycle's
-        // push line is `push_line_nx`, or `push_line` with `push_nx_keep` (`nx_line`). That
-        // select sits before the compares, each bit of a compare one LUT of four inputs
-        // (the slot's and the two push lines' bits, `push_nx_keep`), and `fr`'s in the
-        // compare tree's last LUT: three LUT levels to `m_r` (wide LUTs). Selecting among
-        // compares of both push-line candidates after them was four, and the push compares
-        // were 8 of 21 critical paths of the unit in issue 5 phase14-a/-b; in this form 6 of
-        // 27 (phase14-c/-d), some from `push_nx_keep`, which now has a LUT per compared bit.)
+        // slot line is `push_line` there and its own line elsewhere. Next cycle's push line
+        // is `push_line_nx`, or with `push_nx_keep` `push_line` itself: then nothing is
+        // compared, for `m_r` already holds every slot's match with `push_line` (it is its
+        // own next value, the slot `fr` loads matching). So the compares are with
+        // `push_line_nx` only (`p_eq` for the slot `fr` loads), and `push_nx_keep` selects in
+        // the last LUT. Selecting the line before the compares (`push_nx_keep` in a LUT per
+        // compared bit, over 200 loads) left the push compares 6 of 27 critical paths of the
+        // unit in issue 5 phase14-c/-d, some from that select bit.)
         // (Their own temporaries: a statement group that reads `push_line_nx` must not share
         // one with the free-slot search, which makes `push_ready_nx`, or Verilator sees a
         // loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)
-        self.nx_line.next = self.push_line_nx.val();
-        if self.push_nx_keep.val() {
-            self.nx_line.next = self.push_line.val();
-        }
-        self.p_eq.next = self.push_line.val() == self.nx_line.val();
+        self.p_eq.next = self.push_line.val() == self.push_line_nx.val();
         self.m_nx.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
-            self.vb_nx.next = self.e_line[j].q.val() == self.nx_line.val();
+            self.vb_nx.next = self.e_line[j].q.val() == self.push_line_nx.val();
             if self.fr.q.val().get_bit(j) {
                 self.vb_nx.next = self.p_eq.val();
             }
             self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
+        }
+        if self.push_nx_keep.val() {
+            self.m_nx.next = self.m_r.q.val() | self.fr.q.val();
         }
         self.m_r.d.next = self.m_nx.val();
         if self.rp.val() {
@@ -694,10 +697,23 @@ impl Logic for OrderingQueue {
             }
         }
         // Next cycle's place k (this cycle's place k - 1) against next cycle's push line: the
-        // one the pusher would load, or with `push_nx_keep` its own (`nx_line`).
+        // one the pusher would load, or with `push_nx_keep` its own, whose match with place
+        // k - 1 is already in `hm_r[k - 2]` (place k - 1 was place k - 2 a cycle before),
+        // only place 0's compared.
         self.ph_hn.next = self.zero_w.val();
+        for k in 0..self.hm_r.len() {
+            self.hm_r[k].d.next = self.h_line[k].q.val() == self.push_line_nx.val();
+        }
+        if self.push_nx_keep.val() {
+            // (A loop of at most one: no places to match with a single history place.)
+            for k in 0..self.hm_r.len().min(1) {
+                self.hm_r[k].d.next = self.h_line[0].q.val() == self.push_line.val();
+            }
+            for k in 1..self.hm_r.len() {
+                self.hm_r[k].d.next = self.hm_r[k - 1].q.val();
+            }
+        }
         for k in 1..self.h_line.len() {
-            self.hm_r[k - 1].d.next = self.h_line[k - 1].q.val() == self.nx_line.val();
             if self.hm_r[k - 1].q.val() {
                 self.ph_hn.next = self.ph_hn.val() | self.h_t[k].q.val();
             }

@@ -107,7 +107,7 @@
 //!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
 //!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
 //!   come from registers (`pre_form`: s1's ALU form, a register decoded from sr's payload,
-//!   `pre_form_r`; s1b decodes its own, `s1_alu_form`, from the `rw_*` cuts).
+//!   `pre_form_r`; s1b's is that register a cycle later, `pre_form_rr`).
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
@@ -186,6 +186,7 @@ use crate::config::{Config, Cut, Delay};
 use crate::int_alu::IntAlu;
 use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::old_extract::OldExtract;
+use crate::ram_forward_mux::RamForwardMux;
 use crate::replica_reg::ReplicaReg;
 use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
@@ -616,6 +617,14 @@ pub struct SliceUnit {
     /// The others (s2, the stages after the integer and the FP merges): selected in s1.
     fs_now: Constant<Bits<32>>,
     fpre: [DFF<Bits<128>>; 2],
+    /// s1's forwarded line (`fpre` and the sources selected in s1), and per quarter whether
+    /// it is taken (`fs_any_s`), into the mux with the RAM's read data (`rfm`: the RAM bit
+    /// in its last LUT only).
+    s1_fwd_x: Signal<Local, Bits<128>>,
+    s1_take: Signal<Local, Bits<4>>,
+    take_top: Constant<Bits<4>>,
+    zero4: Constant<Bits<4>>,
+    rfm: RamForwardMux,
     fp_a: Signal<Local, Bits<128>>,
     fp_b: Signal<Local, Bits<128>>,
     fsel_r_sw: Signal<Local, Bits<32>>,
@@ -735,6 +744,9 @@ pub struct SliceUnit {
     /// register (decoded from s1's payload, the two decodes in series and the logic Yosys
     /// shared with s1's were 2 of 13 critical paths, the worst two, in issue 5 phase13-d).
     pre_form_r: DFF<Bits<CODE_WIDTH>>,
+    /// s1b's ALU form in the registered pipeline: `pre_form_r` a cycle later (s1 moves to
+    /// s1b unstalled), instead of a second decode of the same form from the `rw_*` cuts.
+    pre_form_rr: DFF<Bits<CODE_WIDTH>>,
     sr_form: Signal<Local, Bits<CODE_WIDTH>>,
     sr_ty2: Signal<Local, Bits<8>>,
     sr_elogw: Signal<Local, Bits<32>>,
@@ -1059,6 +1071,11 @@ impl SliceUnit {
             fs_vec: Default::default(),
             zero32: k(0),
             top31: k(31),
+            take_top: k(8),
+            zero4: k(0),
+            s1_fwd_x: Default::default(),
+            s1_take: Default::default(),
+            rfm: Default::default(),
             fsel_sw: Default::default(),
             fsw_sh: k(sh.stages as u128),
             fs_sh: k((32 - sh.stages - sh.ram_latency) as u128),
@@ -1134,6 +1151,7 @@ impl SliceUnit {
             zero_form: Constant::new(Bits::default()),
             s1_elog: Default::default(),
             pre_form_r: Default::default(),
+            pre_form_rr: Default::default(),
             sr_form: Default::default(),
             sr_ty2: Default::default(),
             sr_elogw: Default::default(),
@@ -1225,7 +1243,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1512,17 +1530,20 @@ impl Logic for SliceUnit {
             self.dw_wmask.next = self.dw_exp.val();
             self.dw_rep.next = self.rep128.val();
         }
-        // A store's data in its line: the data shifted, then masked with the shifted mask
-        // (`dw_stm`), so the shift does not wait for the size decode.
-        self.dw_std.next = (self.dw_data.val() << self.dw_sh.val()) & self.dw_stm.val();
+        // A store's data in its line: the data shifted; the merge masks it with the shifted
+        // mask (`s1_stm`), so the shift does not wait for the size decode. (Masked here, the
+        // mask decode and the shift in series were 2 of 14 critical paths of the registered
+        // pipeline in issue 5 phase15-a; in the merge the mask is an input it reads anyway.)
+        self.dw_std.next = self.dw_data.val() << self.dw_sh.val();
         self.rw_sh.d.next = self.dw_sh.val();
         self.rw_rep.d.next = self.dw_rep.val();
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
         // The ALU's next form in the registered pipeline (`pre_form`): s1's, decoded as
-        // `s1_alu_form` below decodes it for the computing stage, from sr's payload into a
-        // register (`pre_form_r`; s1's payload is sr's of the cycle before). (Not from the
+        // `s1_alu_form` below decodes it for the default pipeline's computing stage, from
+        // sr's payload into a register (`pre_form_r`; s1's payload is sr's of the cycle
+        // before; s1b's form is `pre_form_rr`, the same a cycle later). (Not from the
         // `dw_*` decode through a cut: the `rw_*` cuts are wires in the default pipeline, and
         // a cut there made Verilator see a loop (UNOPTFLAT) through them.)
         self.sr_form.next = self.sr_payload.q.val().get_bits::<CODE_WIDTH>(0);
@@ -1536,6 +1557,7 @@ impl Logic for SliceUnit {
                 | (bit_cast::<CODE_WIDTH, 2>(self.sr_vecf.val()) << self.vec_lsb.val());
         }
         self.pre_form_r.d.next = self.sr_alu_form.val();
+        self.pre_form_rr.d.next = self.pre_form_r.q.val();
         self.rw_elog.d.next = self.dw_elog.val();
         self.rw_stm.d.next = self.dw_stm.val();
         self.rw_std.d.next = self.dw_std.val();
@@ -1843,6 +1865,25 @@ impl Logic for SliceUnit {
                 self.ev_fwd_s5.next = true;
             }
         }
+        // The registered pipeline's forwarded line: `fpre` (zero unless a source selected in
+        // sr is taken) and the sources selected now, each quarter by its own replicas of the
+        // select; `rfm` puts it over the RAM's data in the quarters where a source is taken.
+        self.s1_fwd_x.next = self.fpre[0].q.val() | self.fpre[1].q.val();
+        self.s1_take.next = self.zero4.val();
+        for q in 0..4 {
+            for j in 0..self.sp_valid.len() {
+                if self.fsel_s[q].q.val().get_bit(j) && self.fs_now.val().get_bit(j) {
+                    self.s1_fwd_x.next = self.s1_fwd_x.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                }
+            }
+            self.s1_take.next = self.s1_take.val() >> 1;
+            if self.fs_any_s[q].q.val().any() {
+                self.s1_take.next = self.s1_take.val() | self.take_top.val();
+            }
+        }
+        self.rfm.ram.next = self.mem.read_data.val();
+        self.rfm.fwd.next = self.s1_fwd_x.val();
+        self.rfm.take.next = self.s1_take.val();
         // The registered pipeline: the source found in sc, part selected in sr: an AND-OR of
         // registers.
         if self.regs.val() {
@@ -1851,19 +1892,9 @@ impl Logic for SliceUnit {
             self.ev_fwd_s3.next = false;
             self.ev_fwd_s4.next = false;
             self.ev_fwd_s5.next = false;
-            // (Each quarter of the line by its own replicas of the select.)
-            self.s1_old_line.next = self.mem.read_data.val();
-            for q in 0..4 {
-                if self.fs_any_s[q].q.val().any() {
-                    self.s1_old_line.next = (self.s1_old_line.val() & !self.qmask[q].val())
-                        | ((self.fpre[0].q.val() | self.fpre[1].q.val()) & self.qmask[q].val());
-                }
-                for j in 0..self.sp_valid.len() {
-                    if self.fsel_s[q].q.val().get_bit(j) && self.fs_now.val().get_bit(j) {
-                        self.s1_old_line.next = self.s1_old_line.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
-                    }
-                }
-            }
+            // (Each quarter of the line by its own replicas of the select; the RAM's data
+            // joins in `rfm`, after the forwarded sources.)
+            self.s1_old_line.next = self.rfm.out.val();
             for j in 0..self.sp_valid.len() {
                 if self.fsel.q.val().get_bit(j) {
                     // Coverage: from s2, from the write stage (an FP chain when both are FP),
@@ -1952,6 +1983,9 @@ impl Logic for SliceUnit {
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
         self.alu.in_form.next = self.s1_alu_form.val();
+        if self.regs.val() {
+            self.alu.in_form.next = self.pre_form_rr.q.val();
+        }
         // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.
         // Constant in the default pipeline, whose ALU decodes in its cycle. Not cleared by
         // `reset`: it only lets the op's unit load its operands, and an op that the reset
@@ -1980,7 +2014,7 @@ impl Logic for SliceUnit {
         // the whole line.
         self.sp_data[0].d.next = self.c_old_line.val() & !self.s1_wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.sp_data[0].d.next = (self.c_old_line.val() & !self.s1_stm.val()) | self.s1_std.val();
+            self.sp_data[0].d.next = (self.c_old_line.val() & !self.s1_stm.val()) | (self.s1_std.val() & self.s1_stm.val());
         }
         if self.s1_kind.val() == self.kind_ld.val() {
             self.sp_data[0].d.next = self.c_old_line.val();
