@@ -103,7 +103,9 @@
 //!   all but s2 and the stages right after the integer and FP merges) into two registers
 //!   (`fpre`), so no select spans all the in-flight lines.
 //! - **s1** only selects among registers (the RAM output, `fpre`, the three other sources) and
-//!   registers the old line; **s1b** extracts the old value, feeds the ALUs and merges a store.
+//!   registers the old line; the RAM's data joins last, in one LUT per bit after the other
+//!   sources' select ([`RamForwardMux`]); **s1b** extracts the old value, feeds the ALUs and
+//!   merges a store.
 //!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
 //!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
 //!   come from registers (`pre_form`: s1's ALU form, a register decoded from sr's payload,
