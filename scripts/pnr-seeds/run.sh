@@ -6,6 +6,9 @@
 # finished phases are skipped when it runs again. Prints each job's fmax after placement
 # and after routing; writes res.tgz (the report.json files, and each job's route.log, whose
 # progress table says how far an unfinished job got) to $OUT.
+# A seed's fmax here is not what `redunit synth --seed N` gives for the same netlist (one
+# nextpnr run that places and routes): routing in a second run differs (BENCHMARKS.md, Phase
+# 15: seed 1 of the landed unit 150.42 here, 143.25 from `redunit synth`). Compare medians.
 LIMIT=${LIMIT:-540}
 OUT=${OUT:-$PWD/target/pnr-run}
 K=$PWD/target/pnr-kit; W=$PWD/target/pnr-run
