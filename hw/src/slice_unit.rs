@@ -544,9 +544,10 @@ pub struct SliceUnit {
     /// `ac_*` takes the port's request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
-    /// `ac_ld` again (a replica), for the queue's push compares alone: their first LUT
-    /// level selects the next push line by it, one LUT per compared bit (over 200 loads
-    /// beside `ac_ld`'s 200-odd clock enables).
+    /// `ac_ld` again (a replica), for the queue's `push_nx_keep` alone: it selects the held
+    /// matches in the last LUT of each slot's and history place's match, apart from `ac_ld`'s
+    /// 200-odd clock enables. (Added in issue 5 Phase 14, when the bit still selected the
+    /// push line in a LUT per compared bit, over 200 loads.)
     ac_ld_q: ReplicaReg<Bit>,
     ac_v_nx: Signal<Local, Bit>,
     /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
