@@ -3,9 +3,12 @@
 //! Clock rate and operations per cycle pull against each other: a deeper adder clocks faster
 //! but makes dependent adds to one address wait longer. [`Config`] chooses the depths; every
 //! block that has a depth takes a `&Config` in its `new` and its latency follows it
-//! (`Config::fp_add_latency`, …). [`Config::default`] is the depth the unit is built for
-//! (the latency constants `FP_ADD_LATENCY` = 3, `INT_ALU_LATENCY` = 1, `ALU_LATENCY` = 3);
-//! [`Config::fastest_clock`] is the deepest one, cut for 150 MHz on the ECP5 85k part.
+//! (`Config::fp_add_latency`, …). [`Config::default`] is every block at its shallowest depth
+//! (the latency constants `FP_ADD_LATENCY` = 3, `INT_ALU_LATENCY` = 1, `ALU_LATENCY` = 3): the
+//! blocks' own default, and the unit's most operations per cycle
+//! ([`Config::most_ops_per_cycle`]); [`Config::fastest_clock`] is the deepest one, cut for
+//! 150 MHz on the ECP5 85k part, and the L2-slice unit's default configuration
+//! ([`Config::unit_default`]: what `redunit verilog` writes and the RTL engine simulates).
 //!
 //! The mechanism is [`Cut`]: a candidate pipeline register that a constant (a Verilog
 //! `localparam`) either keeps or turns into a wire. Each block has a fixed list of candidate
@@ -52,7 +55,9 @@ pub const FP16_STAGES_MIN: usize = 3;
 pub const FP16_STAGES_MAX: usize = 9;
 
 impl Default for Config {
-    /// The depths the unit is built for (the latency constants).
+    /// Every block at its shallowest depth (the latency constants): the blocks' own default
+    /// (`redunit verilog --top alu`, the adders alone, …) and the unit's
+    /// [`Config::most_ops_per_cycle`]. The unit's default is [`Config::unit_default`].
     fn default() -> Self {
         Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN, int_stages: INT_STAGES_MIN, unit_regs: false }
     }
@@ -64,9 +69,19 @@ impl Config {
         Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX, unit_regs: true }
     }
 
-    /// The fewest cycles per dependent operation: today's depths.
+    /// The fewest cycles per dependent operation: every block at its shallowest depth
+    /// (issue 4's cycle figures: dependent integer ops to one line every cycle, dependent
+    /// f32/f64 adds every 3 cycles), at about 40 MHz on the ECP5 85k part.
     pub fn most_ops_per_cycle() -> Self {
         Config::default()
+    }
+
+    /// The L2-slice unit's default configuration: [`Config::fastest_clock`], the one that
+    /// reaches 150 MHz on the ECP5 85k part (issue 5). `hw::unit_verilog`, `redunit verilog`,
+    /// `synth`, `bench`, `run --engine rtl` and `regress` use it unless told otherwise;
+    /// `--preset most-ops-per-cycle` gives the shallow unit.
+    pub fn unit_default() -> Self {
+        Config::fastest_clock()
     }
 
     /// Checks every depth against its block's range; the error names the field and the range.
@@ -92,7 +107,7 @@ impl Config {
         Ok(())
     }
 
-    /// Whether this is the default configuration.
+    /// Whether this is the blocks' default configuration (every block at its shallowest).
     pub fn is_default(&self) -> bool {
         *self == Config::default()
     }

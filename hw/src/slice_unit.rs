@@ -60,8 +60,9 @@
 //! [`ReductionAlu`] for its stage-1 integer result.
 //!
 //! # Pipelines ([`Config`], [`shape`])
-//! The description above is the default pipeline (`Config::default()`, the most operations
-//! per cycle). The stages after s1 follow the ALU's depth: with ALU latency `L` and integer
+//! The description above is the shallow pipeline (`Config::default()`, the most operations
+//! per cycle; the unit's default configuration is the registered one below,
+//! `Config::unit_default()`). The stages after s1 follow the ALU's depth: with ALU latency `L` and integer
 //! latency `Li`, the integer result merges in s(1+Li) and the FP result in s(1+L), the write
 //! stage. The queue's hazard windows are `Li - 1` cycles for integer/bitwise forms and `L - 1`
 //! for FP forms (the default: 0 and 2), so a dependent request reaches s1 exactly when its
@@ -874,7 +875,9 @@ pub struct SliceUnit {
 
 
 impl SliceUnit {
-    /// A unit with `mem_bytes` of memory (a multiple of 16), default pipeline depths.
+    /// A unit with `mem_bytes` of memory (a multiple of 16), every block at its shallowest
+    /// depth (`Config::default()`, the most operations per cycle; the unit's default
+    /// configuration, which [`unit_verilog`] writes, is [`Config::unit_default`]).
     pub fn new(mem_bytes: usize) -> Self {
         Self::with_config(mem_bytes, &Config::default())
     }
@@ -2189,9 +2192,10 @@ impl Logic for SliceUnit {
     }
 }
 
-/// The Verilog of the unit with `mem_bytes` of memory, as a `top` module.
+/// The Verilog of the unit with `mem_bytes` of memory in its default configuration
+/// ([`Config::unit_default`], the registered pipeline at the fastest clock), as a `top` module.
 pub fn unit_verilog(mem_bytes: usize) -> String {
-    unit_verilog_with(mem_bytes, &Config::default())
+    unit_verilog_with(mem_bytes, &Config::unit_default())
 }
 
 /// The Verilog of the unit with `mem_bytes` of memory and the depths of `cfg`, as a `top` module.

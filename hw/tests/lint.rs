@@ -83,10 +83,12 @@ fn lint_line_memory() {
     lint("line_memory", &hw::verilog::verilog(&mut hw::line_memory::LineMemory::new(3072)), false);
 }
 
-/// The whole unit (64 KiB) through Yosys `proc; check -assert` and Verilator `-Wall`.
+/// The whole unit (64 KiB) at its shallowest depths (`Config::most_ops_per_cycle`) through
+/// Yosys `proc; check -assert` and Verilator `-Wall`. (The unit's default configuration, the
+/// registered pipeline, takes minutes: `lint_slice_unit_fastest_clock`, ignored.)
 #[test]
 fn lint_slice_unit() {
-    lint("slice_unit", &hw::unit_verilog(65536), false);
+    lint("slice_unit", &hw::unit_verilog_with(65536, &hw::Config::most_ops_per_cycle()), false);
 }
 
 /// The warp coalescer alone, through Yosys `proc; check -assert` and Verilator `-Wall`.
@@ -95,14 +97,16 @@ fn lint_warp_coalescer() {
     lint("warp_coalescer", &verilog::<hw::WarpCoalescer>(), false);
 }
 
-/// The unit's registered pipeline at the fastest clock (`Config::fastest_clock`: deepest
-/// adders, RAM output register, forwarding from registers, 32-place response FIFO). About two
+/// The unit's registered pipeline at the fastest clock (`Config::fastest_clock`, the unit's
+/// default configuration: deepest adders, RAM output register, forwarding from registers,
+/// 32-place response FIFO; written by `hw::unit_verilog`, checked equal here). About two
 /// minutes (86k lines of Verilog): run with `cargo test --release -p hw -- --ignored`, as CI
 /// does.
 #[test]
 #[ignore]
 fn lint_slice_unit_fastest_clock() {
-    lint("slice_unit_fastest", &hw::unit_verilog_with(65536, &hw::Config::fastest_clock()), false);
+    assert_eq!(hw::Config::unit_default(), hw::Config::fastest_clock());
+    lint("slice_unit_fastest", &hw::unit_verilog(65536), false);
 }
 
 /// The coalescer in front of the unit (`redunit verilog --top warp`).

@@ -1,8 +1,8 @@
-//! Yosys on the unit's Verilog: the backing RAM is inferred as one memory (a `$mem_v2` of
-//! 128-bit words, with its read register merged into the read port), not as flip-flops, and
-//! so are the response FIFO's places (a small memory with an asynchronous read: LUT RAM on
-//! the ECP5); and (ignored by default, minutes) a full generic synthesis with both memories
-//! kept as memories.
+//! Yosys on the unit's Verilog at its shallowest depths (`Config::most_ops_per_cycle`): the
+//! backing RAM is inferred as one memory (a `$mem_v2` of 128-bit words, with its read register
+//! merged into the read port), not as flip-flops, and so are the response FIFO's places (a
+//! small memory with an asynchronous read: LUT RAM on the ECP5); and (ignored by default,
+//! minutes) a full generic synthesis with both memories kept as memories.
 
 mod common;
 use common::{NO_LATCHES, stat_count, yosys};
@@ -12,7 +12,7 @@ fn slice_unit_ram_inferred_as_memory() {
     let log = yosys(
         "synth",
         "unit_memory",
-        &hw::unit_verilog(65536),
+        &hw::unit_verilog_with(65536, &hw::Config::most_ops_per_cycle()),
         "read_verilog top.v; hierarchy -check -top top; proc; opt -fast; memory -nomap; opt_clean; \
          flatten; opt_clean; stat; \
          select -assert-count 2 t:$mem_v2; \
@@ -32,7 +32,7 @@ fn slice_unit_full_synth_keeps_memory() {
     let log = yosys(
         "synth",
         "unit_full",
-        &hw::unit_verilog(65536),
+        &hw::unit_verilog_with(65536, &hw::Config::most_ops_per_cycle()),
         &format!(
             "read_verilog top.v; synth -top top -flatten -run :fine; opt -fast -full; techmap; opt -fast; \
              abc -fast; opt -fast; check -assert; {NO_LATCHES}; stat"

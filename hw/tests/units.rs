@@ -73,7 +73,8 @@ fn int_alu_matches_golden_model_for_every_integer_form() {
 }
 
 /// Every integer form at `cfg.int_stages`: specials, random operands, close pairs (equal,
-/// +-1: inc/dec/min/max edges) and pairs with equal high halves (the split compare).
+/// +-1: inc/dec/min/max edges), pairs with equal high halves (the split compare) and pairs
+/// equal above one 16-bit chunk (the compares per chunk).
 fn check_int_alu(cfg: &hw::Config) {
     let mut rng = Rng(seed(&format!("int_alu-{}", cfg.int_stages)));
     let forms: Vec<Form> = Form::all()
@@ -100,6 +101,14 @@ fn check_int_alu(cfg: &hw::Config) {
             } else if rng.below(3) == 0 {
                 // Equal high halves, any low halves (carries and compares across the split).
                 b = (a & 0xffff_ffff_0000_0000) | (b & 0xffff_ffff);
+            } else if rng.below(2) == 0 {
+                // Equal but for one 16-bit chunk, and equal above it (the compares per chunk).
+                let k = 16 * rng.below(4) as u32;
+                let below = if k == 0 { 0 } else { u64::MAX >> (64 - k) };
+                b = (a & !(0xffff << k)) | (b & (0xffff << k));
+                if rng.below(2) == 0 {
+                    b = (b & !below) | (rng.next() & below);
+                }
             }
             cases.push((form, a, b));
         }

@@ -5,7 +5,8 @@
 #
 #   scripts/pnr-seeds/make-kit.sh NAME=synth/out/unit-fp14-h9-int2-reg/top.json [...]
 #   # then edit target/pnr-kit/jobs.txt: "<job> <NAME> <nextpnr options>" per line, e.g.
-#   #   s1 NAME --seed 1 --placer static
+#   #   s1 NAME --seed 1 --placer static --tmg-ripup --one-shot
+#   # (the default: seeds 1-14 as `redunit synth --seed N` runs them; see run.sh for --one-shot)
 #
 # Needs scripts/setup-synth.sh (synth/.venv) and xz.
 set -euo pipefail
@@ -27,5 +28,5 @@ for a in "$@"; do
   [ -f "$json" ] || { echo "make-kit: $json not found (run redunit synth first)" >&2; exit 2; }
   xz -T0 -6 -c "$json" > $K/$name.json.xz
 done
-[ -f $K/jobs.txt ] || for s in $(seq 1 14); do echo "s$s ${1%%=*} --seed $s --placer static"; done > $K/jobs.txt
+[ -f $K/jobs.txt ] || for s in $(seq 1 14); do echo "s$s ${1%%=*} --seed $s --placer static --tmg-ripup --one-shot"; done > $K/jobs.txt
 ls -la $K

@@ -127,7 +127,7 @@ impl BenchReport {
 
 /// Runs the benchmark with `n` requests per pattern on a unit of `mem_bytes`.
 pub fn bench(n: usize, mem_bytes: usize, latency_n: usize) -> anyhow::Result<BenchReport> {
-    bench_with(n, mem_bytes, latency_n, &hw::Config::default())
+    bench_with(n, mem_bytes, latency_n, &hw::Config::unit_default())
 }
 
 /// [`bench`] of the unit built with the pipeline depths of `cfg`.

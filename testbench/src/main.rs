@@ -77,7 +77,7 @@ enum Cmd {
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
-        /// The unit's pipeline (the warp patterns run on the default unit).
+        /// The unit's pipeline (default: fastest-clock; the warp patterns run on hw::WarpUnit, the shallow unit behind the coalescer).
         #[command(flatten)]
         depths: DepthArgs,
     },
@@ -192,6 +192,12 @@ enum Cmd {
         /// nextpnr's placer.
         #[arg(long, value_enum, default_value = "static")]
         placer: testbench::synth::Placer,
+        /// Route without nextpnr's timing-driven rip-up (`--tmg-ripup`, on by default: after
+        /// the first routing, arcs below the slack threshold are ripped up and routed again,
+        /// up to 50 rounds, until the target is met; on the unit a placement that routes at
+        /// 140 MHz without it meets 150).
+        #[arg(long)]
+        no_tmg_ripup: bool,
         /// Area only: skip placement and routing.
         #[arg(long)]
         no_pnr: bool,
@@ -227,22 +233,27 @@ enum Cmd {
 /// The generator parameters (`hw::Config`): pipeline depths of the datapath blocks.
 #[derive(clap::Args, Debug, Clone)]
 struct DepthArgs {
-    /// A preset: `default` (the depths the unit is built for), `fastest-clock` (every block
-    /// at its deepest) or `most-ops-per-cycle` (= default). The depth flags override it.
+    /// A preset: `default` (the top's default configuration: for the unit `fastest-clock`, for
+    /// a block alone its shallowest depths), `fastest-clock` (every block at its deepest, the
+    /// registered unit pipeline) or `most-ops-per-cycle` (every block at its shallowest). The
+    /// depth flags override it.
     #[arg(long, default_value = "default")]
     preset: Preset,
-    /// Stages (cycles) of the f32 and f64 adders, 3 (default) to 14 (`hw::config::FP_STAGES_MAX`).
+    /// Stages (cycles) of the f32 and f64 adders, 3 (a block's default) to 14
+    /// (`hw::config::FP_STAGES_MAX`, the unit's default).
     #[arg(long)]
     fp_stages: Option<usize>,
-    /// Stages (cycles) of the f16/bf16 add lane (`--top fp-add16`), 3 (default) to 9.
+    /// Stages (cycles) of the f16/bf16 add lane (`--top fp-add16`), 3 (a block's default) to 9
+    /// (the unit's default).
     #[arg(long)]
     fp16_stages: Option<usize>,
-    /// Stages (cycles) of the integer ALU, 1 (default) or 2 (32-bit halves in two cycles).
+    /// Stages (cycles) of the integer ALU, 1 (a block's default) or 2 (32-bit halves in two
+    /// cycles, the unit's default).
     #[arg(long)]
     int_stages: Option<usize>,
-    /// The L2-slice unit's registered pipeline (`--top unit`): 1 forwards only from registers
-    /// and reads the RAM through an output register (fastest-clock), 0 (default) forwards the
-    /// ALU results in the cycle they appear.
+    /// The L2-slice unit's registered pipeline (`--top unit`): 1 (the unit's default) forwards
+    /// only from registers and reads the RAM through an output register (fastest-clock), 0
+    /// (most-ops-per-cycle) forwards the ALU results in the cycle they appear.
     #[arg(long)]
     unit_regs: Option<usize>,
 }
@@ -265,10 +276,11 @@ impl DepthArgs {
         }
     }
 
-    /// The configuration, or an error naming the flag and its range.
-    fn config(&self) -> Result<hw::Config, String> {
+    /// The configuration (`default`: the preset `default` stands for, the top's own), or an
+    /// error naming the flag and its range.
+    fn config(&self, default: hw::Config) -> Result<hw::Config, String> {
         let mut c = match self.preset {
-            Preset::Default => hw::Config::default(),
+            Preset::Default => default,
             Preset::FastestClock => hw::Config::fastest_clock(),
             Preset::MostOpsPerCycle => hw::Config::most_ops_per_cycle(),
         };
@@ -296,12 +308,19 @@ impl DepthArgs {
     }
 }
 
+/// The configuration `--preset default` stands for: the block's own
+/// (`SynthTop::default_config`: the fastest clock for the unit), else every block at its
+/// shallowest depth.
+fn top_default(block: Option<testbench::synth::SynthTop>) -> hw::Config {
+    block.map_or_else(hw::Config::default, |b| b.default_config())
+}
+
 /// The configuration of `depths` for `block` (None: a top without depths), with the depths the
 /// block does not take at their defaults, or the message for people (exit status 2): a depth
 /// flag the block does not take is refused rather than ignored, and so is any non-default
 /// depth (a preset included) on a block without depths.
 fn depth_config(depths: &DepthArgs, block: Option<testbench::synth::SynthTop>, top: &str) -> Result<hw::Config, String> {
-    let cfg = depths.config()?;
+    let cfg = depths.config(top_default(block))?;
     let d = hw::Config::default();
     let Some(block) = block.filter(|b| b.takes_config()) else {
         if !cfg.is_default() {
@@ -388,7 +407,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("--requests must be at least 1");
             }
             let cfg = depth_config(&depths, Some(testbench::synth::SynthTop::Unit), "unit").map_err(anyhow::Error::msg)?;
-            if !cfg.is_default() {
+            if cfg != hw::Config::unit_default() {
                 eprintln!("bench: the unit at depths {} (verilated at run time, once)", cfg.tag());
             }
             let r = testbench::bench::bench_with(requests, mem_bytes, latency_requests.max(1), &cfg)?;
@@ -418,7 +437,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let cfg = depth_config(&depths, top.block(), top.name())
                 .map_err(anyhow::Error::msg)?;
             let lines = write_verilog_with(&output, top, mem_bytes, &cfg)?;
-            let depth = if cfg.is_default() { String::new() } else { format!(", depths {}", cfg.tag()) };
+            let depth = if cfg.is_default() && top != Top::Unit { String::new() } else { format!(", depths {}", cfg.tag()) };
             println!("wrote the Verilog of {}{depth} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
             Ok(ExitCode::SUCCESS)
         }
@@ -445,11 +464,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", testbench::async_run::bench(phases, per_phase, stream)?);
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Synth { top, mem_bytes, depths, freq, seed, seeds, jobs, placer, no_pnr, no_breakdown, no_save, json } => {
+        Cmd::Synth { top, mem_bytes, depths, freq, seed, seeds, jobs, placer, no_tmg_ripup, no_pnr, no_breakdown, no_save, json } => {
             check_mem_bytes(mem_bytes)?;
             let cfg = depth_config(&depths, Some(top), top.name()).map_err(anyhow::Error::msg)?;
             let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
-            synth_cmd(top, mem_bytes, &cfg, freq, (seed, seeds, jobs), placer, no_pnr, no_breakdown, no_save, json)
+            synth_cmd(top, mem_bytes, &cfg, freq, (seed, seeds, jobs), (placer, !no_tmg_ripup), no_pnr, no_breakdown, no_save, json)
         }
     }
 }
@@ -471,7 +490,7 @@ fn synth_cmd(
     cfg: &hw::Config,
     freq: f64,
     (seed, seeds, jobs): (u64, u64, usize),
-    placer: testbench::synth::Placer,
+    (placer, tmg_ripup): (testbench::synth::Placer, bool),
     no_pnr: bool,
     no_breakdown: bool,
     no_save: bool,
@@ -501,7 +520,7 @@ fn synth_cmd(
     let opts = synth::SynthOptions {
         top,
         mem_bytes,
-        config: if cfg.is_default() { "default".into() } else { cfg.tag() },
+        config: if cfg.is_default() && top != testbench::synth::SynthTop::Unit { "default".into() } else { cfg.tag() },
         verilog: top.verilog_with(mem_bytes, cfg),
         breakdown: !no_breakdown,
         no_pnr,
@@ -510,6 +529,7 @@ fn synth_cmd(
         seeds,
         jobs,
         placer,
+        tmg_ripup,
     };
     let pb = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new_spinner();
@@ -713,7 +733,7 @@ impl Top {
 
 /// Writes the Verilog of `top` to `path`, creating its folder; returns the line count.
 fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::Result<usize> {
-    write_verilog_with(path, top, mem_bytes, &hw::Config::default())
+    write_verilog_with(path, top, mem_bytes, &top_default(top.block()))
 }
 
 /// [`write_verilog`] at the depths of `cfg` (checked by [`depth_config`] for the unit).
@@ -861,7 +881,8 @@ fn regress_cmd(
     let u = testbench::unit_cosim::random_regression(seed, &cfg, Some(&unit_vcd))?;
     writeln!(
         out,
-        "unit: {} requests ({} cycles, {} dropped by a reset), {} mismatches ({:.2} s, {:.2} M requests/s)",
+        "unit ({}, the default configuration): {} requests ({} cycles, {} dropped by a reset), {} mismatches ({:.2} s, {:.2} M requests/s)",
+        cfg.hw.tag(),
         u.requests,
         u.cycles,
         u.coverage.dropped,

@@ -196,9 +196,15 @@ impl SynthTop {
         c
     }
 
-    /// The block's Verilog (module `top`) in the default configuration.
+    /// The block's default configuration: for the unit `hw::Config::unit_default` (the
+    /// fastest clock), for a block alone every depth at its shallowest (`hw::Config::default`).
+    pub fn default_config(self) -> hw::Config {
+        if self == SynthTop::Unit { hw::Config::unit_default() } else { hw::Config::default() }
+    }
+
+    /// The block's Verilog (module `top`) in its default configuration.
     pub fn verilog(self, mem_bytes: usize) -> String {
-        self.verilog_with(mem_bytes, &hw::Config::default())
+        self.verilog_with(mem_bytes, &self.default_config())
     }
 
     /// The block's Verilog (module `top`) at the depths of `cfg` (blocks without a depth
@@ -338,6 +344,12 @@ fn esc(s: &str) -> String {
 
 impl SynthReport {
     /// The lowest and highest fmax over the placements (`None` without placement).
+    /// The placements (seeds, in seed order) whose fmax after routing reaches
+    /// [`TARGET_MHZ`]: `redunit synth --seed S` reproduces each (nextpnr is deterministic).
+    pub fn seeds_meeting_target(&self) -> Vec<u64> {
+        self.seeds.iter().filter(|r| r.fmax_mhz.is_some_and(|f| f >= TARGET_MHZ)).map(|r| r.seed).collect()
+    }
+
     pub fn fmax_range(&self) -> Option<(f64, f64)> {
         let fs = self.seeds.iter().filter_map(|r| r.fmax_mhz);
         Some((fs.clone().reduce(f64::min)?, fs.reduce(f64::max)?))
@@ -374,6 +386,9 @@ impl SynthReport {
         let range = self.fmax_range();
         let _ = writeln!(s, "  \"fmax_min_mhz\": {},", opt(range.map(|r| r.0)));
         let _ = writeln!(s, "  \"fmax_max_mhz\": {},", opt(range.map(|r| r.1)));
+        let _ = writeln!(s, "  \"target_mhz\": {TARGET_MHZ:.1},");
+        let met: Vec<String> = self.seeds_meeting_target().iter().map(u64::to_string).collect();
+        let _ = writeln!(s, "  \"seeds_meeting_target\": [{}],", met.join(", "));
         let seeds: Vec<String> = self
             .seeds
             .iter()
@@ -438,6 +453,19 @@ impl SynthReport {
                     self.seeds.len(),
                     if f >= TARGET_MHZ { "met" } else { "not met" }
                 );
+                let met = self.seeds_meeting_target();
+                let best = self.seeds.iter().filter(|r| r.fmax_mhz.is_some()).max_by(|a, b| a.fmax_mhz.unwrap_or(0.0).total_cmp(&b.fmax_mhz.unwrap_or(0.0)));
+                if let Some(b) = best {
+                    let _ = writeln!(
+                        s,
+                        "placements at {TARGET_MHZ:.0} MHz or more: {} of {}; the best: seed {} at {:.2} MHz (`--seed {}` reproduces it)",
+                        met.len(),
+                        self.seeds.len(),
+                        b.seed,
+                        b.fmax_mhz.unwrap_or(0.0),
+                        b.seed
+                    );
+                }
             }
             (Some(f), _) => {
                 let _ = writeln!(
@@ -866,6 +894,8 @@ pub struct SynthOptions {
     /// How many nextpnr runs at a time (at least 1).
     pub jobs: usize,
     pub placer: Placer,
+    /// nextpnr's timing-driven rip-up in the router (`--tmg-ripup`).
+    pub tmg_ripup: bool,
 }
 
 /// nextpnr-ecp5's placer (`--placer`).
@@ -932,7 +962,11 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
     // The options that vary between runs: passed to nextpnr and named in the report.
     let seeds: Vec<u64> = if opts.no_pnr { Vec::new() } else { (0..opts.seeds.max(1)).map(|i| opts.seed + i).collect() };
     let pnr_options = |seed: String| {
-        ["--freq".to_string(), opts.freq_mhz.to_string(), "--seed".into(), seed, "--placer".into(), opts.placer.name().into()]
+        let mut o = vec!["--freq".to_string(), opts.freq_mhz.to_string(), "--seed".into(), seed, "--placer".into(), opts.placer.name().into()];
+        if opts.tmg_ripup {
+            o.push("--tmg-ripup".into());
+        }
+        o
     };
     // One seed: `report.json` and `nextpnr.log`, as always; several: one pair per seed.
     let files = |seed: u64| {

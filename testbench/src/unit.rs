@@ -4,8 +4,9 @@
 //! # Models and memory sizes
 //!
 //! The memory size is a constant inside the RTL (its range check), so one Verilated model
-//! serves one size. `build.rs` verilates `hw::unit_verilog(65536)` ([`BUILT_MEM_BYTES`]) into
-//! the binary. Any other size is verilated on first use at run time: the Verilog, the shim
+//! serves one size. `build.rs` verilates `hw::unit_verilog(65536)` ([`BUILT_MEM_BYTES`], the
+//! unit's default configuration `hw::Config::unit_default`) into the binary. Any other size,
+//! and any other configuration, is verilated on first use at run time: the Verilog, the shim
 //! (`csrc/unit_shim.cpp`, embedded in the binary) and the Verilator runtime become a shared
 //! library cached under `target/redunit-unit/mem<N>-<hash>/` (the hash covers the Verilog, the
 //! shim, the flags and the Verilator version; `REDUNIT_UNIT_CACHE` moves the cache). That
@@ -178,7 +179,7 @@ pub fn cache_dir() -> PathBuf {
 }
 
 fn api_for(mem_bytes: usize, cfg: &hw::Config) -> anyhow::Result<&'static Api> {
-    if mem_bytes == BUILT_MEM_BYTES && cfg.is_default() {
+    if mem_bytes == BUILT_MEM_BYTES && *cfg == hw::Config::unit_default() {
         return Ok(&LINKED);
     }
     static LOADED: OnceLock<Mutex<HashMap<(usize, hw::Config), &'static Api>>> = OnceLock::new();
@@ -405,7 +406,7 @@ impl RtlUnit {
     }
 
     fn open(mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
-        Self::open_cfg(mem_bytes, &hw::Config::default(), vcd, first_cycle)
+        Self::open_cfg(mem_bytes, &hw::Config::unit_default(), vcd, first_cycle)
     }
 
     fn open_cfg(mem_bytes: usize, cfg: &hw::Config, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {

@@ -105,7 +105,7 @@ impl Config {
             rsp_ready_pct: 70,
             req_valid_pct: 85,
             mix: Mix::default(),
-            hw: hw::Config::default(),
+            hw: hw::Config::unit_default(),
         }
     }
 }

@@ -1,6 +1,9 @@
 //! The Verilated L2-slice unit against the golden memory: the random cosimulation (stalls,
 //! reset, hot addresses, near misses, errors) with its scoreboard, the atomic-counter
-//! invariant, coverage, and the request/response contract.
+//! invariant, coverage, and the request/response contract. The unit under test is its
+//! default configuration (`hw::Config::unit_default`, the registered pipeline at the fastest
+//! clock), linked into the binary; the most-operations-per-cycle configuration (every block at
+//! its shallowest) runs a random regression of its own, verilated at run time.
 //!
 //! The random regression prints its seed; rerun a failure with
 //! `REDUNIT_SEED=<seed> cargo test --release -p testbench --test unit_regression`. A failure
@@ -45,21 +48,21 @@ fn regression() -> &'static Report {
     })
 }
 
-/// The random regression on the unit's registered pipeline at the deepest depths
-/// (`Config::fastest_clock`: adders of 14 stages, forwarding only from registers, the RAM
-/// through an output register, a 32-place response FIFO), verilated at run time; fewer
-/// requests. Its coverage must be complete too.
+/// The random regression on the unit at its shallowest depths (`Config::most_ops_per_cycle`:
+/// adders of 3 stages, results merged and forwarded in the cycle they appear, an 8-place
+/// response FIFO), verilated at run time; fewer requests. Its coverage must be complete too.
 #[test]
-fn registered_pipeline_random_cosimulation_matches_the_golden_model() {
+fn most_ops_per_cycle_random_cosimulation_matches_the_golden_model() {
     let seed = stimulus::seed_from_env().expect("REDUNIT_SEED");
-    println!("registered pipeline seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
+    println!("most-ops-per-cycle seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
     let mut cfg = Config::new(MEM, 150_000);
-    cfg.hw = hw::Config::fastest_clock();
+    cfg.hw = hw::Config::most_ops_per_cycle();
+    assert_ne!(cfg.hw, Config::new(MEM, 1).hw, "the default regression runs the other configuration");
     let r = unit_cosim::random_regression(seed, &cfg, None).unwrap();
     println!("{} requests, {} cycles, {:.2} s", r.requests, r.cycles, r.seconds);
     assert!(r.ok(), "seed {:#x}: {} mismatches in {} requests\n{}", r.seed, r.mismatches, r.requests, r.describe());
     let holes = r.coverage.holes();
-    assert!(holes.is_empty(), "coverage holes in the registered pipeline: {holes:?}");
+    assert!(holes.is_empty(), "coverage holes in the most-ops-per-cycle unit: {holes:?}");
 }
 
 #[test]
@@ -117,7 +120,7 @@ fn atomic_counter_ends_at_exactly_100000() {
         policy_seed: 0xc0de,
         rsp_ready_pct: 75,
         req_valid_pct: 90,
-        hw: hw::Config::default(),
+        hw: hw::Config::unit_default(),
     };
     let mut unit = RtlUnit::new(MEM).unwrap();
     let obs = unit_cosim::drive(&mut unit, &plan).unwrap();
@@ -162,21 +165,36 @@ fn every_request_gets_exactly_one_response() {
     assert!(b.responses.iter().all(|r| r.is_some()));
 }
 
-/// The registered pipeline's cycle figures are the ones `hw` documents: latency
-/// `hw::unit_latency`, dependent requests to one line every `dependent_issue_interval_with`
-/// cycles, and one request per cycle to distinct lines (`redunit bench` patterns).
+/// Both presets' cycle figures are the ones `hw` documents: latency `hw::unit_latency`,
+/// dependent requests to one line every `dependent_issue_interval_with` cycles, and one
+/// request per cycle to distinct lines (`redunit bench` patterns). The registered pipeline
+/// (`fastest-clock`, the unit's default) and the shallow one (`most-ops-per-cycle`: issue 4's
+/// dependent integer ops every cycle and f32/f64 adds every 3 cycles).
 #[test]
 fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
-    let cfg = hw::Config::fastest_clock();
-    let r = testbench::bench::bench_with(3000, MEM, 40, &cfg).unwrap();
+    check_latency_and_intervals(&hw::Config::fastest_clock());
+}
+
+#[test]
+fn most_ops_per_cycle_latency_and_intervals_are_the_documented_ones() {
+    let cfg = hw::Config::most_ops_per_cycle();
+    let int = Access::Red("global.add.u32".parse().unwrap());
+    let f32 = Access::Red("global.add.f32".parse().unwrap());
+    assert_eq!(hw::slice_unit::dependent_issue_interval_with(int, &cfg), 1, "issue 4: dependent integer ops every cycle");
+    assert!(hw::slice_unit::dependent_issue_interval_with(f32, &cfg) <= 3, "issue 4: dependent f32 adds at least every 3 cycles");
+    check_latency_and_intervals(&cfg);
+}
+
+fn check_latency_and_intervals(cfg: &hw::Config) {
+    let r = testbench::bench::bench_with(3000, MEM, 40, cfg).unwrap();
     assert!(r.patterns.iter().all(|p| p.mismatches == 0), "{:?}", r.patterns);
-    let lat = hw::unit_latency(&cfg) as u64;
+    let lat = hw::unit_latency(cfg) as u64;
     for l in &r.latency {
         assert_eq!((l.min, l.max), (lat, lat), "latency of {}", l.family);
     }
     let every = |form: &str, name: &str| {
         let a = Access::Red(form.parse().unwrap());
-        let n = hw::slice_unit::dependent_issue_interval_with(a, &cfg) as f64;
+        let n = hw::slice_unit::dependent_issue_interval_with(a, cfg) as f64;
         let got = r.ops_per_cycle(name);
         assert!((got - 1.0 / n).abs() < 0.002, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
     };
