@@ -62,13 +62,14 @@
 //! # Pipelines ([`Config`], [`shape`])
 //! The description above is the shallow pipeline (`Config::default()`, the most operations
 //! per cycle; the unit's default configuration is the registered one below,
-//! `Config::unit_default()`). The stages after s1 follow the ALU's depth: with ALU latency `L` and integer
-//! latency `Li`, the integer result merges in s(1+Li) and the FP result in s(1+L), the write
-//! stage. The queue's hazard windows are `Li - 1` cycles for integer/bitwise forms and `L - 1`
-//! for FP forms (the default: 0 and 2), so a dependent request reaches s1 exactly when its
-//! producer's result is being merged, and takes the merged line straight from the merge
-//! logic. That forwarding path (adder output → merge → forwarding select → operand extract →
-//! ALU input) is a whole cycle of logic after the adder's own last stage.
+//! `Config::unit_default()`). The stages after s1 follow the ALU's depth: with ALU latency `L`
+//! and integer latency `Li`, the integer result merges in s(1+Li) and the FP result in
+//! s(1+L), the write stage. The queue's hazard windows are `Li - 1` cycles for integer/bitwise
+//! forms and `L - 1` for FP forms (the shallow pipeline: 0 and 2), so a dependent request
+//! reaches s1 exactly when its producer's result is being merged, and takes the merged line
+//! straight from the merge logic. That forwarding path (adder output → merge → forwarding
+//! select → operand extract → ALU input) is a whole cycle of logic after the adder's own last
+//! stage.
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text

@@ -77,7 +77,8 @@ enum Cmd {
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
-        /// The unit's pipeline (default: fastest-clock; the warp patterns run on hw::WarpUnit, the shallow unit behind the coalescer).
+        /// The unit's pipeline (default: fastest-clock; the warp patterns run on hw::WarpUnit,
+        /// the shallow unit behind the coalescer).
         #[command(flatten)]
         depths: DepthArgs,
     },
