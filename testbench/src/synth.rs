@@ -454,16 +454,13 @@ impl SynthReport {
                     if f >= TARGET_MHZ { "met" } else { "not met" }
                 );
                 let met = self.seeds_meeting_target();
-                let best = self.seeds.iter().filter(|r| r.fmax_mhz.is_some()).max_by(|a, b| a.fmax_mhz.unwrap_or(0.0).total_cmp(&b.fmax_mhz.unwrap_or(0.0)));
-                if let Some(b) = best {
+                let best = self.seeds.iter().filter_map(|r| Some((r.seed, r.fmax_mhz?))).max_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((seed, f)) = best {
                     let _ = writeln!(
                         s,
-                        "placements at {TARGET_MHZ:.0} MHz or more: {} of {}; the best: seed {} at {:.2} MHz (`--seed {}` reproduces it)",
+                        "placements at {TARGET_MHZ:.0} MHz or more: {} of {}; the best: seed {seed} at {f:.2} MHz (`--seed {seed}` reproduces it)",
                         met.len(),
-                        self.seeds.len(),
-                        b.seed,
-                        b.fmax_mhz.unwrap_or(0.0),
-                        b.seed
+                        self.seeds.len()
                     );
                 }
             }
