@@ -64,7 +64,8 @@ impl BenchReport {
         self.cosim_requests as f64 / self.cosim_seconds.max(1e-9)
     }
 
-    /// The JSON object of `redunit bench --json` (keys fixed by the issue).
+    /// The JSON object of `redunit bench --json`: `<pattern>_ops_per_cycle` for each pattern,
+    /// `latency_cycles` and `cosim_ops_per_second` (a contract: keys are added, never changed).
     pub fn json(&self) -> String {
         let num = |v: f64| {
             if v.is_finite() {
@@ -76,14 +77,9 @@ impl BenchReport {
             }
         };
         let mut s = String::from("{\n");
-        for (key, pat) in [
-            ("distinct_ops_per_cycle", "distinct"),
-            ("same_addr_int_ops_per_cycle", "same_addr_int"),
-            ("same_addr_f32_ops_per_cycle", "same_addr_f32"),
-            ("same_addr_f64_ops_per_cycle", "same_addr_f64"),
-            ("mixed_ops_per_cycle", "mixed"),
-        ] {
-            let _ = writeln!(s, "  \"{key}\": {},", num(self.ops_per_cycle(pat)));
+        // One key per pattern, `<pattern>_ops_per_cycle`, in report order.
+        for p in &self.patterns {
+            let _ = writeln!(s, "  \"{}_ops_per_cycle\": {},", p.name, num(p.ops_per_cycle()));
         }
         // Whole cycles print as integers (a pipeline of fixed latency), else the mean.
         let lat: Vec<String> = self
@@ -104,10 +100,30 @@ impl BenchReport {
     pub fn text(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "unit: hw::SliceUnit, {} bytes of memory, {}", self.mem_bytes, crate::rtl::VERILATOR_VERSION);
-        let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12}  mismatches vs golden", "pattern", "requests", "cycles", "ops/cycle");
+        let gpu = gpu_figures();
+        let _ = writeln!(
+            s,
+            "{:<24} {:>8} {:>9} {:>10} {:>7}  {:<10} GPU figure's source",
+            "pattern", "requests", "cycles", "ops/cycle", "GPU/clk", "mismatches"
+        );
         for p in &self.patterns {
-            let _ = writeln!(s, "{:<16} {:>9} {:>9} {:>12.4}  {}", p.name, p.requests, p.cycles, p.ops_per_cycle(), p.mismatches);
+            let (g, src) = gpu.iter().find(|g| g.0 == p.name).map_or(("—".to_string(), ""), |g| (format!("{:.3}", g.1), g.2.as_str()));
+            let _ = writeln!(
+                s,
+                "{:<24} {:>8} {:>9} {:>10.4} {:>7}  {:<10} {src}",
+                p.name,
+                p.requests,
+                p.cycles,
+                p.ops_per_cycle(),
+                g,
+                p.mismatches
+            );
         }
+        let _ = writeln!(
+            s,
+            "GPU/clk: requests per SM clock of a whole H100/H200 for the same pattern (testbench/h100/hot-addresses.csv); \
+             the unit's figure is per unit clock of one L2 slice"
+        );
         let _ = writeln!(s, "latency (cycles, request accepted -> response valid, one in flight):");
         for l in &self.latency {
             let _ = writeln!(s, "  {:<4} min {:>3} mean {:>7.2} max {:>3}", l.family, l.min, l.mean, l.max);
@@ -123,6 +139,21 @@ impl BenchReport {
         let _ = writeln!(s, "time: {:.1} s", self.seconds);
         s
     }
+}
+
+/// The GPU's figure beside each bench row: (pattern, requests per SM clock, what was
+/// measured), from `h100/hot-addresses.csv`.
+pub fn gpu_figures() -> Vec<(String, f64, String)> {
+    let text = include_str!("../h100/hot-addresses.csv");
+    let body: String = text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    let mut rd = csv::Reader::from_reader(body.as_bytes());
+    rd.records()
+        .map(|r| {
+            let r = r.expect("h100/hot-addresses.csv is a valid CSV");
+            let v = r[1].parse().unwrap_or_else(|_| panic!("h100/hot-addresses.csv: {:?} is not a number", &r[1]));
+            (r[0].to_string(), v, r[2].to_string())
+        })
+        .collect()
 }
 
 /// Runs the benchmark with `n` requests per pattern on a unit of `mem_bytes`.

@@ -203,14 +203,52 @@ fn form(s: &str) -> Form {
     s.parse().expect("catalogue form")
 }
 
-/// The benchmark patterns of `redunit bench`, `n` requests each, on a memory of `mem_bytes`.
+/// The same-address rows of `redunit bench`: (pattern name, form, `atom` instead of `red`).
+/// Each pattern sends `n` requests of the form to one address; the name is the JSON key
+/// without `_ops_per_cycle`.
+pub const SAME_ADDR_ROWS: [(&str, &str, bool); 24] = [
+    ("same_addr_add_u32", "global.add.u32", false),
+    ("same_addr_add_u64", "global.add.u64", false),
+    ("same_addr_xor_b32", "global.xor.b32", false),
+    ("same_addr_min_s32", "global.min.s32", false),
+    ("same_addr_max_u64", "global.max.u64", false),
+    ("same_addr_inc_u32", "global.inc.u32", false),
+    ("same_addr_dec_u32", "global.dec.u32", false),
+    ("same_addr_f16", "global.add.noftz.f16", false),
+    ("same_addr_bf16", "global.add.noftz.bf16", false),
+    ("same_addr_f16x2", "global.add.noftz.f16x2", false),
+    ("same_addr_bf16x2", "global.add.noftz.bf16x2", false),
+    ("same_addr_f32", "global.add.f32", false),
+    ("same_addr_f64", "global.add.f64", false),
+    ("same_addr_v4_f32", "global.v4.f32.add", false),
+    ("same_addr_v8_f16_max", "global.v8.f16.max.noftz", false),
+    ("same_addr_atom_add_u32", "global.add.u32", true),
+    ("same_addr_atom_add_u64", "global.add.u64", true),
+    ("same_addr_atom_f16", "global.add.noftz.f16", true),
+    ("same_addr_atom_bf16", "global.add.noftz.bf16", true),
+    ("same_addr_atom_f16x2", "global.add.noftz.f16x2", true),
+    ("same_addr_atom_bf16x2", "global.add.noftz.bf16x2", true),
+    ("same_addr_atom_f32", "global.add.f32", true),
+    ("same_addr_atom_f64", "global.add.f64", true),
+    ("same_addr_atom_v4_f32", "global.v4.f32.add", true),
+];
+
+/// Hot lines apart in the unit's memory for the `hot_lines_*` patterns (the GPU table's lines
+/// are 4 KiB apart so that they spread over slices; the unit is one slice and orders per
+/// 16-byte line, so any distinct lines will do).
+const HOT_LINE_STRIDE: u64 = 0x40;
+
+/// The benchmark patterns of `redunit bench`, `n` requests each, on a memory of `mem_bytes`:
+/// `distinct`, `same_addr_int` (`add.u32`) and `mixed`, then the rows of [`SAME_ADDR_ROWS`]
+/// (`same_addr_f32` and `same_addr_f64` among them), `hot_words_4_f32` (the four f32 words of
+/// one 16-byte line, round robin) and `hot_lines_{2,4,8}_{int,f32}` (`add.u32` / `add.f32` to
+/// K lines, round robin).
 pub fn bench_patterns(n: usize, mem_bytes: usize) -> Vec<(&'static str, Vec<Request>)> {
     let lines = mem_bytes as u64 / 16;
     let mut stim = Stimulus::new(0xbe7c);
     let mut rng = 0x5eed_u64;
     let add_u32 = form("global.add.u32");
     let add_f32 = form("global.add.f32");
-    let add_f64 = form("global.add.f64");
     let forms = Form::all();
     // A form drawn from all of them, half red and half atom, at the base of a line.
     let any = |line: u64, stim: &mut Stimulus, rng: &mut u64| {
@@ -222,8 +260,6 @@ pub fn bench_patterns(n: usize, mem_bytes: usize) -> Vec<(&'static str, Vec<Requ
     let one = |f: Form, v: u128| Request { access: Access::Red(f), addr: 0x100, value: v };
     let distinct: Vec<Request> = (0..n as u64).map(|i| any(i % lines, &mut stim, &mut rng)).collect();
     let int: Vec<Request> = (0..n).map(|_| one(add_u32, 1)).collect();
-    let f32: Vec<Request> = (0..n).map(|_| one(add_f32, 0x3f80_0000)).collect();
-    let f64: Vec<Request> = (0..n).map(|_| one(add_f64, 0x3ff0_0000_0000_0000)).collect();
     // Half one hot address (integer and f32 adds alternating), half distinct lines (any
     // form); the hot address's line is skipped by the distinct half.
     let mixed: Vec<Request> = (0..n as u64)
@@ -236,7 +272,33 @@ pub fn bench_patterns(n: usize, mem_bytes: usize) -> Vec<(&'static str, Vec<Requ
             }
         })
         .collect();
-    vec![("distinct", distinct), ("same_addr_int", int), ("same_addr_f32", f32), ("same_addr_f64", f64), ("mixed", mixed)]
+    let mut v = vec![("distinct", distinct), ("same_addr_int", int), ("mixed", mixed)];
+    // Each row's operands are the stimulus's special-value-biased ones (the interval of the
+    // unit does not depend on them; the golden check does).
+    for (name, f, atom) in SAME_ADDR_ROWS {
+        let f = form(f);
+        let reqs = (0..n)
+            .map(|_| {
+                let value = stim.op(f).b;
+                Request { access: if atom { Access::Atom(f) } else { Access::Red(f) }, addr: 0x100, value }
+            })
+            .collect();
+        v.push((name, reqs));
+    }
+    let words: Vec<Request> =
+        (0..n as u64).map(|i| Request { access: Access::Red(add_f32), addr: 0x100 + 4 * (i % 4), value: stim.op(add_f32).b }).collect();
+    v.push(("hot_words_4_f32", words));
+    for (k, int_name, f32_name) in
+        [(2, "hot_lines_2_int", "hot_lines_2_f32"), (4, "hot_lines_4_int", "hot_lines_4_f32"), (8, "hot_lines_8_int", "hot_lines_8_f32")]
+    {
+        for (name, f) in [(int_name, add_u32), (f32_name, add_f32)] {
+            let reqs = (0..n as u64)
+                .map(|i| Request { access: Access::Red(f), addr: 0x100 + HOT_LINE_STRIDE * (i % k), value: stim.op(f).b })
+                .collect();
+            v.push((name, reqs));
+        }
+    }
+    v
 }
 
 /// `n` isolated requests of a family for the latency measurement, each at its own line.

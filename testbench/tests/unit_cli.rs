@@ -106,4 +106,22 @@ fn bench_json_has_the_documented_keys() {
         assert!(j.contains(key), "{key} missing from {j}");
     }
     assert!(j.trim_start().starts_with('{') && j.trim_end().ends_with('}'));
+    // The hot-address rows: one per same-address form, `atom` twins of the add rows, four hot
+    // words of a line, K hot lines.
+    let forms = ["add_u32", "add_u64", "xor_b32", "min_s32", "max_u64", "inc_u32", "dec_u32", "f16", "bf16", "f16x2"];
+    let forms2 = ["bf16x2", "f32", "f64", "v4_f32", "v8_f16_max"];
+    let adds = ["add_u32", "add_u64", "f16", "bf16", "f16x2", "bf16x2", "f32", "f64", "v4_f32"];
+    let mut keys: Vec<String> = forms.iter().chain(&forms2).map(|f| format!("same_addr_{f}")).collect();
+    keys.extend(adds.iter().map(|f| format!("same_addr_atom_{f}")));
+    keys.push("hot_words_4_f32".into());
+    for k in [2, 4, 8] {
+        keys.push(format!("hot_lines_{k}_int"));
+        keys.push(format!("hot_lines_{k}_f32"));
+    }
+    for key in keys {
+        let key = format!("\"{key}_ops_per_cycle\": ");
+        let at = j.find(&key).unwrap_or_else(|| panic!("{key} missing from {j}"));
+        let v: f64 = j[at + key.len()..].split([',', '\n']).next().unwrap().trim().parse().unwrap();
+        assert!(v > 0.0 && v <= 1.0, "{key}{v}");
+    }
 }

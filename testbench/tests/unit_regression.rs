@@ -201,5 +201,26 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
     every("global.add.u32", "same_addr_int");
     every("global.add.f32", "same_addr_f32");
     every("global.add.f64", "same_addr_f64");
+    // Every same-address row, red and atom: one request per documented dependent interval.
+    for (name, form, atom) in testbench::traffic::SAME_ADDR_ROWS {
+        let f = form.parse().unwrap();
+        let a = if atom { Access::Atom(f) } else { Access::Red(f) };
+        let n = hw::slice_unit::dependent_issue_interval_with(a, cfg) as f64;
+        let got = r.ops_per_cycle(name);
+        assert!((got - 1.0 / n).abs() < 0.002, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
+    }
+    // Hazards are per 16-byte line: four words of one line serialise like one address, and K
+    // hot lines overlap up to one request per cycle.
+    let f32_n = hw::slice_unit::dependent_issue_interval_with(Access::Red("global.add.f32".parse().unwrap()), cfg) as f64;
+    let got = r.ops_per_cycle("hot_words_4_f32");
+    assert!((got - 1.0 / f32_n).abs() < 0.002, "hot_words_4_f32: {got} ops/cycle, documented 1 per {f32_n} cycles");
+    for k in [2u32, 4, 8] {
+        for (fam, form) in [("int", "global.add.u32"), ("f32", "global.add.f32")] {
+            let n = hw::slice_unit::dependent_issue_interval_with(Access::Red(form.parse().unwrap()), cfg) as f64;
+            let want = (k as f64 / n).min(1.0);
+            let got = r.ops_per_cycle(&format!("hot_lines_{k}_{fam}"));
+            assert!(got <= want + 0.002 && got >= 0.95 * want, "hot_lines_{k}_{fam}: {got} ops/cycle, documented {want}");
+        }
+    }
     assert!(r.ops_per_cycle("distinct") > 0.99, "distinct lines: {}", r.ops_per_cycle("distinct"));
 }
