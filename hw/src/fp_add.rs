@@ -44,7 +44,7 @@
 //! rounded significand's top bits. Side-band signals travel packed (`sb`: ftz, special, sign,
 //! sub/zero, special value).
 //!
-//! NaN rules (`spec/red-semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
+//! NaN rules (`docs/semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
 //! is the format's canonical NaN (`7fff`, `7fffffff`); with `NAN_PROP` true (f64) one NaN
 //! input gives that NaN, two give `b` (global) or `a` (shared, `nan_quiet`), quieted with the
 //! quiet bit when `nan_quiet`, and `inf + -inf` gives the indefinite NaN.
