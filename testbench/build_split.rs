@@ -3,7 +3,7 @@
 //!
 //! A Verilated model evaluates all of its logic on every clock edge: the ALU as one model
 //! evaluates all 23 lanes of its units each cycle, though an operation uses 2.6 of them on
-//! average (BENCHMARKS.md, "Cosimulation of the reduction ALU"). Here the Verilog of
+//! average (BENCHMARKS.md, "Cosimulation"). Here the Verilog of
 //! `hw::alu_verilog()` is cut, as text, at the unit instances of module `top` (the instances
 //! with a `hold` port, named after an [`hw::alu::AluUnit`]):
 //! - `front.v` (`Vsplit_front`): `top` without its units and without its outputs; the inputs

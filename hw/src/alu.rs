@@ -17,8 +17,8 @@
 //! After the ALU's latency the delayed form code selects one unit's 128-bit result and
 //! zeroes the bits above the form's width (`elem_bits * vec`). The select is decoded a cycle
 //! before the output and registered one-hot (`o_sel`: per unit and per bit group), so the
-//! output is an AND-OR of registers (issue 5: the decoded select had been the ALU's critical
-//! path, fanning out to all 128 bits). Every unit registers its
+//! output is an AND-OR of registers (a select decoded in the output cycle is the ALU's
+//! critical path, fanning out to all 128 bits). Every unit registers its
 //! operands first and computes from those registers (the adders' last stage drives their
 //! `sum` from their stage-2 registers), so there is no logic between the input ports and the
 //! first registers and no path from the inputs to the outputs; a cycle-based simulator then
@@ -292,7 +292,7 @@ impl ReductionAlu {
 
     /// This ALU taking the old value of its min/max lanes from `in_old_mm` and that of its
     /// f32/f64 adders from `in_old_wide` (the caller drives both with `in_old`'s value, from
-    /// replicas of its registers: the unit's registered pipeline, issue 5).
+    /// replicas of its registers: the unit's registered pipeline).
     pub fn with_old_replicas(mut self) -> Self {
         self.replicas = Constant::new(true);
         self
@@ -300,8 +300,8 @@ impl ReductionAlu {
 
     /// This ALU for a caller that sends it floating-point forms only (the unit, whose integer
     /// forms go to integer ALUs of its own): the integer ALU's operands are tied to zero and
-    /// held, so synthesis removes it (in the unit's registered pipeline its copy held 6 of 14
-    /// critical paths, issue 5 Phase 9). An integer form's result is then undefined.
+    /// held, so synthesis removes it (in the unit's registered pipeline its copy would hold
+    /// many of the critical paths). An integer form's result is then undefined.
     pub fn fp_only(mut self) -> Self {
         self.no_int = Constant::new(true);
         self

@@ -44,7 +44,7 @@
 //! rounded significand's top bits. Side-band signals travel packed (`sb`: ftz, special, sign,
 //! sub/zero, special value).
 //!
-//! NaN rules (`spec/red-semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
+//! NaN rules (`docs/semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
 //! is the format's canonical NaN (`7fff`, `7fffffff`); with `NAN_PROP` true (f64) one NaN
 //! input gives that NaN, two give `b` (global) or `a` (shared, `nan_quiet`), quieted with the
 //! quiet bit when `nan_quiet`, and `inf + -inf` gives the indefinite NaN.
@@ -226,13 +226,13 @@ macro_rules! fp_adder {
             s0_b: HoldReg<Bits<$w>>,
             /// The operands' exponent fields again, for the exponent differences and zero
             /// tests of segment A (`xcp`: at the segmented depths), so that `s0_a`/`s0_b`
-            /// feed fewer places (issue 5, Phase 13: `s0_a` → `ccmp_sh_*` was critical).
+            /// feed fewer places (`s0_a` → `ccmp_sh_*` is otherwise critical).
             s0_ae: HoldReplicaReg<Bits<$e>>,
             s0_be: HoldReplicaReg<Bits<$e>>,
             xcp: Constant<Bit>,
             /// The form's flags, held with the operands, one register per adder
             /// (`HoldReplicaReg`): plain registers, Yosys merged both f64 adders' copies into
-            /// one whose fan-out to their side bands was a critical path (issue 5, Phase 13).
+            /// one whose fan-out to their side bands is a critical path.
             s0_ftz: HoldReplicaReg<Bit>,
             s0_nan_quiet: HoldReplicaReg<Bit>,
             s1_big: DFF<Bits<$x>>,
@@ -246,7 +246,7 @@ macro_rules! fp_adder {
             ccmp_a: Cut<Bits<$w>>,
             ccmp_b: Cut<Bits<$w>>,
             // (The two high chunks' results registered apart, combined with the low half's in
-            // the swap: one LUT level less after the compares, issue 5 Phase 13.)
+            // the swap: one LUT level less after the compares.)
             ccmp_lt3: Cut<Bit>,
             ccmp_eq3: Cut<Bit>,
             ccmp_lt2: Cut<Bit>,
@@ -697,8 +697,7 @@ macro_rules! fp_adder {
                 // zero), each one tree of the exponent and fraction bits (as many LUT levels as
                 // the fraction's OR alone), registered, so that segment B's special result
                 // starts from them. (Registered as the two parts, the side band behind them
-                // was the critical path of 4 of 27 placements of the unit: issue 5, phase13-b
-                // and phase13-d.)
+                // becomes a critical path of the unit.)
                 self.ccmp_a_nan.d.next = self.ea.val().all() && self.s0_a.q.val().get_bits::<$f>(0).any();
                 self.ccmp_b_nan.d.next = self.eb.val().all() && self.s0_b.q.val().get_bits::<$f>(0).any();
                 self.ccmp_a_inf.d.next = self.ea.val().all() && !self.s0_a.q.val().get_bits::<$f>(0).any();
@@ -890,8 +889,8 @@ macro_rules! fp_adder {
                     self.big_y.val().get_bits::<$hi>($lo) + self.small_inv.val().get_bits::<$hi>($lo);
                 // The high part with a carry-in too (`cadd_hi1`, a carry chain beside
                 // `cadd_hi0`, the carry-in as an extra low bit as above), so that segment E
-                // only selects: the increment after the cut was a second carry chain in series
-                // and the f64 adders' critical path in issue 5 Phase 14.
+                // only selects: an increment after the cut would be a second carry chain in
+                // series, the f64 adders' critical path.
                 self.hi_a1.next = (bit_cast::<$hi1, $hi>(self.big_y.val().get_bits::<$hi>($lo)) << 1) | self.one_hi1.val();
                 self.hi_b1.next = (bit_cast::<$hi1, $hi>(self.small_inv.val().get_bits::<$hi>($lo)) << 1) | self.one_hi1.val();
                 self.hi_t1.next = self.hi_a1.val() + self.hi_b1.val();
@@ -915,8 +914,8 @@ macro_rules! fp_adder {
                     self.sum_zero.next = !self.cadd_hi1.q.val().any();
                 }
                 // Whether the sum is zero, from the registered parts (segment F needs it for
-                // the sign of an exact zero; testing the registered sum there was the
-                // critical path of the f64 adders' sign band in issue 5 Phase 14).
+                // the sign of an exact zero; testing the registered sum there would be the
+                // critical path of the f64 adders' sign band).
                 self.csum_zero.d.next = self.sum_zero.val() && !self.cadd_lo_sum.q.val().any();
                 self.sum_e.next =
                     (bit_cast::<$y, $hi>(self.hi.val()) << $lo) | bit_cast::<$y, $lo>(self.cadd_lo_sum.q.val());

@@ -312,7 +312,7 @@ struct Base16 {
     s0_a: HoldReg<Bits<16>>,
     s0_b: HoldReg<Bits<16>>,
     /// The format, a register of this lane's own (`ReplicaReg`): the lanes' format registers
-    /// have one input, and merged they were one register driving all 8 lanes (issue 5).
+    /// have one input, and merged they would be one register driving all 8 lanes.
     s0_bf16: ReplicaReg<Bit>,
     s1_sign: DFF<Bit>,
     s1_exp: DFF<Bits<8>>,
@@ -737,7 +737,7 @@ struct Deep16 {
     s0_a: HoldReg<Bits<16>>,
     s0_b: HoldReg<Bits<16>>,
     /// The format, a register of this lane's own (`ReplicaReg`): the lanes' format registers
-    /// have one input, and merged they were one register driving all 8 lanes (issue 5).
+    /// have one input, and merged they would be one register driving all 8 lanes.
     s0_bf16: ReplicaReg<Bit>,
     s1_big: DFF<Bits<14>>,
     s1_small: DFF<Bits<14>>,

@@ -4,7 +4,7 @@
 //! An adder's operand register (a `HoldReg`, for operand isolation) feeds its first segment's
 //! compares, exponent differences, unpack and the next stage's copy of the operand; its D comes
 //! from the unit's old-value extract across the chip. A copy of some of its bits for one group
-//! of consumers (the f32/f64 adders' exponent differences, issue 5 Phase 13) must hold when the
+//! of consumers (the f32/f64 adders' exponent differences) must hold when the
 //! operand holds, or the two would disagree. Under `REDUNIT_ECP5` each bit is an instantiated
 //! `TRELLIS_FF` with its clock enable driven by `!hold` (no LUT before the D input, and no
 //! optimisation pass merges it with the register it copies); elsewhere the behavioural
@@ -13,7 +13,7 @@
 //! The same block serves as a `HoldReg` of which every lane keeps its own: lanes fed the same
 //! control bits under the same hold (the unit's integer lanes' op and type, the two f64
 //! adders' `ftz` and NaN-quiet flags) would otherwise share one register fanned out to all of
-//! them (issue 5, Phase 14).
+//! them, a long route at 150 MHz.
 
 use crate::replica_reg::replica_verilog;
 use rust_hdl::prelude::*;

@@ -106,7 +106,7 @@ pub struct IntAlu {
     c1_is_inc: Cut<Bit>,
     /// dec gives `b` when `M == 0 || M > b` (low halves): the two terms apart (`c1_dec_z`:
     /// `M == 0`, `c1_dec_gt`: `M > b`), ORed in segment 2 (the zero test and the compare's
-    /// chain ORed before the cut were 4 of 14 critical paths of the unit, issue 5 Phase 13).
+    /// chain ORed before the cut make a critical path of the unit).
     c1_dec_z: Cut<Bit>,
     c1_dec_gt: Cut<Bit>,
     c1_lt_lo: Cut<Bit>,
@@ -116,7 +116,7 @@ pub struct IntAlu {
     // Input registers (the result is combinational from them). The op and type bits hold
     // with the operands and each lane keeps its own (`HoldReplicaReg`): as plain registers,
     // Yosys merged the unit's four integer lanes' copies into one, whose fan-out to the
-    // lanes' sign flips was a critical path (issue 5, Phase 13).
+    // lanes' sign flips is a critical path at 150 MHz.
     s0_op: HoldReplicaReg<Bits<OP_WIDTH>>,
     s0_is64: HoldReplicaReg<Bit>,
     s0_signed: HoldReplicaReg<Bit>,
@@ -256,7 +256,7 @@ impl Logic for IntAlu {
         self.c1_hi0.d.next = self.a_hi.val() + self.b_hi.val();
         // (a + b + 1 as a - !b: one carry chain with its carry-in set. Written `a + b + 1`,
         // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it: two
-        // 32-bit chains in series, 6 of 14 critical paths of the unit in issue 5 Phase 10.)
+        // 32-bit chains in series, the unit's most frequent critical path.)
         self.c1_hi1.d.next = self.a_hi.val() - !self.b_hi.val();
         self.lt_lo.next = (self.a_lo.val() ^ self.flip_lo.val()) < (self.b_lo.val() ^ self.flip_lo.val());
         self.c1_lt_lo.d.next = self.lt_lo.val();
@@ -268,7 +268,7 @@ impl Logic for IntAlu {
         self.c1_is_inc.d.next = self.s0_op.q.val() == self.op_inc.val();
         // (dec is u32 only: its condition M == 0 || M > b is an unsigned compare of its own,
         // not the signed-capable `lt_lo` with an equality beside it: that was the flip LUT, a
-        // shared chain and two LUTs, 2 of 14 critical paths of the unit in issue 5 Phase 10.)
+        // shared chain and two LUTs, too long for one segment at 150 MHz.)
         self.c1_dec_z.d.next = !self.a_lo.val().any();
         self.c1_dec_gt.d.next = self.b_lo.val() < self.a_lo.val();
         self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();

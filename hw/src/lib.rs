@@ -1,5 +1,6 @@
-//! The redunit hardware in rust-hdl: the reduction ALU and its units, and (later) the
-//! L2-slice unit. Form codes come from [`sim::form::encoding`].
+//! The redunit hardware in rust-hdl: the reduction ALU and its units, the L2-slice unit, the
+//! warp coalescer, the async unit with its mbarriers and the `redux.sync` block. Form codes
+//! come from [`sim::form::encoding`]; the design is described in `docs/architecture.md`.
 //!
 //! | file | block |
 //! | --- | --- |
@@ -15,7 +16,10 @@
 //! | `replica_reg.rs` | [`replica_reg::ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication) |
 //! | `hold_replica_reg.rs` | [`hold_replica_reg::HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
-//! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit (interface stub) |
+//! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit: request/response ports, ordering, memory, ALUs, forwarding |
+//! | `ordering_queue.rs` | [`ordering_queue::OrderingQueue`]: the unit's queue, arrival order per 16-byte line, other lines overtake |
+//! | `line_memory.rs` | [`line_memory::LineMemory`]: the unit's memory of 16-byte lines, synchronous read (block RAM) |
+//! | `response_fifo.rs` | [`response_fifo::ResponseFifo`]: the unit's responses waiting for `rsp_ready` |
 //! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
 //! | `async_unit.rs` | [`AsyncUnit`]: `SliceUnit` + `Mbarrier`, `red.async` completion by complete-tx |
 //! | `warp_coalescer.rs` | [`WarpCoalescer`]: warp `RED` → masked sector requests; [`WarpUnit`]: it in front of the unit |

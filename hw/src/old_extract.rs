@@ -7,13 +7,13 @@
 //! own. Bytes beyond the access hold other bytes of the line, not zeros: every reader takes
 //! only the access's bytes (the unit's ALU results are masked by its merge, its response by
 //! the access mask). Narrower multiplexers with fewer select loads than a full shift: the
-//! shift's fan-out to the ALU lanes' operand registers was 6 of 13 critical paths of the
-//! unit's registered pipeline (issue 5, Phase 7).
+//! shift's fan-out to the ALU lanes' operand registers is otherwise the critical path of the
+//! unit's registered pipeline.
 //!
 //! The unit's registered pipeline has one per group of consumers, each with its own
 //! replicas (`ReplicaReg`) of the line and the shift, so that each group's multiplexers and
-//! the registers they read sit near it (issue 5, Phase 9). The default pipeline extracts in
-//! the cycle of its forwarding, in the unit itself (a combinational block between the unit's
+//! the registers they read sit near it (one shared set would be routed across the chip).
+//! The default pipeline extracts in the cycle of its forwarding, in the unit itself (a combinational block between the unit's
 //! writes and reads is a loop to Verilator's ordering, `UNOPTFLAT`).
 
 use crate::k;
@@ -26,7 +26,7 @@ pub struct OldExtract {
     /// The line and the access's offset times 8 (a multiple of the access size). The unit's
     /// offsets are even, and the shift's low 4 bits are not kept: a replica hides a constant
     /// from synthesis, and with them the multiplexers were those of a full 128-way shift,
-    /// 8 LUT levels instead of 3 (issue 5, Phase 9).
+    /// 8 LUT levels instead of 3.
     pub line: Signal<In, Bits<128>>,
     pub sh: Signal<In, Bits<7>>,
     /// The old value, the accessed bytes from bit 0, of `line` and `sh` of the cycle before.
@@ -34,7 +34,7 @@ pub struct OldExtract {
     r_line: ReplicaReg<Bits<128>>,
     /// The shift, one replica per multiplexer group (bytes 0-1, 2-3, 4-7), and as a shift
     /// amount: its top bit selects in all three, and 64 multiplexers from one register was
-    /// the critical path into the f16/bf16 lanes' operand registers (issue 5, Phase 13).
+    /// the critical path into the f16/bf16 lanes' operand registers.
     r_sh: [ReplicaReg<Bits<3>>; 3],
     x_sh: Signal<Local, Bits<7>>,
     x_sh32: Signal<Local, Bits<7>>,

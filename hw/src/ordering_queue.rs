@@ -18,7 +18,7 @@
 //! all slots are valid (it does not look at this cycle's issue, so there is no combinational
 //! path from the issue side to it). Synchronous `reset` empties the queue.
 //!
-//! # Timing structure (issue 5: 150 MHz on the ECP5)
+//! # Timing structure (150 MHz on the ECP5)
 //! Everything the pick needs is registered, so the issue outputs are two short steps from
 //! the registers: a one-hot oldest-eligible pick and a one-hot AND-OR of the slots.
 //! - `e_elig[i]` (entry i is eligible) is a register, computed from the next state;
@@ -138,7 +138,7 @@ pub struct OrderingQueue {
     /// before (`issue_payload` a cycle later), read from its slot, which is still intact, by
     /// replicas of `last2_fs` (one per quarter of the payload): the select loads copies of a
     /// register, and no one register drives the 174-bit AND-OR (the pick → `last_fs` →
-    /// payload → the unit's register was a critical path, issue 5 Phase 13). Otherwise zero.
+    /// payload → the unit's register would be a critical path). Otherwise zero.
     pub issue_payload_late: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
     // Coverage.
     pub cov_full: Signal<Out, Bit>,
@@ -165,7 +165,7 @@ pub struct OrderingQueue {
     /// flip-flops, whose set/reset input is tied off: the cases that clear the count stay in
     /// the D logic. As a synchronous reset Yosys made of them, the clear reached the
     /// flip-flops' LSR input, 2.7-3.3 ns of routing plus 0.42 ns of setup after three LUT
-    /// levels: the unit's slowest path in two placements of issue 5, 119.0 and 128.4 MHz.)
+    /// levels: the unit's slowest path in some placements, 119-128 MHz.)
     e_cnt: [ReplicaReg<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
@@ -636,8 +636,8 @@ impl Logic for OrderingQueue {
         // own next value, the slot `fr` loads matching). So the compares are with
         // `push_line_nx` only (`p_eq` for the slot `fr` loads), and `push_nx_keep` selects in
         // the last LUT. Selecting the line before the compares (`push_nx_keep` in a LUT per
-        // compared bit, over 200 loads) left the push compares 6 of 27 critical paths of the
-        // unit in issue 5 phase14-c/-d, some from that select bit.)
+        // compared bit, over 200 loads) makes the push compares a frequent critical path of
+        // the unit, some from that select bit.)
         // (Their own temporaries: a statement group that reads `push_line_nx` must not share
         // one with the free-slot search, which makes `push_ready_nx`, or Verilator sees a
         // loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)

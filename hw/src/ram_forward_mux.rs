@@ -5,8 +5,8 @@
 //! The RAM's output arrives late (the block RAM's clock-to-out and a route across the chip,
 //! 3 ns of the 6.7 ns at 150 MHz), so it must meet the forwarded sources in the last LUT
 //! only. Yosys/ABC map the whole select as one function and put the RAM bit wherever the
-//! LUT count is lowest: in issue 5 Phase 14 it was three LUT levels from the RAM, and RAM
-//! → old-line replicas were 3 of 13 critical paths. So under `REDUNIT_ECP5` (the ECP5
+//! LUT count is lowest: left to them it lands three LUT levels from the RAM, and RAM →
+//! old-line replicas become critical paths. So under `REDUNIT_ECP5` (the ECP5
 //! flow, `redunit synth`) each bit is an instantiated `LUT4` (`Z = C ? B : A`, INIT
 //! `CACA`), which ABC leaves as it is: the forwarded sources' select is mapped before it,
 //! and the RAM bit passes one LUT. Everywhere else (Verilator, the generic synthesis test)

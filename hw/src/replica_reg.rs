@@ -3,7 +3,7 @@
 //!
 //! A signal that fans out to many places far apart on the chip is loaded into one replica per
 //! group of consumers, so that each replica sits near its group and no single register drives
-//! long routes to all of them (issue 5: on the ECP5, a route costs 0.6-1.5 ns per hop and a LUT
+//! long routes to all of them (on the ECP5, a route costs 0.6-1.5 ns per hop and a LUT
 //! 0.24 ns, so a wide fan-out costs more than the logic it feeds). Yosys merges flip-flops with
 //! the same input (`opt_merge`) and a `keep` attribute does not stop it, so under
 //! `REDUNIT_ECP5` (the ECP5 flow, `redunit synth`) each bit is an instantiated `TRELLIS_FF`,

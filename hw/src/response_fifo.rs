@@ -11,8 +11,8 @@
 //!
 //! Synchronous `reset` empties it one cycle late: the pointers and the count take a local
 //! copy of `reset` (`reset_r`, registered next to them), so that the port's reset drives one
-//! flip-flop and `out_valid` instead of the pointers' enables (issue 5: reset → `out_valid`
-//! → pop → read-pointer enable was the block's critical path, 100 MHz on the ECP5).
+//! flip-flop and `out_valid` instead of the pointers' enables (reset → `out_valid` → pop →
+//! read-pointer enable would be the block's critical path, 100 MHz on the ECP5).
 //! `out_valid` is low while `reset` or `reset_r` is high (the reset cycles and the one
 //! after), so no entry of before the reset is ever offered; a push in a reset cycle or in
 //! the cycle after it is lost (the unit pushes nothing then: its pipeline is emptied by the
@@ -26,8 +26,8 @@
 //! register) ends in the head's input. A push into a FIFO whose places are empty goes into the
 //! head directly when the head is free (empty, or leaving this cycle), so a push is still on
 //! `out_valid` in the next cycle and the port behaves as a plain FIFO of `depth` places (with
-//! one more place, the head, that the producer's count does not use). Issue 5: the flip-flop
-//! places with a read multiplexer tree before this (32 places: 4,689 FF and 7,151 LUT4) put
+//! one more place, the head, that the producer's count does not use). Why: flip-flop
+//! places with a read multiplexer tree instead (32 places: 4,689 FF and 7,151 LUT4) put
 //! the read pointer → 32-way multiplexer → port path on the unit's critical path (70.6 MHz).
 
 use crate::lut_ram::LutRam;
@@ -145,7 +145,7 @@ impl Logic for ResponseFifo {
         // when the push stays in the RAM (`ram_write`): a push that goes into the head writes
         // a free place that the next push writes again, and the RAM's write enable does not
         // wait for `out_ready` (rsp_ready → head free → the write enables of the RAM's 74
-        // cells was a critical path of the unit, issue 5 Phase 14).
+        // cells would be a critical path of the unit).
         self.ram.write_enable.next = self.push.val();
         self.ram.write_addr.next = self.wr_ptr.q.val();
         self.ram.write_data.next = self.push_entry.val();

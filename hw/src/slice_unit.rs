@@ -22,9 +22,7 @@
 //!   overtake waiting ones. The issued line goes straight to the RAM read address. The
 //!   unit marks FP requests `push_late` at the push, and the queue itself holds their line
 //!   for [`QUEUE_HAZARD_CYCLES`] = 2 cycles after their issue (exactly the cycles the op is
-//!   in s1 and s2); until the 150 MHz work (issue 5) the unit fed the s1/s2 FP lines back as
-//!   hazard inputs (`hz_a`/`hz_b`), which put a line compare per entry in the issue path.
-//!   The issue order, and so every response and throughput, is cycle for cycle the same.
+//!   in s1 and s2), so no line compare against the pipeline stages sits in the issue path.
 //! - **s1**: the RAM line arrives; the *old line* is the youngest in-flight version of the
 //!   line (forwarding, below) or the RAM data. The old value (`old line >> 8*offset`) feeds
 //!   both ALUs; a store merges its data here; the response data (old value masked to the
@@ -97,7 +95,7 @@
 //!   between, into one register per 32-bit quarter of sr's select (`fsel_q`, replicas that
 //!   placement puts by their quarter) and one for s1 (`fsel_r`, copied in sr into
 //!   per-quarter replicas `fsel_s`): the select's fan-out to 128 bits and its compares are in
-//!   different cycles (issue 5, Phase 13).
+//!   different cycles.
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
 //!   RAM's clock-to-output starts no path). Meanwhile sr selects the forwarding sources whose
@@ -548,8 +546,7 @@ pub struct SliceUnit {
     ac_ld: DFF<Bit>,
     /// `ac_ld` again (a replica), for the queue's `push_nx_keep` alone: it selects the held
     /// matches in the last LUT of each slot's and history place's match, apart from `ac_ld`'s
-    /// 200-odd clock enables. (Added in issue 5 Phase 14, when the bit still selected the
-    /// push line in a LUT per compared bit, over 200 loads.)
+    /// 200-odd clock enables.
     ac_ld_q: ReplicaReg<Bit>,
     ac_v_nx: Signal<Local, Bit>,
     /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
@@ -580,8 +577,8 @@ pub struct SliceUnit {
     sc_line: DFF<Bits<LINE_BITS>>,
     /// `sc_line` again, for sc's compares alone (a replica): `sc_line` is the register that
     /// Yosys merges with the queue's newest history line, whose compares with the push
-    /// line pulled it to the queue, and the forwarding compares from it were 2 of 14
-    /// critical paths (issue 5, Phase 13).
+    /// line pulled it to the queue, which made the forwarding compares from it critical
+    /// paths.
     sc_cl: ReplicaReg<Bits<LINE_BITS>>,
     sc_ra: DFF<Bits<LINE_BITS>>,
     si_valid: DFF<Bit>,
@@ -697,9 +694,8 @@ pub struct SliceUnit {
     s1_old_rsp: Signal<Local, Bits<128>>,
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
     /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
-    /// response (4), each from replicas of s1b's line and shift of its own (issue 5, Phase 9).
-    /// (A sixth for the f64 adders apart from the f32 ones put its replicas on the RAM's
-    /// critical path: tried and dropped in issue 5 Phase 13.)
+    /// response (4), each from replicas of s1b's line and shift of its own. (A sixth for the
+    /// f64 adders apart from the f32 ones puts its replicas on the RAM's critical path.)
     /// Registered pipeline only.
     ox: [OldExtract; 5],
     /// The default pipeline's extract (`OldExtract`'s, in the cycle of the forwarding): the
@@ -747,7 +743,7 @@ pub struct SliceUnit {
     /// The registered pipeline's `pre_form` as a register: s1's ALU form decoded a cycle
     /// early from sr's payload (`sr_*`), so that the ALU's form decode starts from a
     /// register (decoded from s1's payload, the two decodes in series and the logic Yosys
-    /// shared with s1's were 2 of 13 critical paths, the worst two, in issue 5 phase13-d).
+    /// shared with s1's make the worst critical paths).
     pre_form_r: DFF<Bits<CODE_WIDTH>>,
     /// s1b's ALU form in the registered pipeline: `pre_form_r` a cycle later (s1 moves to
     /// s1b unstalled), instead of a second decode of the same form from the `rw_*` cuts.
@@ -799,7 +795,7 @@ pub struct SliceUnit {
     i_sector: Signal<Local, Bit>,
     /// The integer merge's write mask: the merge stage's write mask where its op is an
     /// integer `red`/`atom`, else zero. Registered like `m_fwm` (the decode on one register
-    /// fanned out to the merge's 128 bits: 2 of 14 critical paths in issue 5 Phase 11).
+    /// fanned out to the merge's 128 bits is a critical path).
     i_iwm: DFF<Bits<128>>,
     /// The stage being loaded is a `red`/`atom` (for the write masks).
     ra_nx: Signal<Local, Bit>,
@@ -833,8 +829,8 @@ pub struct SliceUnit {
     /// The RAM's write enable: the write stage holds an ordered request that is not a `ld`.
     /// Registered beside the write stage's registers, from what they load (`sp_*[write_at].d`,
     /// whose valid bit already drops in a reset cycle), so that the 32 block RAMs' write
-    /// enables leave one flip-flop and the port's `reset` reaches none of them (issue 5: reset
-    /// → write enable was 3 of 21 critical paths in Phase 11). The request in the write stage
+    /// enables leave one flip-flop and the port's `reset` reaches none of them (reset →
+    /// write enable would be a critical path). The request in the write stage
     /// in the first cycle of a reset is therefore still written (see "Reset").
     w_we: DFF<Bit>,
     w_new: Signal<Local, Bits<128>>,
@@ -1539,8 +1535,8 @@ impl Logic for SliceUnit {
         }
         // A store's data in its line: the data shifted; the merge masks it with the shifted
         // mask (`s1_stm`), so the shift does not wait for the size decode. (Masked here, the
-        // mask decode and the shift in series were 2 of 14 critical paths of the registered
-        // pipeline in issue 5 phase15-a; in the merge the mask is an input it reads anyway.)
+        // mask decode and the shift in series are a critical path of the registered
+        // pipeline; in the merge the mask is an input it reads anyway.)
         self.dw_std.next = self.dw_data.val() << self.dw_sh.val();
         self.rw_sh.d.next = self.dw_sh.val();
         self.rw_rep.d.next = self.dw_rep.val();
@@ -1945,7 +1941,7 @@ impl Logic for SliceUnit {
         // The old value (`old line >> 8*offset`), shifted only where an access can put it
         // (`OldExtract`). The registered pipeline extracts once per group of consumers, each
         // from replicas of s1b's line and shift of its own (the fan-out of the shared ones to
-        // the lanes' operand registers was 12 of 20 critical paths, issue 5 Phase 8); the
+        // the lanes' operand registers is the unit's worst critical path otherwise); the
         // default pipeline here, in the cycle of its forwarding.
         for g in 0..5 {
             self.ox[g].clock.next = self.clock.val();
@@ -1997,7 +1993,7 @@ impl Logic for SliceUnit {
         // Constant in the default pipeline, whose ALU decodes in its cycle. Not cleared by
         // `reset`: it only lets the op's unit load its operands, and an op that the reset
         // drops has no valid result to merge; `reset`'s fan-out into the units' clock enables
-        // was 2 of 14 critical paths, issue 5 Phase 13.)
+        // would be a critical path.)
         self.alu.pre_valid.next = false;
         self.alu.pre_form.next = self.zero_form.val();
         if self.regs.val() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cosimulation speed of the reduction ALU under Verilator: how much clock gating or logic
-# skipping per unit could give (the figures behind BENCHMARKS.md, "Cosimulation of the
-# reduction ALU": why 5 M ops/s is out of reach). Needs a release build (cargo build
+# skipping per unit could give (the figures behind BENCHMARKS.md, "Tried and measured,
+# not taken": why the ALU as one model cannot reach 5 M ops/s). Needs a release build (cargo build
 # --release), Verilator and python3. Takes about 3 minutes (6 Verilator builds).
 #
 #   scripts/cosim-speed/run.sh [CYCLES]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The "separate models" route for the cosimulation speed (BENCHMARKS.md, "Cosimulation of the
-# reduction ALU"): every lane of the ALU's units as a Verilated model of its own, clocked
+# The "separate models" route for the cosimulation speed (BENCHMARKS.md, "Tried and measured,
+# not taken"): every lane of the ALU's units as a Verilated model of its own, clocked
 # only when an operation enters it (split.cpp). With run.sh's "ALU's own logic alone" (the
 # units stubbed, variants.py `glue`), a bound on that route. Needs a release build (cargo build
 # --release), Verilator and python3; about 2 minutes.

@@ -7,8 +7,8 @@
 # and after routing; writes res.tgz (the report.json files, and each job's route.log, whose
 # progress table says how far an unfinished job got) to $OUT.
 # A seed's fmax here is not what `redunit synth --seed N` gives for the same netlist (one
-# nextpnr run that places and routes): routing in a second run differs (BENCHMARKS.md, Phase
-# 15: seed 1 of the landed unit 150.42 here, 143.25 from `redunit synth`). Compare medians.
+# nextpnr run that places and routes): routing in a second run differs (seed 1
+# of the default unit: 150.42 here, 143.25 from `redunit synth` without rip-up). Compare medians.
 # A job whose options include --one-shot runs as `redunit synth` does (one nextpnr run, no
 # placed.json; its log is route.log, and the place column stays empty), so its fmax is the
 # one `redunit synth --seed N` gives (with --tmg-ripup, as `redunit synth` routes by default;

@@ -1,5 +1,5 @@
 //! Floating-point element operations, bit-exact to the H100 rules in
-//! `spec/red-semantics.md`.
+//! `docs/semantics.md`.
 //!
 //! The adds run on native IEEE arithmetic with every deviation made explicit:
 //! - f32 and f64 use the host's round-to-nearest-even add (Rust never enables FTZ/DAZ), with

@@ -1,5 +1,5 @@
-//! The legal PTX `red.async` forms (PTX ISA 8.7, section 9.7.13.7; the seed text
-//! `shared/seeds/001_773baae016e5d0d0.txt`) and the `red` operation each one performs.
+//! The legal PTX `red.async` forms (PTX ISA 8.7, section 9.7.13.7; the rules as read are in
+//! `docs/semantics.md`) and the `red` operation each one performs.
 //!
 //! A `red.async` form is a [`RedAsync`]. It is never encoded on its own: the reduction it
 //! performs is an existing `red` [`Form`] ([`RedAsync::red_form`]), sent to the unit with that

@@ -1,4 +1,5 @@
-//! `redunit`: the command-line front of the golden model, the testbench and (later) the RTL.
+//! `redunit`: the command-line front of the golden model, the testbench and the RTL (the
+//! Verilated blocks of `hw`). Every command's contract is in `docs/cli.md`.
 
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -30,7 +31,7 @@ struct Cli {
 enum Cmd {
     /// Evaluate `form,init,b` CSV rows from stdin; writes `form,init,b,result` to stdout.
     /// `redux.sync` rows: header `form,mask,src0,...,src31`, writes the same columns plus
-    /// `result` (see README).
+    /// `result` (see docs/cli.md).
     Eval {
         #[arg(long, value_enum, default_value = "model")]
         engine: EngineKind,
@@ -97,7 +98,7 @@ enum Cmd {
         #[arg(long)]
         data: Option<PathBuf>,
     },
-    /// Write the Verilog of the reduction ALU (module `top`).
+    /// Write the Verilog of the L2-slice unit, or of another block with --top (module `top`).
     Verilog {
         /// Output file.
         #[arg(short, long, default_value = DEFAULT_VERILOG)]

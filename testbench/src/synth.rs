@@ -633,7 +633,7 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
         // is its chain bit's register; every output bit has a register of its own between the
         // block and the chain's load multiplexer (`{n}_r`), as with pins. (A copy of an input
         // chain bit, `x_q <= in_chain[i]`, loads what chain bit i + 1 loads, and Yosys merges
-        // the two whether `keep` or not: measured in issue 5 Phase 11.)
+        // the two whether `keep` or not.)
         let in_bits: u64 = ports.iter().filter(|(i, n, _)| *i && n != "clock").map(|(_, _, b)| b).sum();
         let out_bits: u64 = ports.iter().filter(|(i, _, _)| !*i).map(|(_, _, b)| b).sum();
         w.push_str("module top(clock,scan_in,scan_load,scan_out);\n");

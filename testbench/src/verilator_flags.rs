@@ -30,7 +30,7 @@ pub const VERILATOR_FLAGS: &[&str] = &[
 
 /// Added for the split model's small models (`build_split.rs`), the fast cosimulation engine:
 /// -O3 instead of -O2 (the second OPT_FAST on make's command line wins) makes it about 6%
-/// faster (BENCHMARKS.md, "The split model, built"); the big models keep -O2 for build time.
+/// faster (measured with `redunit bench-alu`); the big models keep -O2 for build time.
 pub const SPLIT_EXTRA_FLAGS: &[&str] = &["-MAKEFLAGS", "OPT_FAST=-O3"];
 
 /// FNV-1a, 64 bits: names a build by the text that went into it.

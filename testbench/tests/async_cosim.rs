@@ -1,7 +1,7 @@
 //! `red.async` with mbarrier completion: seeded random traces that mix red.async (all 56
 //! forms), plain accesses and mbarrier operations, through the model and the Verilated async
 //! unit (`hw::AsyncUnit`), with the cycle-level check that a phase flips exactly when its last
-//! byte completes; and the `redunit run` rows of the README.
+//! byte completes; and the `redunit run` rows of docs/cli.md.
 
 mod common;
 use common::{redunit, text};

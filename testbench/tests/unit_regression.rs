@@ -168,7 +168,7 @@ fn every_request_gets_exactly_one_response() {
 /// Both presets' cycle figures are the ones `hw` documents: latency `hw::unit_latency`,
 /// dependent requests to one line every `dependent_issue_interval_with` cycles, and one
 /// request per cycle to distinct lines (`redunit bench` patterns). The registered pipeline
-/// (`fastest-clock`, the unit's default) and the shallow one (`most-ops-per-cycle`: issue 4's
+/// (`fastest-clock`, the unit's default) and the shallow one (`most-ops-per-cycle`: its
 /// dependent integer ops every cycle and f32/f64 adds every 3 cycles).
 #[test]
 fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
