@@ -6,6 +6,7 @@ pub mod conformance;
 pub mod cosim;
 pub mod engine;
 pub mod eval;
+pub mod gtkw;
 pub mod hex;
 pub mod input_error;
 pub mod redux;

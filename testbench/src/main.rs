@@ -634,9 +634,15 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
             unit.idle(2);
             let cycles = unit.cycle();
             let cov = unit.cov_counts();
-            drop(unit); // closes the waveform
+            drop(unit); // closes the waveform and writes the viewer set-ups beside it
             if let Some(path) = &vcd {
-                eprintln!("redunit: waveform written to {} ({cycles} cycles)", path.display());
+                eprintln!(
+                    "redunit: waveform written to {} ({cycles} cycles); open it with `gtkwave {}` or `surfer {} --command-file {}`",
+                    path.display(),
+                    path.with_extension("gtkw").display(),
+                    path.display(),
+                    path.with_extension("sucl").display()
+                );
             }
             (outcomes, Some((cov, cycles)))
         }

@@ -363,6 +363,8 @@ pub struct RtlUnit {
     h: NonNull<c_void>,
     mem_bytes: usize,
     vcd: Option<PathBuf>,
+    /// The pipeline shape (the stages the viewer set-ups beside a VCD list).
+    shape: hw::slice_unit::Shape,
     ops: Vec<u16>,
     addrs: Vec<u32>,
     data: Vec<u32>,
@@ -393,7 +395,7 @@ impl RtlUnit {
     /// The plain model of a library from [`build_library_from_verilog`] (whose unit has
     /// `mem_bytes` of memory), reset.
     pub fn from_library(lib: &Path, mem_bytes: usize) -> anyhow::Result<Self> {
-        Self::open_api(load_library(lib)?, mem_bytes, None, 0)
+        Self::open_api(load_library(lib)?, mem_bytes, None, 0, &hw::Config::unit_default())
     }
 
     /// The unit built with the pipeline depths of `cfg` (other than the default ones: verilated
@@ -413,10 +415,10 @@ impl RtlUnit {
         if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
             bail!("memory size {mem_bytes}: the unit's memory is a positive multiple of 16 bytes, at most 4 GiB");
         }
-        Self::open_api(api_for(mem_bytes, cfg)?, mem_bytes, vcd, first_cycle)
+        Self::open_api(api_for(mem_bytes, cfg)?, mem_bytes, vcd, first_cycle, cfg)
     }
 
-    fn open_api(api: &'static Api, mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64) -> anyhow::Result<Self> {
+    fn open_api(api: &'static Api, mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64, cfg: &hw::Config) -> anyhow::Result<Self> {
         let h = match vcd {
             None => unsafe { (api.new)(std::ptr::null(), first_cycle) },
             Some(path) => {
@@ -439,6 +441,7 @@ impl RtlUnit {
             h,
             mem_bytes,
             vcd: vcd.map(Path::to_path_buf),
+            shape: hw::slice_unit::shape(cfg),
             ops: Vec::new(),
             addrs: Vec::new(),
             data: Vec::new(),
@@ -591,8 +594,15 @@ impl RtlUnit {
 }
 
 impl Drop for RtlUnit {
+    /// Frees the model (closing its VCD), then writes the viewer set-ups beside the VCD
+    /// ([`crate::gtkw`]); a failure there is reported and leaves the waveform as it is.
     fn drop(&mut self) {
         unsafe { (self.api.free)(self.h.as_ptr()) }
+        if let Some(p) = &self.vcd {
+            if let Err(e) = crate::gtkw::write_unit_viewer_files(p, &self.shape) {
+                eprintln!("redunit: no GTKWave/Surfer set-up beside the waveform: {e}");
+            }
+        }
     }
 }
 

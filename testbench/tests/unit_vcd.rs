@@ -69,3 +69,57 @@ fn run_vcd_writes_a_waveform() {
     let handshakes = w.iter().filter(|(t, v)| *t % 10 == 0 && v[0] == 1 && v[1] == 1).count();
     assert_eq!(handshakes, 2);
 }
+
+/// The GTKWave save file and the Surfer command file beside a unit's VCD: every group of
+/// `testbench::gtkw::unit_groups` is found in the waveform (a renamed signal fails here),
+/// and every signal the files name is a variable of the VCD, in pipeline order.
+#[test]
+fn viewer_files_name_the_pipeline_signals_of_the_waveform() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join("unit_vcd_viewer.vcd");
+    let reqs: Vec<Request> =
+        (0..12u64).map(|i| Request { access: "red.global.add.f32".parse().unwrap(), addr: (i % 3) * 16, value: 0x3f80_0000 }).collect();
+    let mut unit = RtlUnit::with_vcd(65536, &path, 0).unwrap();
+    unit.run(&reqs, 0, None, true).unwrap();
+    drop(unit);
+    let sh = hw::slice_unit::shape(&hw::Config::unit_default());
+    let groups = testbench::gtkw::unit_groups(&sh);
+    let (found, missing) = testbench::gtkw::unit_signals(&path, &groups).unwrap();
+    assert!(missing.is_empty(), "signals of the viewer groups not in the waveform: {missing:?}");
+    assert!(found.iter().all(|(_, f)| !f.is_empty()));
+    // Every variable name in the VCD's header, as GTKWave and Surfer write them.
+    let names = vcd_names(&path);
+    let gtkw = std::fs::read_to_string(path.with_extension("gtkw")).unwrap();
+    let sucl = std::fs::read_to_string(path.with_extension("sucl")).unwrap();
+    let listed: Vec<&str> = gtkw.lines().filter(|l| !l.starts_with(['@', '-', '['])).collect();
+    assert_eq!(listed.len(), groups.iter().map(|g| g.signals.len()).sum::<usize>());
+    for l in &listed {
+        let bare = l.split('[').next().unwrap();
+        assert!(names.contains(bare), "{l}: not a variable of {}", path.display());
+        assert!(sucl.contains(&format!("variable_add {bare}\n")), "{bare} missing from the Surfer command file");
+    }
+    // Pipeline order: the ports first, the accept register before the queue before s1.
+    let at = |s: &str| listed.iter().position(|l| l.ends_with(s)).unwrap_or_else(|| panic!("{s} not listed"));
+    assert!(at(".req_valid") < at(".ac_valid$q") && at(".ac_valid$q") < at(".queue$issue_valid"));
+    assert!(at(".queue$issue_valid") < at(".s1_valid$q") && at(".s1_valid$q") < at(".sp_valid$0$q"));
+    assert!(gtkw.contains(&format!("[dumpfile] \"{}\"", std::fs::canonicalize(&path).unwrap().display())));
+}
+
+/// The dotted names of every variable in the VCD's header.
+fn vcd_names(path: &std::path::Path) -> std::collections::HashSet<String> {
+    fn walk(items: &[vcd::ScopeItem], prefix: &str, out: &mut std::collections::HashSet<String>) {
+        for it in items {
+            match it {
+                vcd::ScopeItem::Scope(s) => walk(&s.items, &format!("{prefix}{}.", s.identifier), out),
+                vcd::ScopeItem::Var(v) => {
+                    out.insert(format!("{prefix}{}", v.reference));
+                }
+                _ => {}
+            }
+        }
+    }
+    let h = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(path).unwrap())).parse_header().unwrap();
+    let mut out = std::collections::HashSet::new();
+    walk(&h.items, "", &mut out);
+    out
+}
