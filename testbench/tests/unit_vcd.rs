@@ -91,7 +91,7 @@ fn viewer_files_name_the_pipeline_signals_of_the_waveform() {
     let names = vcd_names(&path);
     let gtkw = std::fs::read_to_string(path.with_extension("gtkw")).unwrap();
     let sucl = std::fs::read_to_string(path.with_extension("sucl")).unwrap();
-    let listed: Vec<&str> = gtkw.lines().filter(|l| !l.starts_with(['@', '-', '['])).collect();
+    let listed: Vec<&str> = gtkw.lines().filter(|l| !l.starts_with(['@', '-', '[', '*'])).collect();
     assert_eq!(listed.len(), groups.iter().map(|g| g.signals.len()).sum::<usize>());
     for l in &listed {
         let bare = l.split('[').next().unwrap();
