@@ -15,6 +15,7 @@ pub mod stimulus;
 pub mod trace;
 pub mod unit;
 pub mod verilator_flags;
+pub mod verilog_out;
 pub mod unit_cosim;
 pub mod traffic;
 pub mod bench;

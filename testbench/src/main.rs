@@ -103,9 +103,12 @@ enum Cmd {
         /// Output file.
         #[arg(short, long, default_value = DEFAULT_VERILOG)]
         output: PathBuf,
-        /// The block to write as module `top`.
+        /// The block to write (its module is `redunit_<top>`, e.g. `redunit_unit`).
         #[arg(long, value_enum, default_value = "unit")]
         top: Top,
+        /// The top module's name instead of `redunit_<top>` (submodules are `NAME$<path>`).
+        #[arg(long)]
+        module: Option<String>,
         /// Memory size of the unit in bytes (with --top unit).
         #[arg(long, default_value_t = sim::memory::DEFAULT_MEM_BYTES)]
         mem_bytes: usize,
@@ -434,13 +437,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Conformance { engine, exhaustive16, threads, data } => {
             conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))
         }
-        Cmd::Verilog { output, top, mem_bytes, depths } => {
+        Cmd::Verilog { output, top, module, mem_bytes, depths } => {
             check_mem_bytes(mem_bytes)?;
             let cfg = depth_config(&depths, top.block(), top.name())
                 .map_err(anyhow::Error::msg)?;
-            let lines = write_verilog_with(&output, top, mem_bytes, &cfg)?;
+            let module = module.unwrap_or_else(|| testbench::verilog_out::default_module_name(top.name()));
+            if !testbench::verilog_out::is_identifier(&module) {
+                anyhow::bail!("--module {module:?}: a module name is a Verilog identifier (a letter or _, then letters, digits or _)");
+            }
+            let w = write_verilog_with(&output, top, mem_bytes, &cfg, &module)?;
             let depth = if cfg.is_default() && top != Top::Unit { String::new() } else { format!(", depths {}", cfg.tag()) };
-            println!("wrote the Verilog of {}{depth} (module top, {lines} lines) to {}", top.describe(mem_bytes), output.display());
+            println!(
+                "wrote the Verilog of {}{depth} (module {module}, {} lines) to {}, with Verilator waivers {} and the FuseSoC core {}",
+                top.describe(mem_bytes),
+                w.lines,
+                output.display(),
+                w.vlt.display(),
+                w.core.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Regress { ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data } => {
@@ -739,16 +753,21 @@ impl Top {
     }
 }
 
-/// Writes the Verilog of `top` to `path`, creating its folder; returns the line count.
+/// Writes the Verilog of `top` (module `redunit_<top>`) to `path` with its waivers and core
+/// beside it, creating its folder; returns the line count.
 fn write_verilog(path: &std::path::Path, top: Top, mem_bytes: usize) -> anyhow::Result<usize> {
-    write_verilog_with(path, top, mem_bytes, &top_default(top.block()))
+    let name = testbench::verilog_out::default_module_name(top.name());
+    Ok(write_verilog_with(path, top, mem_bytes, &top_default(top.block()), &name)?.lines)
 }
 
 /// [`write_verilog`] at the depths of `cfg` (checked by [`depth_config`] for the unit).
-fn write_verilog_with(path: &std::path::Path, top: Top, mem_bytes: usize, cfg: &hw::Config) -> anyhow::Result<usize> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
-    }
+fn write_verilog_with(
+    path: &std::path::Path,
+    top: Top,
+    mem_bytes: usize,
+    cfg: &hw::Config,
+    module: &str,
+) -> anyhow::Result<testbench::verilog_out::Written> {
     let v = match top {
         Top::Unit => hw::unit_verilog_with(mem_bytes, cfg),
         Top::Redux => hw::redux_verilog(),
@@ -756,8 +775,7 @@ fn write_verilog_with(path: &std::path::Path, top: Top, mem_bytes: usize, cfg: &
         Top::Warp => hw::warp_verilog(mem_bytes),
         t => t.block().expect("a block").verilog_with(mem_bytes, cfg),
     };
-    std::fs::write(path, &v).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(v.lines().count())
+    testbench::verilog_out::write(path, &v, module, &top.describe(mem_bytes))
 }
 
 /// The failure waveform of a form's conformance vectors, or of a random run's seed.
