@@ -72,6 +72,8 @@ pub struct FailureVcd {
 pub struct StreamReport {
     pub ops: u64,
     pub forms: BTreeSet<Form>,
+    /// Operations checked, by form.
+    pub per_form: std::collections::BTreeMap<Form, u64>,
     pub mismatches: u64,
     pub failures: Vec<Failure>,
     /// True when the run stopped early at [`MAX_ERRORS`] or on a protocol error.
@@ -174,6 +176,7 @@ pub fn random_regression_against(
     let mut first_window: Option<(Vec<AluOp>, u64, usize)> = None;
     let mut done = 0u64;
     let mut seen = vec![false; 1 << sim::form::encoding::CODE_WIDTH];
+    let mut counts = vec![0u64; 1 << sim::form::encoding::CODE_WIDTH];
     let mut check = GroupedCheck::default();
     // The stimulus is generated on a second thread, a batch or two ahead of the RTL and the
     // check (it costs about as much as both together).
@@ -194,6 +197,9 @@ pub fn random_regression_against(
         });
         for cur in rx.iter() {
             let k = cur.len();
+            for op in &cur {
+                counts[op.form.code() as usize] += 1;
+            }
             results.clear();
             let outcome = rtl.run(&cur, &mut results);
             let start = rtl.last_batch_start();
@@ -267,6 +273,8 @@ pub fn random_regression_against(
         Ok(())
     })?;
     report.forms = (0..seen.len()).filter(|&c| seen[c]).filter_map(|c| Form::from_code(c as u16)).collect();
+    report.per_form =
+        (0..counts.len()).filter(|&c| counts[c] > 0).filter_map(|c| Some((Form::from_code(c as u16)?, counts[c]))).collect();
     report.seconds = t.elapsed().as_secs_f64();
     if let (Some(path), Some((w, first_cycle, pos))) = (vcd, first_window) {
         let c0 = trace_window(path, &w, first_cycle)?;

@@ -11,6 +11,7 @@ pub mod hex;
 pub mod input_error;
 pub mod redux;
 pub mod rtl;
+pub mod shard;
 pub mod stimulus;
 pub mod trace;
 pub mod unit;

@@ -12,12 +12,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sim::{Form, Memory};
 use testbench::conformance::{self, EXHAUSTIVE16_FORMS};
 use testbench::synth::Depth;
-use testbench::cosim::{self, Failure, MAX_ERRORS, vcd_time};
+use testbench::cosim;
 use testbench::engine::{AluEngine, AluOp, EngineKind, golden, result_mask};
 use testbench::rtl::RtlAlu;
 use testbench::unit::RtlUnit;
 use testbench::stimulus::{self, Stimulus};
 use testbench::{InputError, eval, trace};
+
+mod regress;
 
 #[derive(Parser)]
 #[command(name = "redunit", version, about = "An RTL model of the near-memory atomic unit of a GPU L2 slice, \
@@ -143,6 +145,30 @@ enum Cmd {
         /// The captured data (default: the copy in the source tree).
         #[arg(long)]
         data: Option<PathBuf>,
+        /// Run part K of N disjoint parts of the regression (sizes are the whole regression's;
+        /// the shard draws its own seed from --seed and K).
+        #[arg(long, value_name = "K/N", value_parser = testbench::shard::Shard::parse)]
+        shard: Option<testbench::shard::Shard>,
+        /// Write the result (seeds, counts per block and form, coverage, failures with their
+        /// rerun commands, time) as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Write the waveform of the first failure here (instead of target/redunit-fail-*.vcd).
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
+        /// Run one part of the regression only (the rerun of a failure).
+        #[arg(long, value_enum)]
+        only: Option<regress::Part>,
+    },
+    /// Sum the JSON results of `regress --shard K/N --json` (all N shards), report the totals
+    /// and the coverage over all shards; exit status 1 on a mismatch, 2 on a bad file.
+    Merge {
+        /// Write the sum as JSON (the schema of `regress --json`).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// The shards' result files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
     /// Latency, throughput and cosimulation speed of the Verilated redux.sync block (release
     /// build; numbers for BENCHMARKS.md).
@@ -457,13 +483,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Regress { ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data } => {
+        Cmd::Regress { ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data, shard, json, vcd, only } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
             };
-            regress_cmd(ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data.unwrap_or_else(conformance::default_data_dir))
+            let sizes = testbench::shard::Sizes {
+                ops,
+                unit_requests: unit_requests as u64,
+                redux_insts: redux_insts as u64,
+                warp_insts: warp_insts as u64,
+                async_traces: async_traces as u64,
+            };
+            regress::regress(&regress::Params {
+                sizes,
+                seed,
+                shard: shard.unwrap_or(testbench::shard::Shard::WHOLE),
+                data_given: data.is_some(),
+                data: data.unwrap_or_else(conformance::default_data_dir),
+                json,
+                vcd,
+                only,
+            })
         }
+        Cmd::Merge { json, files } => regress::merge(&files, json.as_deref()),
         Cmd::BenchAlu { ops, hdl_ops } => bench_alu(ops, hdl_ops),
         Cmd::Forms { csv } => forms_cmd(csv),
         Cmd::BenchRedux { insts, seed } => {
@@ -783,237 +826,6 @@ fn fail_vcd_path(tag: &str) -> PathBuf {
     PathBuf::from(FAIL_VCD_DIR).join(format!("redunit-fail-{tag}.vcd"))
 }
 
-/// The H100 vectors through the RTL, stopping after MAX_ERRORS mismatching rows. Writes the
-/// waveform of the first mismatching instruction. Returns (forms, rows, mismatches, vcd).
-fn rtl_vectors(
-    rtl: &mut RtlAlu,
-    data: &std::path::Path,
-    out: &mut dyn Write,
-    pb: &ProgressBar,
-    verbose: bool,
-) -> anyhow::Result<(Vec<Form>, usize, usize, Option<PathBuf>)> {
-    let forms = conformance::vector_forms(data)?;
-    let (mut rows, mut bad) = (0usize, 0usize);
-    let mut vcd = None;
-    let mut covered = Vec::new();
-    for (form, path) in &forms {
-        let vectors = conformance::load_vectors(path, *form)?;
-        let r = conformance::check_vectors(*form, &vectors, rtl)?;
-        pb.inc(1);
-        covered.push(*form);
-        rows += r.rows;
-        bad += r.mismatches;
-        pb.suspend(|| -> anyhow::Result<()> {
-            if verbose {
-                writeln!(out, "{:<28} {:>8} {:>10}", form.to_string(), r.rows, r.mismatches)?;
-            }
-            if let (Some(m), None) = (r.first.first(), &vcd) {
-                let n = form.vec();
-                let ops = conformance::vector_ops(*form, &vectors);
-                let idx = m.row / n;
-                let cycle = rtl.last_batch_start() + idx as u64;
-                let w = form.elem_bits();
-                let p = fail_vcd_path(&form.to_string());
-                let fv = cosim::failure_vcd(&p, &ops, idx, cycle)?;
-                let bits = form.bytes() as u32 * 8;
-                writeln!(out, "first mismatch: {form} row {} (element {} of instruction {idx}, driven in cycle {cycle})", m.row, m.row % n)?;
-                writeln!(
-                    out,
-                    "  init {} b {} expected (H100) {} got {}",
-                    testbench::hex::format(m.vector.init as u128, w),
-                    testbench::hex::format(m.vector.b as u128, w),
-                    testbench::hex::format(m.vector.result as u128, w),
-                    testbench::hex::format(m.got as u128, w)
-                )?;
-                if n > 1 {
-                    let op = ops[idx];
-                    writeln!(
-                        out,
-                        "  instruction old {} b {}",
-                        testbench::hex::format(op.old, bits),
-                        testbench::hex::format(op.b, bits)
-                    )?;
-                }
-                writeln!(out, "  waveform: {} ({})", fv.path.display(), vcd_time(fv.cycle))?;
-                vcd = Some(fv.path);
-            }
-            Ok(())
-        })?;
-        if bad >= MAX_ERRORS {
-            pb.suspend(|| writeln!(out, "stopped after {bad} mismatching rows (the limit is {MAX_ERRORS})"))?;
-            break;
-        }
-    }
-    Ok((covered, rows, bad, vcd))
-}
-
-fn regress_cmd(
-    n: u64,
-    unit_requests: usize,
-    redux_insts: usize,
-    warp_insts: usize,
-    async_traces: usize,
-    seed: u64,
-    data: PathBuf,
-) -> anyhow::Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
-    let t = Instant::now();
-    let verilog = PathBuf::from(DEFAULT_VERILOG);
-    write_verilog(&verilog, Top::Unit, sim::memory::DEFAULT_MEM_BYTES)?;
-    writeln!(out, "redunit regress: seed {seed:#x} (rerun with --seed {seed:#x} or REDUNIT_SEED={seed:#x})")?;
-    writeln!(
-        out,
-        "RTL: hw::ReductionAlu, latency {} cycles, Verilated by {}",
-        hw::ALU_LATENCY,
-        testbench::rtl::VERILATOR_VERSION
-    )?;
-    out.flush()?;
-    let pb = bar(conformance::vector_forms(&data)?.len() as u64, "H100 vector forms");
-    let mut rtl = RtlAlu::new();
-    let (vforms, vrows, vbad, vvcd) = rtl_vectors(&mut rtl, &data, &mut out, &pb, false)?;
-    pb.finish_and_clear();
-    writeln!(
-        out,
-        "H100 vectors: {} forms, {vrows} rows, {vbad} mismatches{}",
-        vforms.len(),
-        if vbad >= MAX_ERRORS { " (stopped early)" } else { "" }
-    )?;
-    out.flush()?;
-
-    let pb = bar(n, "random ops");
-    let vcd_path = fail_vcd_path(&format!("{seed:#x}"));
-    // The random operations go through the split model (the same Verilog as separate models,
-    // each unit lane clocked only when used: about 4.2 times faster; `tests/rtl_split.rs` holds
-    // it to the full model cycle by cycle). A failure's waveform comes from the full model.
-    let mut split = RtlAlu::split();
-    let r = cosim::random_regression(&mut split, seed, n, MAX_ERRORS, Some(&vcd_path), |d| pb.set_position(d))?;
-    pb.finish_and_clear();
-    writeln!(
-        out,
-        "random: {} ops over {} forms, {} mismatches{} ({:.2} s, {:.2} M ops/s with the golden-model check; split model)",
-        r.ops,
-        r.forms.len(),
-        r.mismatches,
-        if r.stopped { " (stopped early)" } else { "" },
-        r.seconds,
-        r.ops_per_sec() / 1e6
-    )?;
-    print_failures(&mut out, &r.failures)?;
-    out.flush()?;
-
-    // The L2-slice unit: the random request stream with stalls and a reset, scoreboard.
-    let unit_vcd = fail_vcd_path(&format!("unit-{seed:#x}"));
-    let cfg = testbench::unit_cosim::Config::new(sim::memory::DEFAULT_MEM_BYTES, unit_requests);
-    let u = testbench::unit_cosim::random_regression(seed, &cfg, Some(&unit_vcd))?;
-    writeln!(
-        out,
-        "unit ({}, the default configuration): {} requests ({} cycles, {} dropped by a reset), {} mismatches ({:.2} s, {:.2} M requests/s)",
-        cfg.hw.tag(),
-        u.requests,
-        u.cycles,
-        u.coverage.dropped,
-        u.mismatches,
-        u.seconds,
-        u.requests as f64 / u.seconds / 1e6
-    )?;
-    if !u.ok() {
-        writeln!(out, "{}", u.describe())?;
-    }
-    let holes = u.coverage.holes();
-    if !holes.is_empty() {
-        writeln!(out, "unit coverage holes: {}", holes.join(", "))?;
-    }
-    // The redux.sync block: the H100 captures, then a random stream.
-    let mut sink = Vec::new();
-    let redux_h100_ok = testbench::redux::conformance_report(&mut sink, EngineKind::Rtl, &data)?;
-    let rx = testbench::redux::random_regression(seed, redux_insts)?;
-    writeln!(
-        out,
-        "redux: H100 captures {}; {} random instructions over 17 forms, {} mismatches ({:.2} s, {:.2} M instructions/s)",
-        if redux_h100_ok { "all match".to_string() } else { String::from_utf8_lossy(&sink).into_owned() },
-        rx.insts,
-        rx.mismatches,
-        rx.seconds,
-        rx.insts as f64 / rx.seconds / 1e6
-    )?;
-    for f in &rx.failures {
-        writeln!(out, "  {f}")?;
-    }
-    // The warp coalescer in front of the unit: random warp instructions, lane order.
-    let wt = Instant::now();
-    let wc = testbench::warp::random_check(seed, warp_insts)?;
-    for m in wc.mismatches.iter().take(3) {
-        writeln!(out, "  warp: {m}")?;
-    }
-    let (wbad, wreqs) = (wc.mismatches.len(), wc.requests);
-    writeln!(
-        out,
-        "warp: {} random instructions, {wreqs} unit requests, {} cycles, {wbad} mismatches ({:.2} s)",
-        wc.insts,
-        wc.cycles,
-        wt.elapsed().as_secs_f64()
-    )?;
-    // red.async with mbarrier completion: random traces, cycle-level flip check.
-    let at = Instant::now();
-    let mut arng = seed;
-    let (mut arows, mut abad, mut aflips) = (0usize, 0usize, 0u64);
-    for _ in 0..async_traces {
-        let rows = testbench::async_run::random_trace(&mut arng, 3000);
-        let model = testbench::async_run::model(&rows, testbench::async_run::ASYNC_MEM_BYTES);
-        let run = testbench::async_run::rtl(&mut testbench::async_run::RtlAsync::new(), &rows)?;
-        let diff = model.iter().zip(&run.results).filter(|(m, r)| m != r).count() + run.mismatches.len();
-        for m in run.mismatches.iter().take(3) {
-            writeln!(out, "  async: {m}")?;
-        }
-        abad += diff;
-        arows += rows.len();
-        aflips += run.stats.flips_by_bytes;
-    }
-    writeln!(
-        out,
-        "async: {arows} random rows (red.async, mbarrier ops, accesses) in {async_traces} traces, {aflips} phase flips by a last byte, {abad} mismatches ({:.2} s)",
-        at.elapsed().as_secs_f64()
-    )?;
-    let mut covered: std::collections::BTreeSet<Form> = r.forms.clone();
-    covered.extend(vforms.iter().copied());
-    let mismatches = vbad as u64
-        + r.mismatches
-        + u.mismatches
-        + u.protocol.is_some() as u64
-        + rx.mismatches as u64
-        + !redux_h100_ok as u64
-        + wbad as u64
-        + abad as u64;
-    writeln!(out, "---")?;
-    writeln!(out, "forms covered: {}/{}", covered.len(), Form::all().len())?;
-    writeln!(out, "operations:    {} ({vrows} H100 rows + {} random)", vrows as u64 + r.ops, r.ops)?;
-    writeln!(out, "unit requests: {} (coverage points hit: {})", u.requests, if holes.is_empty() { "all" } else { "not all" })?;
-    writeln!(out, "warp:          {} instructions ({wreqs} unit requests); async: {arows} rows, {aflips} phase flips", wc.insts)?;
-    writeln!(out, "mismatches:    {mismatches}")?;
-    writeln!(out, "speed:         {:.2} M ops/s (random stream, RTL + golden model, one thread)", r.ops_per_sec() / 1e6)?;
-    writeln!(out, "verilog:       {}", verilog.display())?;
-    if let Some(v) = &vvcd {
-        writeln!(out, "vcd (vectors): {}", v.display())?;
-    }
-    if let Some(v) = &r.vcd {
-        writeln!(out, "vcd (random):  {} ({})", v.path.display(), vcd_time(v.cycle))?;
-    }
-    if let Some((p, c)) = &u.vcd {
-        writeln!(out, "vcd (unit):    {} (cycle {c})", p.display())?;
-    }
-    writeln!(out, "time:          {:.1} s", t.elapsed().as_secs_f64())?;
-    let ok = mismatches == 0 && holes.is_empty();
-    writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-fn print_failures(out: &mut dyn Write, failures: &[Failure]) -> std::io::Result<()> {
-    for f in failures {
-        writeln!(out, "  {f}")?;
-    }
-    Ok(())
-}
-
 /// Drives `hw::ReductionAlu` through rust-hdl's `simulate` for `n` ops, one per cycle, with
 /// the same golden-model check; returns (ops/s, mismatches).
 fn rust_hdl_speed(n: u64) -> (f64, u64) {
@@ -1292,7 +1104,8 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
     let n_forms = conformance::vector_forms(&data)?.len();
     let pb = bar(n_forms as u64, "vectors");
     let mut rtl = RtlAlu::new();
-    let (forms, rows, bad, _vcd) = rtl_vectors(&mut rtl, &data, &mut out, &pb, true)?;
+    let v = regress::rtl_vectors(&mut rtl, &data, &mut out, &pb, true, &|_| true, None)?;
+    let (forms, rows, bad) = (v.forms, v.rows, v.bad);
     pb.finish_and_clear();
     writeln!(
         out,
