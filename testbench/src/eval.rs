@@ -159,7 +159,7 @@ impl Format {
     /// header (checked in full by [`eval_redux`]); anything else goes to [`eval`], which
     /// checks for `form,init,b`.
     pub fn of_header(line: &str) -> Format {
-        let l = line.trim_end_matches(['\r', '\n']);
+        let l = line.trim_start_matches('\u{feff}').trim_end_matches(['\r', '\n']);
         if l == "form,mask" || l.starts_with("form,mask,") { Format::Redux } else { Format::Red }
     }
 }

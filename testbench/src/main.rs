@@ -373,10 +373,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Eval { engine, vcd } => {
             // The header line picks the format: `form,init,b` (red) or `form,mask,src0,...` (redux).
             let mut stdin = std::io::stdin().lock();
-            let mut header = String::new();
-            std::io::BufRead::read_line(&mut stdin, &mut header).context("reading the header from stdin")?;
-            let input = std::io::Read::chain(std::io::Cursor::new(header.clone().into_bytes()), stdin);
-            if eval::Format::of_header(&header) == eval::Format::Redux {
+            let mut header = Vec::new();
+            std::io::BufRead::read_until(&mut stdin, b'\n', &mut header).context("reading the header from stdin")?;
+            let format = eval::Format::of_header(&String::from_utf8_lossy(&header));
+            let input = std::io::Read::chain(std::io::Cursor::new(header), stdin);
+            if format == eval::Format::Redux {
                 if vcd.is_some() {
                     anyhow::bail!("--vcd is not available for redux.sync rows (the redux block is built without tracing)");
                 }
@@ -588,8 +589,11 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
     } else {
         input = std::fs::read(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?;
     }
+    // The first line picks the format (a byte order mark before it is skipped, as the parsers do).
+    let first = input.split(|b| *b == b'\n').next().unwrap_or(&[]);
+    let first = first.strip_prefix(b"\xef\xbb\xbf").unwrap_or(first);
     // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
-    if input.split(|b| *b == b'\n').next().is_some_and(|h| h.trim_ascii_end() == testbench::async_run::HEADER.as_bytes()) {
+    if first.trim_ascii_end() == testbench::async_run::HEADER.as_bytes() {
         if coverage || vcd.is_some() {
             anyhow::bail!("--coverage and --vcd are not available for traces with the mbar column (red.async)");
         }
@@ -603,8 +607,7 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         return Ok(ExitCode::from(code));
     }
     // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
-    let header = String::from_utf8_lossy(input.split(|b| *b == b'\n').next().unwrap_or(&[])).into_owned();
-    if testbench::warp::is_warp_header(&header) {
+    if testbench::warp::is_warp_header(&String::from_utf8_lossy(first)) {
         if coverage || vcd.is_some() {
             anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
         }
@@ -617,19 +620,17 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    let input = &input[..];
-    let reqs = trace::parse(input).map_err(|e| match e.downcast::<InputError>() {
-        Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-        Err(e) => e,
-    })?;
+    // A bad row stops the trace there: the requests before it run and their rows are written.
+    let parsed = trace::parse_prefix(&input[..]);
+    let reqs = &parsed.rows;
     let (outcomes, cov) = match engine {
-        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), &reqs)?, None),
+        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), reqs)?, None),
         EngineKind::Rtl => {
             let mut unit = match &vcd {
                 Some(path) => RtlUnit::with_vcd(mem_bytes, path, 0)?,
                 None => RtlUnit::new(mem_bytes)?,
             };
-            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, &reqs)?;
+            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, reqs)?;
             unit.idle(2);
             let cycles = unit.cycle();
             let cov = unit.cov_counts();
@@ -641,7 +642,7 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         }
     };
     let stdout = BufWriter::new(std::io::stdout().lock());
-    trace::write_results(&reqs, &outcomes, stdout)?;
+    trace::write_results(reqs, &outcomes, stdout)?;
     if coverage {
         let mut c = testbench::unit_cosim::Coverage::default();
         for (q, o) in reqs.iter().zip(&outcomes) {
@@ -658,7 +659,10 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         }
         c.report(&mut err)?;
     }
-    Ok(ExitCode::SUCCESS)
+    parsed.then(ExitCode::SUCCESS).map_err(|e| match e.downcast::<InputError>() {
+        Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+        Err(e) => e,
+    })
 }
 
 /// The blocks `redunit verilog` can write.
