@@ -127,7 +127,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
         }
         if let Some((op, k, first)) = group {
             return Err(InputError::new(
-                last_line + 1,
+                rdr.lines_read() + 1,
                 format!(
                     "input ends inside a vector group: {} takes {} rows per instruction, the group \
                      starting at line {first} has {k}",

@@ -40,7 +40,8 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 /// Reads the header record and checks it is exactly `expected` (comma-separated).
 pub fn check_header<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, expected: &str) -> anyhow::Result<()> {
     if !next_record(rdr, rec)? {
-        return Err(InputError::new(1, format!("empty input: expected the header `{expected}`")).into());
+        // The header was due on the line after the (blank) lines read.
+        return Err(InputError::new(rdr.line + 1, format!("empty input: expected the header `{expected}`")).into());
     }
     let line = rec.position().map_or(1, |p| p.line());
     let got: Vec<&[u8]> = rec.iter().collect();
@@ -60,6 +61,13 @@ pub struct Rows<R> {
     input: std::io::BufReader<R>,
     line: u64,
     buf: Vec<u8>,
+}
+
+impl<R> Rows<R> {
+    /// The lines read so far, blank ones included: the input's end is on the line after.
+    pub fn lines_read(&self) -> u64 {
+        self.line
+    }
 }
 
 /// A row reader over `input` (see [`Rows`]).
