@@ -102,6 +102,13 @@ pub fn next_record<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecor
     }
 }
 
+/// The first row of `input` as [`Rows`] reads it (the header): the first line that is not
+/// blank, without its line end and a byte order mark. `None` when there is none yet.
+pub fn first_row(input: &[u8]) -> Option<&[u8]> {
+    let input = input.strip_prefix(BOM).unwrap_or(input);
+    input.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l)).find(|l| !l.is_empty())
+}
+
 /// `field` as text for an error message: invalid UTF-8 replaced, and cut to its first 64
 /// characters when longer (a megabyte line would otherwise be echoed whole).
 pub fn shown(field: &[u8]) -> String {

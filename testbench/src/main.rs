@@ -373,10 +373,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Eval { engine, vcd } => {
             // The header line picks the format: `form,init,b` (red) or `form,mask,src0,...` (redux).
             let mut stdin = std::io::stdin().lock();
-            let mut header = Vec::new();
-            std::io::BufRead::read_until(&mut stdin, b'\n', &mut header).context("reading the header from stdin")?;
-            let format = eval::Format::of_header(&String::from_utf8_lossy(&header));
-            let input = std::io::Read::chain(std::io::Cursor::new(header), stdin);
+            // Lines up to the header (the first that is not blank), read whole and handed on.
+            let mut head = Vec::new();
+            while testbench::input_error::first_row(&head).is_none()
+                && std::io::BufRead::read_until(&mut stdin, b'\n', &mut head).context("reading the header from stdin")? > 0
+            {}
+            let header = testbench::input_error::first_row(&head).unwrap_or_default();
+            let format = eval::Format::of_header(&String::from_utf8_lossy(header));
+            let input = std::io::Read::chain(std::io::Cursor::new(head), stdin);
             if format == eval::Format::Redux {
                 if vcd.is_some() {
                     anyhow::bail!("--vcd is not available for redux.sync rows (the redux block is built without tracing)");
@@ -589,9 +593,8 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
     } else {
         input = std::fs::read(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?;
     }
-    // The first line picks the format (a byte order mark before it is skipped, as the parsers do).
-    let first = input.split(|b| *b == b'\n').next().unwrap_or(&[]);
-    let first = first.strip_prefix(b"\xef\xbb\xbf").unwrap_or(first);
+    // The header picks the format; it is found as the parsers find it (after blank lines).
+    let first = testbench::input_error::first_row(&input).unwrap_or_default();
     // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
     if first.trim_ascii_end() == testbench::async_run::HEADER.as_bytes() {
         if coverage || vcd.is_some() {

@@ -93,3 +93,17 @@ fn bad_options_exit_with_status_2() {
         assert!(!text(&out.stderr).contains("panicked"), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+#[test]
+fn a_header_after_blank_lines_picks_its_format() {
+    let asy = "\n\r\nop,addr,value,mbar\nmbarrier.init,8,1,\nmbarrier.test_wait.parity,8,2,\n";
+    stops(&["run", "-"], asy.as_bytes(), "index,op,addr,result\n", 5, "value: the parity of mbarrier.test_wait.parity is 0 or 1");
+    let warp = format!("\n{}\nglobal.add.u32,0{}\n", testbench::warp::header(), ",,".repeat(32));
+    let (code, out, err) = go(&["run", "-"], warp.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "index,op,mask,lines,requests,misaligned,out_of_range\n0,global.add.u32,00000000,0,0,00000000,00000000\n");
+    let redux = format!("\r\n{}\nredux.sync.or.b32,1{}\n", testbench::eval::redux_header(), ",10".repeat(32));
+    let (code, out, err) = go(&["eval"], redux.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.ends_with(&format!("redux.sync.or.b32,1{},00000010\n", ",10".repeat(32))), "{out}");
+}

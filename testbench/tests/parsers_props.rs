@@ -188,3 +188,62 @@ proptest! {
         check_corrupted(t, &rows, k, how)?;
     }
 }
+
+/// Text that looks like names: tokens of the form, op and redux grammars joined by dots, with
+/// now and then any character.
+fn name_like() -> impl Strategy<Value = String> {
+    const TOKENS: &[&str] = &[
+        "red", "atom", "ld", "st", "global", "shared", "shared::cta", "shared::cluster", "v2", "v4", "v8", "noftz",
+        "add", "and", "or", "xor", "min", "max", "inc", "dec", "b32", "b64", "b128", "u32", "s32", "u64", "s64",
+        "f32", "f64", "f16", "bf16", "f16x2", "bf16x2", "relaxed", "release", "cluster", "gpu", "sys", "async",
+        "mmio", "mbarrier::complete_tx::bytes", "redux", "sync", "abs", "NaN", "", "gpu.acquire",
+    ];
+    let token = prop_oneof![4 => prop::sample::select(TOKENS).prop_map(String::from), 1 => any::<String>()];
+    prop::collection::vec(token, 0..8).prop_map(|t| t.join("."))
+}
+
+proptest! {
+    #![proptest_config(config(4096))]
+
+    /// Form, op and redux names never panic, and a name that parses prints as one that parses
+    /// to the same thing.
+    #[test]
+    fn names_parse_or_say_why(name in name_like()) {
+        if let Ok(f) = name.parse::<sim::Form>() {
+            prop_assert_eq!(f.to_string().parse::<sim::Form>().ok(), Some(f));
+        }
+        if let Ok(a) = name.parse::<sim::Access>() {
+            prop_assert_eq!(a.to_string().parse::<sim::Access>().ok(), Some(a));
+        }
+        if let Ok(r) = name.parse::<sim::red_async::RedAsync>() {
+            prop_assert_eq!(r.to_string().parse::<sim::red_async::RedAsync>().ok(), Some(r));
+        }
+        if let Ok(r) = name.parse::<sim::redux::ReduxForm>() {
+            prop_assert_eq!(r.to_string().parse::<sim::redux::ReduxForm>().ok(), Some(r));
+        }
+    }
+
+    /// Hex fields: any bytes give a value within the width that reads back, or an error.
+    #[test]
+    fn hex_fields_parse_or_say_why(
+        field in prop_oneof![prop::collection::vec(any::<u8>(), 0..40), "[0-9a-fA-F]{0,40}".prop_map(String::into_bytes)],
+        bits in prop::sample::select(&[16u32, 32, 64, 128][..]),
+    ) {
+        use testbench::hex;
+        match hex::parse(&field, bits) {
+            Ok(v) => {
+                prop_assert!(bits == 128 || v >> bits == 0);
+                let text = std::str::from_utf8(&field).unwrap();
+                prop_assert_eq!(u128::from_str_radix(text, 16).ok(), Some(v));
+                prop_assert_eq!(hex::parse(hex::format(v, bits).as_bytes(), bits), Ok(v));
+            }
+            Err(e) => prop_assert!(!e.is_empty()),
+        }
+    }
+
+    /// `--seed` values: a number, or the one message.
+    #[test]
+    fn seeds_parse_or_say_why(s in prop_oneof![any::<String>(), "(0[xX])?[0-9a-fA-F]{0,20}"]) {
+        let _ = testbench::stimulus::parse_seed(&s);
+    }
+}
