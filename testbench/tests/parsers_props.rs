@@ -1,5 +1,5 @@
-//! Property tests of the input parsers of `redunit eval` and `redunit run` (all formats), on
-//! in-memory input: any input either runs, or stops with `line N: ...` after writing exactly
+//! Property tests of the input parsers of `redunit eval` and `redunit run` (all formats, on
+//! the golden model and the RTL engines alike), on in-memory input: any input either runs, or stops with `line N: ...` after writing exactly
 //! the output of the rows before line N; never a panic or a hang.
 //!
 //! Rerun: `cargo test --release -p testbench --test parsers_props`. A failure prints its
@@ -8,7 +8,7 @@
 
 mod parsers;
 
-use parsers::{MODEL, RTL, Target, check, corrupt, input, line_of};
+use parsers::{ALL, MODEL, RTL, Target, check, corrupt, input, line_of};
 use proptest::prelude::*;
 
 /// `cases` cases, unless `PROPTEST_CASES` says otherwise. The counts keep all the suites of
@@ -98,20 +98,20 @@ proptest! {
     #![proptest_config(config(2048))]
 
     #[test]
-    fn valid_rows_run(case in valid(&MODEL, 12)) {
+    fn valid_rows_run(case in valid(&ALL, 12)) {
         let (t, rows) = case;
         let (_, r) = check(t, &input(t, &rows))?;
         prop_assert!(r.is_ok(), "{}: {:?}", t.name, r);
     }
 
     #[test]
-    fn a_corrupted_field_stops_at_its_line(case in corrupted(&MODEL, 12)) {
+    fn a_corrupted_field_stops_at_its_line(case in corrupted(&ALL, 12)) {
         let (t, rows, k, how) = case;
         check_corrupted(t, &rows, k, how)?;
     }
 
     #[test]
-    fn crlf_and_a_byte_order_mark_change_nothing(case in corrupted(&MODEL, 8), bad in any::<bool>()) {
+    fn crlf_and_a_byte_order_mark_change_nothing(case in corrupted(&ALL, 8), bad in any::<bool>()) {
         let (t, mut rows, k, how) = case;
         if bad {
             rows[k] = corrupt(&rows[k], how);
@@ -124,7 +124,7 @@ proptest! {
     }
 
     #[test]
-    fn truncated_input_runs_or_names_its_line(case in valid(&MODEL, 8), cut in any::<prop::sample::Index>()) {
+    fn truncated_input_runs_or_names_its_line(case in valid(&ALL, 8), cut in any::<prop::sample::Index>()) {
         let (t, rows) = case;
         let i = input(t, &rows);
         let n = cut.index(i.len() + 1);
@@ -132,19 +132,35 @@ proptest! {
     }
 
     #[test]
-    fn edited_bytes_run_or_name_their_line(case in valid(&MODEL, 6), edits in prop::collection::vec(edit(), 1..6)) {
+    fn edited_bytes_run_or_name_their_line(case in valid(&ALL, 6), edits in prop::collection::vec(edit(), 1..6)) {
         let (t, rows) = case;
         let _ = check(t, &apply(input(t, &rows), &edits))?;
     }
 
     #[test]
     fn arbitrary_bytes_run_or_name_their_line(
-        t in prop::sample::select(&MODEL[..]),
+        t in prop::sample::select(&ALL[..]),
         bytes in prop::collection::vec(any::<u8>(), 0..300),
         header in any::<bool>(),
     ) {
         let i = if header { [input(t, &[]), bytes].concat() } else { bytes };
         let _ = check(t, &i)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Each RTL engine writes and reports what the golden model does, good input or bad.
+    #[test]
+    fn rtl_engines_match_the_model(
+        case in (0..MODEL.len()).prop_flat_map(|i| (Just(i), (MODEL[i].rows)(6))),
+        edits in prop::collection::vec(edit(), 0..3),
+    ) {
+        let (i, rows) = case;
+        let bytes = apply(input(MODEL[i], &rows), &edits);
+        let model = check(MODEL[i], &bytes)?;
+        prop_assert_eq!(check(RTL[i], &bytes)?, model, "{}", RTL[i].name);
     }
 }
 
@@ -168,24 +184,6 @@ proptest! {
             String::from_utf8_lossy(o).lines().map(|l| if t.echoes { l.rsplit(',').next().unwrap().to_string() } else { l.to_string() }).collect()
         };
         prop_assert_eq!(results(&out), results(&want), "{}", t.name);
-    }
-}
-
-proptest! {
-    #![proptest_config(config(96))]
-
-    /// The same contracts on the RTL engines (each case builds a Verilated model).
-    #[test]
-    fn rtl_valid_rows_run(case in valid(&RTL, 6)) {
-        let (t, rows) = case;
-        let (_, r) = check(t, &input(t, &rows))?;
-        prop_assert!(r.is_ok(), "{}: {:?}", t.name, r);
-    }
-
-    #[test]
-    fn rtl_a_corrupted_field_stops_at_its_line(case in corrupted(&RTL, 6)) {
-        let (t, rows, k, how) = case;
-        check_corrupted(t, &rows, k, how)?;
     }
 }
 

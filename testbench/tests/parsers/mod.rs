@@ -116,6 +116,7 @@ pub const ASYNC_RTL: Target = Target { name: "run async rtl", run: |i| async_wit
 /// Every format on the golden model, and on the RTL.
 pub const MODEL: [Target; 5] = [EVAL, REDUX, RUN, WARP, ASYNC];
 pub const RTL: [Target; 5] = [EVAL_RTL, REDUX_RTL, RUN_RTL, WARP_RTL, ASYNC_RTL];
+pub const ALL: [Target; 10] = [EVAL, REDUX, RUN, WARP, ASYNC, EVAL_RTL, REDUX_RTL, RUN_RTL, WARP_RTL, ASYNC_RTL];
 
 impl std::fmt::Debug for Target {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
