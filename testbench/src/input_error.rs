@@ -77,29 +77,49 @@ pub fn csv_reader<R: std::io::Read>(input: R) -> Rows<R> {
 
 /// Reads the next row into `rec`, its position set to its line; false at the end of the input.
 pub fn next_record<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord) -> anyhow::Result<bool> {
+    use std::io::BufRead;
     loop {
-        rdr.buf.clear();
-        if std::io::BufRead::read_until(&mut rdr.input, b'\n', &mut rdr.buf)? == 0 {
+        // A line inside the buffer is split where it lies; a longer one is gathered first.
+        let buffered = rdr.input.fill_buf()?;
+        if buffered.is_empty() {
             return Ok(false);
         }
         rdr.line += 1;
-        let mut l = rdr.buf.strip_suffix(b"\n").unwrap_or(&rdr.buf);
-        l = l.strip_suffix(b"\r").unwrap_or(l);
-        if rdr.line == 1 {
-            l = l.strip_prefix(BOM).unwrap_or(l);
+        let row = if let Some(end) = memchr::memchr(b'\n', buffered) {
+            let row = fill(rec, &buffered[..end], rdr.line);
+            rdr.input.consume(end + 1);
+            row
+        } else {
+            rdr.buf.clear();
+            rdr.input.read_until(b'\n', &mut rdr.buf)?;
+            fill(rec, rdr.buf.strip_suffix(b"\n").unwrap_or(&rdr.buf), rdr.line)
+        };
+        if row {
+            return Ok(true);
         }
-        if l.is_empty() {
-            continue;
-        }
-        rec.clear();
-        for f in l.split(|&b| b == b',') {
-            rec.push_field(f);
-        }
-        let mut pos = csv::Position::new();
-        pos.set_line(rdr.line);
-        rec.set_position(Some(pos));
-        return Ok(true);
     }
+}
+
+/// Splits `line` (number `n`, without its `\n`) into `rec`; false for a blank line.
+fn fill(rec: &mut csv::ByteRecord, line: &[u8], n: u64) -> bool {
+    let mut l = line.strip_suffix(b"\r").unwrap_or(line);
+    if n == 1 {
+        l = l.strip_prefix(BOM).unwrap_or(l);
+    }
+    if l.is_empty() {
+        return false;
+    }
+    rec.clear();
+    let mut start = 0;
+    for comma in memchr::memchr_iter(b',', l) {
+        rec.push_field(&l[start..comma]);
+        start = comma + 1;
+    }
+    rec.push_field(&l[start..]);
+    let mut pos = csv::Position::new();
+    pos.set_line(n);
+    rec.set_position(Some(pos));
+    true
 }
 
 /// The first row of `input` as [`Rows`] reads it (the header): the first line that is not
