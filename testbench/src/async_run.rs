@@ -47,7 +47,7 @@ use sim::red_async::RedAsync;
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{InputError, Parsed, check_header, csv_reader, next_record};
+use crate::input_error::{InputError, Parsed, Rows, next_record};
 
 /// The header that selects this format.
 pub const HEADER: &str = "op,addr,value,mbar";
@@ -130,19 +130,17 @@ fn mbar_slot(field: &[u8], what: &str) -> Result<usize, String> {
 
 /// Parses a trace with the header [`HEADER`].
 pub fn parse(input: impl Read) -> anyhow::Result<Vec<Row>> {
-    parse_prefix(input).into_result()
+    parse_prefix(input)?.into_result()
 }
 
-/// Parses a trace with the header [`HEADER`] up to its first bad row.
-pub fn parse_prefix(input: impl Read) -> Parsed<Row> {
-    Parsed::read(|rows| parse_into(input, rows))
+/// Parses a trace with the header [`HEADER`] up to its first bad row; the error when the
+/// header is bad.
+pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<Row>> {
+    Parsed::read(input, HEADER, parse_rows)
 }
 
-fn parse_into(input: impl Read, rows: &mut Vec<Row>) -> anyhow::Result<()> {
-    let mut rdr = csv_reader(input);
-    let mut rec = csv::ByteRecord::new();
-    check_header(&mut rdr, &mut rec, HEADER)?;
-    while next_record(&mut rdr, &mut rec)? {
+fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut Vec<Row>) -> anyhow::Result<()> {
+    while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 4 {
@@ -167,14 +165,14 @@ fn parse_into(input: impl Read, rows: &mut Vec<Row>) -> anyhow::Result<()> {
                 Ok(v as u32)
             };
             let mop = match op.as_str() {
-                "mbarrier.init" => MbarOp::Init(count(&rec)?),
+                "mbarrier.init" => MbarOp::Init(count(rec)?),
                 "mbarrier.arrive" => {
                     empty(2, "value", "")?;
                     MbarOp::Arrive
                 }
-                "mbarrier.arrive.expect_tx" => MbarOp::ArriveExpectTx(count(&rec)?),
-                "mbarrier.expect_tx" => MbarOp::ExpectTx(count(&rec)?),
-                "mbarrier.complete_tx" => MbarOp::CompleteTx(count(&rec)?),
+                "mbarrier.arrive.expect_tx" => MbarOp::ArriveExpectTx(count(rec)?),
+                "mbarrier.expect_tx" => MbarOp::ExpectTx(count(rec)?),
+                "mbarrier.complete_tx" => MbarOp::CompleteTx(count(rec)?),
                 "mbarrier.test_wait.parity" => match &rec[2] {
                     b"0" => MbarOp::TestWait(false),
                     b"1" => MbarOp::TestWait(true),
@@ -527,7 +525,7 @@ pub fn rtl(unit: &mut RtlAsync, rows: &[Row]) -> anyhow::Result<RtlRun> {
 /// On a bad row, the rows before it are executed and written, and the error is an
 /// [`InputError`].
 pub fn run_cmd(input: &[u8], rtl_engine: bool, mem_bytes: usize, out: impl Write) -> anyhow::Result<u8> {
-    let parsed = parse_prefix(input);
+    let parsed = parse_prefix(input)?;
     let rows = &parsed.rows;
     if !rtl_engine {
         write_results(rows, &model(rows, mem_bytes), out)?;

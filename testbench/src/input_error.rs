@@ -142,18 +142,27 @@ pub fn shown(field: &[u8]) -> String {
 
 /// An input read up to its first bad row: the rows before it, and the error (`None` when
 /// every row was good). Commands execute and write `rows`, then report `error`, so the output
-/// holds every row before the bad one.
+/// holds every row before the bad one (and nothing for a bad header, as `eval` does).
 pub struct Parsed<T> {
     pub rows: Vec<T>,
     pub error: Option<anyhow::Error>,
 }
 
 impl<T> Parsed<T> {
-    /// Reads rows with `parse_into` (which pushes each good row) until it stops.
-    pub fn read(parse_into: impl FnOnce(&mut Vec<T>) -> anyhow::Result<()>) -> Parsed<T> {
+    /// Reads `input`: checks its header is `header` (the error when not: nothing is to be
+    /// written then), then reads rows with `rows_into` (which pushes each good row) until it
+    /// stops.
+    pub fn read<R: std::io::Read>(
+        input: R,
+        header: &str,
+        rows_into: impl FnOnce(&mut Rows<R>, &mut csv::ByteRecord, &mut Vec<T>) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Parsed<T>> {
+        let mut rdr = csv_reader(input);
+        let mut rec = csv::ByteRecord::new();
+        check_header(&mut rdr, &mut rec, header)?;
         let mut rows = Vec::new();
-        let error = parse_into(&mut rows).err();
-        Parsed { rows, error }
+        let error = rows_into(&mut rdr, &mut rec, &mut rows).err();
+        Ok(Parsed { rows, error })
     }
 
     /// The rows, or the error.

@@ -601,12 +601,8 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
             anyhow::bail!("--coverage and --vcd are not available for traces with the mbar column (red.async)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
-        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout).map_err(|e| {
-            match e.downcast::<InputError>() {
-                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-                Err(e) => e,
-            }
-        })?;
+        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout)
+            .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::from(code));
     }
     // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
@@ -615,16 +611,12 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
             anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
-        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes).map_err(|e| {
-            match e.downcast::<InputError>() {
-                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-                Err(e) => e,
-            }
-        })?;
+        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes)
+            .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::SUCCESS);
     }
     // A bad row stops the trace there: the requests before it run and their rows are written.
-    let parsed = trace::parse_prefix(&input[..]);
+    let parsed = trace::parse_prefix(&input[..]).map_err(|e| in_file(e, &trace))?;
     let reqs = &parsed.rows;
     let (outcomes, cov) = match engine {
         EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), reqs)?, None),
@@ -662,10 +654,15 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         }
         c.report(&mut err)?;
     }
-    parsed.then(ExitCode::SUCCESS).map_err(|e| match e.downcast::<InputError>() {
+    parsed.then(ExitCode::SUCCESS).map_err(|e| in_file(e, &trace))
+}
+
+/// An input error named with the trace file it is in.
+fn in_file(e: anyhow::Error, trace: &std::path::Path) -> anyhow::Error {
+    match e.downcast::<InputError>() {
         Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
         Err(e) => e,
-    })
+    }
 }
 
 /// The blocks `redunit verilog` can write.

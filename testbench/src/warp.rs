@@ -24,7 +24,7 @@ use sim::warp::{WarpInst, WarpOutcome, coalesce, line_accesses};
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{Cached, InputError, Parsed, csv_reader, next_record};
+use crate::input_error::{Cached, InputError, Parsed, Rows, next_record};
 
 /// The header of a warp trace.
 pub fn header() -> String {
@@ -50,20 +50,17 @@ pub struct WarpResult {
 
 /// Parses a warp trace.
 pub fn parse(input: impl Read) -> anyhow::Result<Vec<WarpInst>> {
-    parse_prefix(input).into_result()
+    parse_prefix(input)?.into_result()
 }
 
-/// Parses a warp trace up to its first bad row.
-pub fn parse_prefix(input: impl Read) -> Parsed<WarpInst> {
-    Parsed::read(|out| parse_into(input, out))
+/// Parses a warp trace up to its first bad row; the error when the header is bad.
+pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<WarpInst>> {
+    Parsed::read(input, &header(), parse_rows)
 }
 
-fn parse_into(input: impl Read, out: &mut Vec<WarpInst>) -> anyhow::Result<()> {
-    let mut rdr = csv_reader(input);
-    let mut rec = csv::ByteRecord::new();
-    crate::input_error::check_header(&mut rdr, &mut rec, &header())?;
+fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, out: &mut Vec<WarpInst>) -> anyhow::Result<()> {
     let mut cached = Cached::<Access>::default();
-    while next_record(&mut rdr, &mut rec)? {
+    while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 66 {
@@ -365,7 +362,7 @@ impl Drop for RtlWarp {
 /// Parses a warp trace, executes it and writes the rows (`redunit run` on a warp trace). On a
 /// bad row, the rows before it are executed and written, and the error is an [`InputError`].
 pub fn run_trace(input: impl Read, output: impl Write, rtl: bool, mem_bytes: usize) -> anyhow::Result<usize> {
-    let parsed = parse_prefix(input);
+    let parsed = parse_prefix(input)?;
     let insts = &parsed.rows;
     let results = if rtl {
         if mem_bytes != RtlWarp::MEM_BYTES {

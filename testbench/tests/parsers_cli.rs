@@ -107,3 +107,12 @@ fn a_header_after_blank_lines_picks_its_format() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.ends_with(&format!("redux.sync.or.b32,1{},00000010\n", ",10".repeat(32))), "{out}");
 }
+
+#[test]
+fn a_bad_header_writes_nothing() {
+    for (args, input) in [(&["eval"][..], "form,init\n"), (&["run", "-"], "op,addr\nld.b32,0,\n"), (&["run", "-"], "\u{feff}op,mask,\n")] {
+        let (code, out, err) = go(args, input.as_bytes());
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?} {input:?}");
+        assert!(err.contains("line 1: expected the header"), "{err}");
+    }
+}
