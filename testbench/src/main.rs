@@ -373,11 +373,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Eval { engine, vcd } => {
             // The header line picks the format: `form,init,b` (red) or `form,mask,src0,...` (redux).
             let mut stdin = std::io::stdin().lock();
-            // Lines up to the header (the first that is not blank), read whole and handed on.
+            // Lines up to the header (the first that is not blank), read whole and handed on;
+            // each line is looked at once.
             let mut head = Vec::new();
-            while testbench::input_error::first_row(&head).is_none()
-                && std::io::BufRead::read_until(&mut stdin, b'\n', &mut head).context("reading the header from stdin")? > 0
-            {}
+            loop {
+                let start = head.len();
+                let n = std::io::BufRead::read_until(&mut stdin, b'\n', &mut head).context("reading the header from stdin")?;
+                if n == 0 || testbench::input_error::first_row(&head[start..]).is_some() {
+                    break;
+                }
+            }
             let header = testbench::input_error::first_row(&head).unwrap_or_default();
             let format = eval::Format::of_header(&String::from_utf8_lossy(header));
             let input = std::io::Read::chain(std::io::Cursor::new(head), stdin);

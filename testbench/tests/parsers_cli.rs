@@ -116,3 +116,15 @@ fn a_bad_header_writes_nothing() {
         assert!(err.contains("line 1: expected the header"), "{err}");
     }
 }
+
+#[test]
+fn many_blank_lines_before_the_header_take_no_time() {
+    let blank = "\n".repeat(200_000);
+    let t = std::time::Instant::now();
+    let (code, out, err) = go(&["eval"], format!("{blank}form,init,b\nglobal.add.u32,1,2\n").as_bytes());
+    assert_eq!((code, out.as_str()), (Some(0), "form,init,b,result\nglobal.add.u32,1,2,00000003\n"), "{err}");
+    let (code, _, err) = go(&["run", "-"], format!("{blank}op,addr,value,mbar\nld.b32,0,,\nld.b32,0,,x\n").as_bytes());
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 200003: ld.b32 takes no mbar"), "{err}");
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+}
