@@ -47,7 +47,7 @@ use sim::red_async::RedAsync;
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{InputError, check_header, csv_reader, next_record};
+use crate::input_error::{InputError, Parsed, Rows, next_record};
 
 /// The header that selects this format.
 pub const HEADER: &str = "op,addr,value,mbar";
@@ -130,15 +130,25 @@ fn mbar_slot(field: &[u8], what: &str) -> Result<usize, String> {
 
 /// Parses a trace with the header [`HEADER`].
 pub fn parse(input: impl Read) -> anyhow::Result<Vec<Row>> {
-    let mut rdr = csv_reader(input);
-    let mut rec = csv::ByteRecord::new();
-    check_header(&mut rdr, &mut rec, HEADER)?;
-    let mut rows = Vec::new();
-    while next_record(&mut rdr, &mut rec)? {
+    parse_prefix(input)?.into_result()
+}
+
+/// Parses a trace with the header [`HEADER`] up to its first bad row; the error when the
+/// header is bad.
+pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<Row>> {
+    Parsed::read(input, HEADER, parse_rows)
+}
+
+fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut Vec<Row>) -> anyhow::Result<()> {
+    while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 4 {
             return Err(bad(format!("expected 4 columns ({HEADER}), found {}", rec.len())));
+        }
+        // No op name is this long: refuse it without echoing it twice (name and parse error).
+        if rec[0].len() > 256 {
+            return Err(bad(format!("unknown op `{}`: too long for a name", crate::input_error::shown(&rec[0]))));
         }
         let op = String::from_utf8_lossy(&rec[0]).into_owned();
         let empty = |col: usize, name: &str, why: &str| -> anyhow::Result<()> {
@@ -155,14 +165,14 @@ pub fn parse(input: impl Read) -> anyhow::Result<Vec<Row>> {
                 Ok(v as u32)
             };
             let mop = match op.as_str() {
-                "mbarrier.init" => MbarOp::Init(count(&rec)?),
+                "mbarrier.init" => MbarOp::Init(count(rec)?),
                 "mbarrier.arrive" => {
                     empty(2, "value", "")?;
                     MbarOp::Arrive
                 }
-                "mbarrier.arrive.expect_tx" => MbarOp::ArriveExpectTx(count(&rec)?),
-                "mbarrier.expect_tx" => MbarOp::ExpectTx(count(&rec)?),
-                "mbarrier.complete_tx" => MbarOp::CompleteTx(count(&rec)?),
+                "mbarrier.arrive.expect_tx" => MbarOp::ArriveExpectTx(count(rec)?),
+                "mbarrier.expect_tx" => MbarOp::ExpectTx(count(rec)?),
+                "mbarrier.complete_tx" => MbarOp::CompleteTx(count(rec)?),
                 "mbarrier.test_wait.parity" => match &rec[2] {
                     b"0" => MbarOp::TestWait(false),
                     b"1" => MbarOp::TestWait(true),
@@ -201,7 +211,7 @@ pub fn parse(input: impl Read) -> anyhow::Result<Vec<Row>> {
         empty(3, "mbar", "")?;
         rows.push(Row::Access(Request { access, addr, value }));
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// The golden model: memory and mbarriers, rows in order.
@@ -512,11 +522,14 @@ pub fn rtl(unit: &mut RtlAsync, rows: &[Row]) -> anyhow::Result<RtlRun> {
 
 /// `redunit run` with the [`HEADER`] format: parses `input`, executes it and writes the
 /// results; on an RTL cycle-level mismatch prints them to stderr and returns exit status 1.
+/// On a bad row, the rows before it are executed and written, and the error is an
+/// [`InputError`].
 pub fn run_cmd(input: &[u8], rtl_engine: bool, mem_bytes: usize, out: impl Write) -> anyhow::Result<u8> {
-    let rows = parse(input)?;
+    let parsed = parse_prefix(input)?;
+    let rows = &parsed.rows;
     if !rtl_engine {
-        write_results(&rows, &model(&rows, mem_bytes), out)?;
-        return Ok(0);
+        write_results(rows, &model(rows, mem_bytes), out)?;
+        return parsed.then(0);
     }
     if mem_bytes != ASYNC_MEM_BYTES {
         bail!(
@@ -524,12 +537,12 @@ pub fn run_cmd(input: &[u8], rtl_engine: bool, mem_bytes: usize, out: impl Write
              drop --mem-bytes or use --engine model"
         );
     }
-    let run = rtl(&mut RtlAsync::new(), &rows)?;
-    write_results(&rows, &run.results, out)?;
+    let run = rtl(&mut RtlAsync::new(), rows)?;
+    write_results(rows, &run.results, out)?;
     for m in &run.mismatches {
         eprintln!("redunit: RTL mismatch: {m}");
     }
-    Ok(if run.mismatches.is_empty() { 0 } else { 1 })
+    parsed.then(if run.mismatches.is_empty() { 0 } else { 1 })
 }
 
 /// A trace of `phases` phases on each of the 8 mbarriers in turn: `arrive.expect_tx` of

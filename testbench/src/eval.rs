@@ -127,7 +127,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
         }
         if let Some((op, k, first)) = group {
             return Err(InputError::new(
-                last_line + 1,
+                rdr.lines_read() + 1,
                 format!(
                     "input ends inside a vector group: {} takes {} rows per instruction, the group \
                      starting at line {first} has {k}",
@@ -159,7 +159,7 @@ impl Format {
     /// header (checked in full by [`eval_redux`]); anything else goes to [`eval`], which
     /// checks for `form,init,b`.
     pub fn of_header(line: &str) -> Format {
-        let l = line.trim_end_matches(['\r', '\n']);
+        let l = line.trim_start_matches('\u{feff}').trim_end_matches(['\r', '\n']);
         if l == "form,mask" || l.starts_with("form,mask,") { Format::Redux } else { Format::Red }
     }
 }

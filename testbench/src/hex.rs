@@ -43,10 +43,10 @@ pub fn parse(field: &[u8], bits: u32) -> Result<u128, String> {
         return Err("empty hex value".into());
     }
     if bad & 0xf0 != 0 {
-        return Err(format!("`{}` is not hex (digits 0-9a-f, no 0x prefix)", String::from_utf8_lossy(field)));
+        return Err(format!("`{}` is not hex (digits 0-9a-f, no 0x prefix)", crate::input_error::shown(field)));
     }
     if significant.len() > 32 || (bits < 128 && v >> bits != 0) {
-        return Err(format!("`{}` is wider than {bits} bits", String::from_utf8_lossy(field)));
+        return Err(format!("`{}` is wider than {bits} bits", crate::input_error::shown(field)));
     }
     Ok(v)
 }

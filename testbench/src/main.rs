@@ -403,10 +403,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Eval { engine, vcd } => {
             // The header line picks the format: `form,init,b` (red) or `form,mask,src0,...` (redux).
             let mut stdin = std::io::stdin().lock();
-            let mut header = String::new();
-            std::io::BufRead::read_line(&mut stdin, &mut header).context("reading the header from stdin")?;
-            let input = std::io::Read::chain(std::io::Cursor::new(header.clone().into_bytes()), stdin);
-            if eval::Format::of_header(&header) == eval::Format::Redux {
+            // Lines up to the header (the first that is not blank), read whole and handed on;
+            // each line is looked at once.
+            let mut head = Vec::new();
+            loop {
+                let start = head.len();
+                let n = std::io::BufRead::read_until(&mut stdin, b'\n', &mut head).context("reading the header from stdin")?;
+                if n == 0 || testbench::input_error::first_row(&head[start..]).is_some() {
+                    break;
+                }
+            }
+            let header = testbench::input_error::first_row(&head).unwrap_or_default();
+            let format = eval::Format::of_header(&String::from_utf8_lossy(header));
+            let input = std::io::Read::chain(std::io::Cursor::new(head), stdin);
+            if format == eval::Format::Redux {
                 if vcd.is_some() {
                     anyhow::bail!("--vcd is not available for redux.sync rows (the redux block is built without tracing)");
                 }
@@ -646,48 +656,39 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
     } else {
         input = std::fs::read(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?;
     }
+    // The header picks the format; it is found as the parsers find it (after blank lines).
+    let first = testbench::input_error::first_row(&input).unwrap_or_default();
     // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
-    if input.split(|b| *b == b'\n').next().is_some_and(|h| h.trim_ascii_end() == testbench::async_run::HEADER.as_bytes()) {
+    if first.trim_ascii_end() == testbench::async_run::HEADER.as_bytes() {
         if coverage || vcd.is_some() {
             anyhow::bail!("--coverage and --vcd are not available for traces with the mbar column (red.async)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
-        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout).map_err(|e| {
-            match e.downcast::<InputError>() {
-                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-                Err(e) => e,
-            }
-        })?;
+        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout)
+            .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::from(code));
     }
     // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
-    let header = String::from_utf8_lossy(input.split(|b| *b == b'\n').next().unwrap_or(&[])).into_owned();
-    if testbench::warp::is_warp_header(&header) {
+    if testbench::warp::is_warp_header(&String::from_utf8_lossy(first)) {
         if coverage || vcd.is_some() {
             anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
-        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes).map_err(|e| {
-            match e.downcast::<InputError>() {
-                Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-                Err(e) => e,
-            }
-        })?;
+        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes)
+            .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let input = &input[..];
-    let reqs = trace::parse(input).map_err(|e| match e.downcast::<InputError>() {
-        Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
-        Err(e) => e,
-    })?;
+    // A bad row stops the trace there: the requests before it run and their rows are written.
+    let parsed = trace::parse_prefix(&input[..]).map_err(|e| in_file(e, &trace))?;
+    let reqs = &parsed.rows;
     let (outcomes, cov) = match engine {
-        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), &reqs)?, None),
+        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), reqs)?, None),
         EngineKind::Rtl => {
             let mut unit = match &vcd {
                 Some(path) => RtlUnit::with_vcd(mem_bytes, path, 0)?,
                 None => RtlUnit::new(mem_bytes)?,
             };
-            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, &reqs)?;
+            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, reqs)?;
             unit.idle(2);
             let cycles = unit.cycle();
             let cov = unit.cov_counts();
@@ -705,7 +706,7 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         }
     };
     let stdout = BufWriter::new(std::io::stdout().lock());
-    trace::write_results(&reqs, &outcomes, stdout)?;
+    trace::write_results(reqs, &outcomes, stdout)?;
     if coverage {
         let mut c = testbench::unit_cosim::Coverage::default();
         for (q, o) in reqs.iter().zip(&outcomes) {
@@ -722,7 +723,15 @@ fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<Pat
         }
         c.report(&mut err)?;
     }
-    Ok(ExitCode::SUCCESS)
+    parsed.then(ExitCode::SUCCESS).map_err(|e| in_file(e, &trace))
+}
+
+/// An input error named with the trace file it is in.
+fn in_file(e: anyhow::Error, trace: &std::path::Path) -> anyhow::Error {
+    match e.downcast::<InputError>() {
+        Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+        Err(e) => e,
+    }
 }
 
 /// The blocks `redunit verilog` can write.

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{Cached, InputError, check_header, csv_reader, next_record};
+use crate::input_error::{Cached, InputError, Parsed, Rows, next_record};
 
 /// The outcome of one request: `Ok(Some(old))` for `ld`/`atom`, `Ok(None)` for `st`/`red`.
 pub type Outcome = Result<Option<u128>, MemError>;
@@ -24,12 +24,17 @@ impl MemEngine for Memory {
 
 /// Parses a trace: header `op,addr,value`, then one request per row.
 pub fn parse(input: impl Read) -> anyhow::Result<Vec<Request>> {
-    let mut rdr = csv_reader(input);
-    let mut rec = csv::ByteRecord::new();
-    check_header(&mut rdr, &mut rec, "op,addr,value")?;
-    let mut reqs = Vec::new();
+    parse_prefix(input)?.into_result()
+}
+
+/// Parses a trace up to its first bad row; the error when the header is bad.
+pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<Request>> {
+    Parsed::read(input, "op,addr,value", parse_rows)
+}
+
+fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, reqs: &mut Vec<Request>) -> anyhow::Result<()> {
     let mut cached = Cached::<Access>::default();
-    while next_record(&mut rdr, &mut rec)? {
+    while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 3 {
@@ -48,7 +53,7 @@ pub fn parse(input: impl Read) -> anyhow::Result<Vec<Request>> {
         };
         reqs.push(Request { access, addr, value });
     }
-    Ok(reqs)
+    Ok(())
 }
 
 /// Writes the `index,op,addr,result` rows: one per `ld` and `atom`, one per failed request.
@@ -72,12 +77,14 @@ pub fn write_results(reqs: &[Request], outcomes: &[Outcome], mut out: impl Write
     Ok(())
 }
 
-/// Parses a trace, executes it on `engine` and writes the result rows.
+/// Parses a trace, executes it on `engine` and writes the result rows. On a bad row, the rows
+/// before it are executed and written, and the error is an [`InputError`].
 pub fn run(input: impl Read, output: impl Write, engine: &mut dyn MemEngine) -> anyhow::Result<usize> {
-    let reqs = parse(input)?;
-    let outcomes = engine.execute(&reqs)?;
-    write_results(&reqs, &outcomes, output)?;
-    Ok(reqs.len())
+    let p = parse_prefix(input)?;
+    let outcomes = engine.execute(&p.rows)?;
+    write_results(&p.rows, &outcomes, output)?;
+    let n = p.rows.len();
+    p.then(n)
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use sim::warp::{WarpInst, WarpOutcome, coalesce, line_accesses};
 use sim::{Access, MemError, Memory, Request};
 
 use crate::hex;
-use crate::input_error::{Cached, InputError, csv_reader, next_record};
+use crate::input_error::{Cached, InputError, Parsed, Rows, next_record};
 
 /// The header of a warp trace.
 pub fn header() -> String {
@@ -50,12 +50,17 @@ pub struct WarpResult {
 
 /// Parses a warp trace.
 pub fn parse(input: impl Read) -> anyhow::Result<Vec<WarpInst>> {
-    let mut rdr = csv_reader(input);
-    let mut rec = csv::ByteRecord::new();
-    crate::input_error::check_header(&mut rdr, &mut rec, &header())?;
-    let mut out = Vec::new();
+    parse_prefix(input)?.into_result()
+}
+
+/// Parses a warp trace up to its first bad row; the error when the header is bad.
+pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<WarpInst>> {
+    Parsed::read(input, &header(), parse_rows)
+}
+
+fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, out: &mut Vec<WarpInst>) -> anyhow::Result<()> {
     let mut cached = Cached::<Access>::default();
-    while next_record(&mut rdr, &mut rec)? {
+    while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != 66 {
@@ -79,7 +84,7 @@ pub fn parse(input: impl Read) -> anyhow::Result<Vec<WarpInst>> {
         }
         out.push(w);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Writes the `index,op,mask,lines,requests,misaligned,out_of_range` rows.
@@ -354,9 +359,11 @@ impl Drop for RtlWarp {
     }
 }
 
-/// Parses a warp trace, executes it and writes the rows (`redunit run` on a warp trace).
+/// Parses a warp trace, executes it and writes the rows (`redunit run` on a warp trace). On a
+/// bad row, the rows before it are executed and written, and the error is an [`InputError`].
 pub fn run_trace(input: impl Read, output: impl Write, rtl: bool, mem_bytes: usize) -> anyhow::Result<usize> {
-    let insts = parse(input)?;
+    let parsed = parse_prefix(input)?;
+    let insts = &parsed.rows;
     let results = if rtl {
         if mem_bytes != RtlWarp::MEM_BYTES {
             bail!(
@@ -365,12 +372,13 @@ pub fn run_trace(input: impl Read, output: impl Write, rtl: bool, mem_bytes: usi
                 RtlWarp::MEM_BYTES
             );
         }
-        RtlWarp::new().execute(&insts)?
+        RtlWarp::new().execute(insts)?
     } else {
-        execute_model(&mut Memory::new(mem_bytes), &insts)
+        execute_model(&mut Memory::new(mem_bytes), insts)
     };
-    write_results(&insts, &results, output)?;
-    Ok(insts.len())
+    write_results(insts, &results, output)?;
+    let n = insts.len();
+    parsed.then(n)
 }
 
 /// One warp pattern of `redunit bench`.
