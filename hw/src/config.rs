@@ -70,14 +70,14 @@ impl Config {
     }
 
     /// The fewest cycles per dependent operation: every block at its shallowest depth
-    /// (issue 4's cycle figures: dependent integer ops to one line every cycle, dependent
-    /// f32/f64 adds every 3 cycles), at about 40 MHz on the ECP5 85k part.
+    /// (dependent integer ops to one line every cycle, dependent f32/f64 adds every 3 cycles),
+    /// at about 40 MHz on the ECP5 85k part.
     pub fn most_ops_per_cycle() -> Self {
         Config::default()
     }
 
     /// The L2-slice unit's default configuration: [`Config::fastest_clock`], the one that
-    /// reaches 150 MHz on the ECP5 85k part (issue 5). `hw::unit_verilog`, `redunit verilog`,
+    /// reaches 150 MHz on the ECP5 85k part. `hw::unit_verilog`, `redunit verilog`,
     /// `synth`, `bench`, `run --engine rtl` and `regress` use it unless told otherwise;
     /// `--preset most-ops-per-cycle` gives the shallow unit.
     pub fn unit_default() -> Self {

@@ -180,8 +180,8 @@ fn most_ops_per_cycle_latency_and_intervals_are_the_documented_ones() {
     let cfg = hw::Config::most_ops_per_cycle();
     let int = Access::Red("global.add.u32".parse().unwrap());
     let f32 = Access::Red("global.add.f32".parse().unwrap());
-    assert_eq!(hw::slice_unit::dependent_issue_interval_with(int, &cfg), 1, "issue 4: dependent integer ops every cycle");
-    assert!(hw::slice_unit::dependent_issue_interval_with(f32, &cfg) <= 3, "issue 4: dependent f32 adds at least every 3 cycles");
+    assert_eq!(hw::slice_unit::dependent_issue_interval_with(int, &cfg), 1, "the shallow unit: dependent integer ops every cycle");
+    assert!(hw::slice_unit::dependent_issue_interval_with(f32, &cfg) <= 3, "the shallow unit: dependent f32 adds at least every 3 cycles");
     check_latency_and_intervals(&cfg);
 }
 
