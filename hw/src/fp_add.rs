@@ -57,7 +57,7 @@
 //! the f32 NaN rule to the widest, slowest datapath for no saving in lanes.
 
 use crate::config::{Config, Cut, FP_STAGES_MIN, HoldReg};
-use crate::hold_replica_reg::HoldReplicaReg;
+use crate::ecp5::hold_replica_reg::HoldReplicaReg;
 use rust_hdl::prelude::*;
 
 /// Cycles from inputs to `sum` for every adder in the default configuration

@@ -50,7 +50,7 @@ use crate::config::{Config, Cut, FP16_STAGES_MIN, HoldReg};
 #[cfg(doc)]
 use crate::config::FP16_STAGES_MAX;
 use crate::fp_add::bits_u128;
-use crate::replica_reg::ReplicaReg;
+use crate::ecp5::replica_reg::ReplicaReg;
 use rust_hdl::prelude::*;
 
 /// The f16/bf16 add lane at the depth of a [`Config`] (`fp16_stages`): `sum = a + b`,

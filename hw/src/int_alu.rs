@@ -16,7 +16,7 @@
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
-use crate::hold_replica_reg::HoldReplicaReg;
+use crate::ecp5::hold_replica_reg::HoldReplicaReg;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{OP_WIDTH, TYPE_WIDTH};
 use sim::{Op, Type};

@@ -12,9 +12,7 @@
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
 //! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
-//! | `ram_forward_mux.rs` | [`ram_forward_mux::RamForwardMux`]: the forwarded line or the RAM's, per quarter, the RAM bit in the last LUT (the unit's registered pipeline) |
-//! | `replica_reg.rs` | [`replica_reg::ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication) |
-//! | `hold_replica_reg.rs` | [`hold_replica_reg::HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
+//! | `ecp5/` | [`ecp5`]: ECP5 cells and placement aids behind generic blocks (register replicas, the RAM/forward mux, the block RAM) |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `slice_unit.rs` | [`SliceUnit`]: the L2-slice unit: request/response ports, ordering, memory, ALUs, forwarding |
 //! | `ordering_queue.rs` | [`ordering_queue::OrderingQueue`]: the unit's queue, arrival order per 16-byte line, other lines overtake |
@@ -28,19 +26,17 @@
 pub mod alu;
 pub mod async_unit;
 pub mod config;
+pub mod ecp5;
 pub mod fp_add;
 pub mod fp_add16;
 pub mod fp_minmax16;
-pub mod hold_replica_reg;
 pub mod int_alu;
 pub mod line_memory;
 pub mod lut_ram;
 pub mod mbarrier;
 pub mod old_extract;
 pub mod ordering_queue;
-pub mod ram_forward_mux;
 pub mod redux_sync;
-pub mod replica_reg;
 pub mod response_fifo;
 pub mod slice_unit;
 pub mod verilog;

@@ -17,7 +17,7 @@
 //! writes and reads is a loop to Verilator's ordering, `UNOPTFLAT`).
 
 use crate::k;
-use crate::replica_reg::ReplicaReg;
+use crate::ecp5::replica_reg::ReplicaReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]

@@ -79,7 +79,7 @@
 //! ordered pushes to one line in consecutive cycles).
 
 use crate::line_memory::LINE_BITS;
-use crate::replica_reg::ReplicaReg;
+use crate::ecp5::replica_reg::ReplicaReg;
 use rust_hdl::prelude::*;
 
 /// Entries in the ordering queue: the queue's one size parameter (all its logic follows this

@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use hw::config::HoldReg;
-use hw::hold_replica_reg::HoldReplicaReg;
+use hw::ecp5::hold_replica_reg::HoldReplicaReg;
 use rust_hdl::prelude::*;
 
 /// A `HoldReg` and its replica on the same inputs; `bad` is high when they differ.

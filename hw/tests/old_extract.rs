@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use hw::old_extract::OldExtract;
-use hw::replica_reg::ReplicaReg;
+use hw::ecp5::replica_reg::ReplicaReg;
 use rust_hdl::prelude::*;
 
 /// Every access size the unit has (2, 4, 8, 16 bytes) at every offset it can take (a

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use hw::ram_forward_mux::RamForwardMux;
+use hw::ecp5::ram_forward_mux::RamForwardMux;
 use rust_hdl::prelude::*;
 
 /// The mux with its forwarded line from logic (`a & b`, which plain synthesis maps into the

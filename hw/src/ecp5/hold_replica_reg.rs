@@ -1,4 +1,4 @@
-//! A register replica with a load enable: [`crate::replica_reg::ReplicaReg`] that keeps its
+//! A register replica with a load enable: [`crate::ecp5::replica_reg::ReplicaReg`] that keeps its
 //! value while `hold` is high, like the [`crate::config::HoldReg`] it copies.
 //!
 //! An adder's operand register (a `HoldReg`, for operand isolation) feeds its first segment's
@@ -15,7 +15,7 @@
 //! adders' `ftz` and NaN-quiet flags) would otherwise share one register fanned out to all of
 //! them, a long route at 150 MHz.
 
-use crate::replica_reg::replica_verilog;
+use crate::ecp5::replica_reg::replica_verilog;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]

@@ -1,0 +1,24 @@
+//! ECP5-specific cells and placement aids, kept apart from the design logic.
+//!
+//! Each block here is a generic block first: its Verilog is plain, vendor-neutral RTL that any
+//! simulator and synthesis tool reads. Under the define `REDUNIT_ECP5` (which `redunit synth`
+//! sets) the same block instantiates ECP5 cells instead, so that synthesis keeps a structure
+//! the placer needs: a register duplicated per consumer group, a mux with the late input in
+//! its last LUT, a block RAM with its own output register. The design logic uses these blocks
+//! by what they do (a register, a replica, a select); which cells they become is decided here.
+//!
+//! | file | block |
+//! | --- | --- |
+//! | `replica_reg.rs` | [`ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication; `TRELLIS_FF` per bit) |
+//! | `hold_replica_reg.rs` | [`HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
+//! | `ram_forward_mux.rs` | [`RamForwardMux`]: the forwarded line or the RAM's, per quarter, the RAM bit in the last LUT (`LUT4` per bit) |
+//! | `bram.rs` | [`bram::line_brams`]: the line memory as 32 `DP16KD` with their output register |
+
+pub mod bram;
+pub mod hold_replica_reg;
+pub mod ram_forward_mux;
+pub mod replica_reg;
+
+pub use hold_replica_reg::HoldReplicaReg;
+pub use ram_forward_mux::RamForwardMux;
+pub use replica_reg::ReplicaReg;
