@@ -3,21 +3,11 @@
 //! bad options refused with status 2.
 
 mod common;
-use common::{redunit, text};
+use common::{redunit, redunit_bytes, text};
 
 /// Runs `redunit args` on stdin `input` (bytes), returning (status, stdout, stderr).
 fn go(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redunit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("redunit runs");
-    let _ = child.stdin.take().unwrap().write_all(input);
-    let out = child.wait_with_output().unwrap();
+    let out = redunit_bytes(args, input);
     (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
 

@@ -8,6 +8,11 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs the built `redunit` with `args`, feeding `stdin`.
 pub fn redunit(args: &[&str], stdin: &str) -> Output {
+    redunit_bytes(args, stdin.as_bytes())
+}
+
+/// [`redunit`] with any bytes on stdin.
+pub fn redunit_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_redunit"))
         .args(args)
         .stdin(Stdio::piped())
@@ -16,7 +21,7 @@ pub fn redunit(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("redunit runs");
     // redunit may exit before reading its input (a bad argument).
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(stdin);
     child.wait_with_output().unwrap()
 }
 
