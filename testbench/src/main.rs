@@ -132,7 +132,7 @@ enum Cmd {
         unit_requests: usize,
         /// Resets in the unit stream: one per N requests on average, aimed in turn at a random
         /// cycle, a full ordering queue, a full response FIFO and a dependent chain in flight
-        /// (0: none).
+        /// (0: one reset, at the end of the stream).
         #[arg(long, value_name = "N", default_value_t = testbench::soak::DEFAULT_RESET_EVERY)]
         reset_every: u64,
         /// rsp_ready droughts (200..4000 cycles low) in the unit stream: one per N requests on

@@ -22,6 +22,10 @@ use crate::{DEFAULT_VERILOG, Top, bar, fail_vcd_path, write_verilog};
 /// golden result of random ALU operation I (of this run's stream) in the checker, so that a
 /// correct RTL fails there. The design is not touched.
 pub const FLIP_ENV: &str = "REDUNIT_FLIP_GOLDEN";
+/// The test hook of the unit's failure path: `REDUNIT_SOAK_MUTATION=expect-dropped-response`
+/// (or `nothing-lands`) runs the unit stream's checker with that deliberate bug
+/// (`testbench::soak::Mutation`), so that a correct unit fails. The design is not touched.
+pub const SOAK_MUTATION_ENV: &str = "REDUNIT_SOAK_MUTATION";
 
 /// The parts of a regression, in run order (`--only` picks one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -92,6 +96,7 @@ struct Run<'a> {
     p: &'a Params,
     seed: u64,
     flip: Option<u64>,
+    mutation: Option<(String, testbench::soak::Mutation)>,
     res: RegressResult,
     out: std::io::StdoutLock<'static>,
 }
@@ -103,6 +108,9 @@ impl Run<'_> {
         let mut c = String::new();
         if let (Part::Alu, Some(i)) = (part, self.flip) {
             c += &format!("{FLIP_ENV}={i} ");
+        }
+        if let (Part::Unit, Some((m, _))) = (part, &self.mutation) {
+            c += &format!("{SOAK_MUTATION_ENV}={m} ");
         }
         c += &format!("redunit regress --shard {} --seed {:#x}{}", p.shard, p.seed, part.size_flag(&p.sizes));
         if p.data_given {
@@ -149,6 +157,19 @@ fn block(unit: &str, count: u64, mismatches: u64, seconds: f64) -> Block {
     Block { unit: unit.into(), count, mismatches, seconds, ..Default::default() }
 }
 
+/// Reads the test hook [`SOAK_MUTATION_ENV`].
+fn mutation_from_env() -> anyhow::Result<Option<(String, testbench::soak::Mutation)>> {
+    use testbench::soak::Mutation;
+    match std::env::var(SOAK_MUTATION_ENV) {
+        Ok(v) => match v.trim() {
+            "expect-dropped-response" => Ok(Some((v.trim().into(), Mutation::ExpectDroppedResponse))),
+            "nothing-lands" => Ok(Some((v.trim().into(), Mutation::NothingLands))),
+            _ => anyhow::bail!("{SOAK_MUTATION_ENV}={v}: expect-dropped-response or nothing-lands"),
+        },
+        Err(_) => Ok(None),
+    }
+}
+
 /// Reads the test hook [`FLIP_ENV`].
 fn flip_from_env() -> anyhow::Result<Option<u64>> {
     match std::env::var(FLIP_ENV) {
@@ -166,6 +187,7 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
         p,
         seed,
         flip: flip_from_env()?,
+        mutation: mutation_from_env()?,
         res: RegressResult {
             schema: shard::SCHEMA.into(),
             seed: shard::hex_seed(p.seed),
@@ -196,6 +218,9 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
     }
     if let Some(i) = run.flip {
         writeln!(run.out, "test hook {FLIP_ENV}={i}: the golden result of random ALU op {i} is flipped in the checker")?;
+    }
+    if let Some((m, _)) = &run.mutation {
+        writeln!(run.out, "test hook {SOAK_MUTATION_ENV}={m}: the unit stream's checker has that deliberate bug")?;
     }
     writeln!(run.out, "RTL: hw::ReductionAlu, latency {} cycles, Verilated by {}", hw::ALU_LATENCY, testbench::rtl::VERILATOR_VERSION)?;
     run.out.flush()?;
@@ -370,6 +395,7 @@ fn unit(run: &mut Run) -> anyhow::Result<()> {
     let mut cfg = soak::SoakConfig::new(sim::memory::DEFAULT_MEM_BYTES, n);
     cfg.reset_every = run.p.sizes.reset_every;
     cfg.drought_every = run.p.sizes.drought_every;
+    cfg.mutation = run.mutation.as_ref().map(|(_, m)| *m);
     let s = soak::run(run.seed, &cfg, Some(&vcd))?;
     let (u, st, traffic) = (s.report, s.stats, s.traffic);
     writeln!(

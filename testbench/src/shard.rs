@@ -90,7 +90,7 @@ pub struct Sizes {
     pub warp_insts: u64,
     pub async_traces: u64,
     /// The unit stream's fault rates (`--reset-every`, `--drought-every`: requests per reset
-    /// and per `rsp_ready` drought on average; 0 none). Absent in results written before the
+    /// and per `rsp_ready` drought on average; 0: one reset at the end, no drought). Absent in results written before the
     /// faults existed (read as 0).
     #[serde(default)]
     pub reset_every: u64,

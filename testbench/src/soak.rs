@@ -6,9 +6,10 @@
 //! # The stream
 //!
 //! The random requests ([`crate::traffic`]) are cut into *episodes* of about
-//! [`SoakConfig::reset_every`] requests each (uniform in 1..2N). Each episode is one batch
-//! of the shim (`redunit_unit_run_faults`): droughts start at random requests of it (about one
-//! per [`SoakConfig::drought_every`] requests, [`DROUGHT_MIN`]..=[`DROUGHT_MAX`] cycles of
+//! [`SoakConfig::reset_every`] requests each (uniform in 1..2N; with 0 the whole stream is one
+//! episode, as the stream was before its faults: one reset). Each episode is one batch
+//! of the shim (`redunit_unit_run_faults`): droughts start at random requests of it (one per
+//! [`SoakConfig::drought_every`] requests on average, exponential gaps, [`DROUGHT_MIN`]..=[`DROUGHT_MAX`] cycles of
 //! `rsp_ready` low), and it ends with a reset (`reset` high for [`RESET_LEN`] cycles). The
 //! episodes take turns at the reset's moment:
 //! 1. a random cycle near the episode's last request;
@@ -92,7 +93,7 @@ pub struct SoakConfig {
     pub mem_bytes: usize,
     /// Random requests issued in all (chains included; sweeps not).
     pub requests: u64,
-    /// Requests per reset on average (0: no reset, one drained batch).
+    /// Requests per reset on average (0: one reset, at the end of the stream).
     pub reset_every: u64,
     /// Requests per drought on average (0: none).
     pub drought_every: u64,
@@ -190,23 +191,29 @@ impl Rng {
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
         lo + self.next() % (hi - lo + 1)
     }
+    /// A geometric-like gap of mean `mean` (at least 1): memoryless, so cutting the stream
+    /// into episodes does not change the rate of what it spaces.
+    fn gap(&mut self, mean: u64) -> u64 {
+        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        ((-(1.0 - u).ln() * mean as f64).ceil() as u64).max(1)
+    }
 }
 
 /// One episode's requests and faults.
 fn episode(rng: &mut Rng, t: &mut Traffic, cfg: &SoakConfig, turn: u64, left: u64) -> (Vec<Request>, Faults) {
     let resets = cfg.reset_every > 0;
     let mut len = if resets { rng.range(1, 2 * cfg.reset_every).min(left) } else { left };
-    if resets && turn % 4 != 0 {
+    if turn % 4 != 0 {
         len = len.max(2 * FILL_REQUESTS as u64).min(left);
     }
-    let chain = if resets && turn % 4 == 3 { rng.range(4, 12).min(len) as usize } else { 0 };
+    let chain = if turn % 4 == 3 { rng.range(4, 12).min(len) as usize } else { 0 };
     let mut reqs = t.requests(len as usize - chain);
     reqs.extend(chain_requests(rng, cfg.mem_bytes, chain));
     let mut droughts = Vec::new();
     if cfg.drought_every > 0 {
         let mut at = 0;
         loop {
-            at += rng.range(1, 2 * cfg.drought_every);
+            at += rng.gap(cfg.drought_every);
             if at >= len {
                 break;
             }
@@ -214,12 +221,11 @@ fn episode(rng: &mut Rng, t: &mut Traffic, cfg: &SoakConfig, turn: u64, left: u6
         }
     }
     let fill = len.saturating_sub(FILL_REQUESTS as u64);
-    let reset = match (resets, turn % 4) {
-        (false, _) => ResetWhen::Never,
-        (true, 0) => ResetWhen::After { at: len - rng.range(0, len.min(16)), delay: rng.range(0, 16) },
-        (true, 1) => ResetWhen::QueueFull { at: fill, limit: MOMENT_LIMIT },
-        (true, 2) => ResetWhen::FifoFull { at: fill, limit: MOMENT_LIMIT },
-        (true, _) => ResetWhen::After { at: len, delay: rng.range(0, 4) },
+    let reset = match turn % 4 {
+        0 => ResetWhen::After { at: len - rng.range(0, len.min(16)), delay: rng.range(0, 16) },
+        1 => ResetWhen::QueueFull { at: fill, limit: MOMENT_LIMIT },
+        2 => ResetWhen::FifoFull { at: fill, limit: MOMENT_LIMIT },
+        _ => ResetWhen::After { at: len, delay: rng.range(0, 4) },
     };
     (reqs, Faults { droughts, reset, reset_len: RESET_LEN, settle: SETTLE })
 }
@@ -484,7 +490,8 @@ mod tests {
                 other => panic!("turn {turn}: {other:?}"),
             }
         }
+        // Without a rate: the whole stream, one reset at its end.
         let (reqs, f) = episode(&mut rng, &mut t, &SoakConfig { reset_every: 0, ..cfg }, 0, 777);
-        assert_eq!((reqs.len(), f.reset), (777, ResetWhen::Never));
+        assert!(reqs.len() == 777 && matches!(f.reset, ResetWhen::After { at, .. } if at + 16 >= 777));
     }
 }

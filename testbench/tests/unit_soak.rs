@@ -15,7 +15,7 @@ use testbench::stimulus;
 const MEM: usize = sim::memory::DEFAULT_MEM_BYTES;
 
 fn config(requests: u64) -> SoakConfig {
-    SoakConfig { reset_every: 400, drought_every: 3000, ..SoakConfig::new(MEM, requests) }
+    SoakConfig { reset_every: 400, drought_every: 2000, ..SoakConfig::new(MEM, requests) }
 }
 
 fn soak(seed: u64, cfg: &SoakConfig) -> SoakReport {
@@ -61,4 +61,40 @@ fn checkers_with_a_deliberate_bug_fail_on_the_correct_unit() {
     // The same soak, checked right, passes.
     let s = soak(seed, &config(5_000));
     assert!(s.report.ok(), "{}", s.report.describe());
+}
+
+/// A unit shard failing under the checker hook (`REDUNIT_SOAK_MUTATION`: a deliberate checker
+/// bug, the design untouched) records a rerun command that names the fault rates and the
+/// hook, and that command alone reproduces the same first failure and writes its waveform.
+#[test]
+fn a_failing_unit_shard_is_reproduced_by_its_rerun_command() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("unit-soak-rerun");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let redunit = |env: (&str, &str), args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_redunit"))
+            .current_dir(&dir)
+            .env_remove("REDUNIT_FLIP_GOLDEN")
+            .env(env.0, env.1)
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let hook = ("REDUNIT_SOAK_MUTATION", "nothing-lands");
+    let args = ["regress", "--shard", "1/3", "--seed", "0x5eed", "--unit-requests", "30000", "--reset-every", "1000"];
+    let (code, out) = redunit(hook, &[&args[..], &["--drought-every", "5000", "--only", "unit", "--json", "shard.json"]].concat());
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("unit faults (a reset per 1000 requests, a drought per 5000): "), "{out}");
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("shard.json")).unwrap()).unwrap();
+    assert!(r["blocks"]["unit"]["extra"]["resets"].as_u64().unwrap() >= 5, "{r}");
+    let (first, rerun) = (r["failures"][0]["first"].as_str().unwrap(), r["failures"][0]["rerun"].as_str().unwrap());
+    let expected = "REDUNIT_SOAK_MUTATION=nothing-lands redunit regress --shard 1/3 --seed 0x5eed --unit-requests 30000 \
+                    --reset-every 1000 --drought-every 5000 --only unit --vcd ";
+    assert!(rerun.starts_with(expected), "{rerun}");
+    let words: Vec<&str> = rerun.split_whitespace().collect();
+    let (code, again) = redunit(hook, &words[2..]);
+    assert_eq!(code, Some(1), "{again}");
+    assert!(again.contains(&format!("first failure: {first}")), "{again}\n---\n{first}");
+    assert!(dir.join(words.last().unwrap()).exists(), "no waveform {}", words.last().unwrap());
 }
