@@ -7,11 +7,11 @@
 //!
 //! The random requests ([`crate::traffic`]) are cut into *episodes* of about
 //! [`SoakConfig::reset_every`] requests each (uniform in 1..2N; with 0 the whole stream is one
-//! episode, as the stream was before its faults: one reset). Each episode is one batch
-//! of the shim (`redunit_unit_run_faults`): droughts start at random requests of it (one per
-//! [`SoakConfig::drought_every`] requests on average, exponential gaps, [`DROUGHT_MIN`]..=[`DROUGHT_MAX`] cycles of
-//! `rsp_ready` low), and it ends with a reset (`reset` high for [`RESET_LEN`] cycles). The
-//! episodes take turns at the reset's moment:
+//! episode: one reset, at its end). Each episode is one batch of the shim
+//! (`redunit_unit_run_faults`): droughts start at random requests of it (one per
+//! [`SoakConfig::drought_every`] requests on average, exponential gaps,
+//! [`DROUGHT_MIN`]..=[`DROUGHT_MAX`] cycles of `rsp_ready` low), and it ends with a reset
+//! (`reset` high for [`RESET_LEN`] cycles). The episodes take turns at the reset's moment:
 //! 1. a random cycle near the episode's last request;
 //! 2. once the ordering queue is full (`rsp_ready` held low from 64 requests before the end
 //!    until `req_ready` falls);
@@ -22,8 +22,9 @@
 //!    requests of the episode (dependent requests: each waits for its predecessor's result).
 //!
 //! Each reset is counted by what was true at it (a reset of turn 1 may find the queue full);
-//! `queue_full`, `fifo_full` and `chain` must all be non-zero in a soak of four or more
-//! resets. The requests of an episode after the ones issued by the reset are never sent.
+//! `queue_full`, `fifo_full` and `chain` are expected to be non-zero in a soak of four or
+//! more resets (`redunit regress` names the ones that are not). The requests of an episode
+//! after the ones issued by the reset are never sent.
 //!
 //! # The rule checked at each reset
 //!

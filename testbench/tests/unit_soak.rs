@@ -48,6 +48,21 @@ fn a_soak_with_frequent_resets_hits_every_hard_moment_and_matches_the_golden_mod
     assert!(cov[hw::slice_unit::COV_CREDIT_STALL] > 0 && cov[hw::slice_unit::COV_QUEUE_FULL] > 0);
 }
 
+/// The same soak on the unit at its shallowest depths (`most-ops-per-cycle`: an 8-place
+/// response FIFO, 6-cycle latency), verilated at run time (tens of seconds the first time,
+/// hence ignored by default: `cargo test --release -p testbench --test unit_soak -- --ignored`).
+#[test]
+#[ignore]
+fn a_soak_of_the_shallowest_unit_hits_every_hard_moment() {
+    let seed = stimulus::seed_from_env().expect("REDUNIT_SEED");
+    println!("unit_soak most-ops-per-cycle seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
+    let cfg = SoakConfig { hw: hw::Config::most_ops_per_cycle(), ..config(30_000) };
+    let s = soak(seed, &cfg);
+    println!("{:?}, {} requests, {} cycles, {:.2} s", s.stats, s.report.requests, s.report.cycles, s.report.seconds);
+    assert!(s.report.ok(), "{}", s.report.describe());
+    assert!(s.stats.resets >= 50 && s.stats.holes().is_empty(), "{:?}", s.stats);
+}
+
 #[test]
 fn checkers_with_a_deliberate_bug_fail_on_the_correct_unit() {
     let seed = 0x5eed;
