@@ -443,7 +443,9 @@ pub fn drive(unit: &mut RtlUnit, seed: u64, cfg: &SoakConfig) -> anyhow::Result<
             Err(e) => c.out.report.protocol = Some(protocol(e)?),
         }
     }
-    c.out.report.requests = c.sent;
+    // Requests issued: the random ones and the read-backs (an episode's requests after its
+    // reset are never sent, though their ids are skipped).
+    c.out.report.requests = c.out.traffic + c.out.stats.sweep_loads;
     c.out.report.cycles = unit.cycle();
     c.out.report.coverage.cov = unit.cov_counts();
     Ok(c.out)
