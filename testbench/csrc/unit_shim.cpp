@@ -15,6 +15,14 @@
 // with id = (id_base + index) mod 2^16; a request waits while its id is still in flight (so at
 // most 2^16 are). rsp_ready and req_valid follow a seeded random policy (100% = always).
 // Responses are matched to requests by id.
+//
+// redunit_unit_run_faults is the same run with faults (UnitFaults, mirrored in soak.rs):
+// rsp_ready droughts that start when a given request index is reached, and one reset that
+// ends the batch: at a request index plus a delay, or once the ordering queue is full
+// (req_ready low), or once the response FIFO is full (every response credit in use for
+// `settle` cycles with rsp_ready low), rsp_ready held low until then. The requests in flight
+// at the reset are marked DROPPED in rsp_cycle; a later response with their id is an error
+// (err_code 2), like any response whose id is not in flight.
 
 #include <cstdint>
 #include <cstdio>
@@ -53,14 +61,39 @@ struct UnitRun {
     uint64_t err_id;
 };
 
+// The faults of one batch (only 64-bit fields).
+struct UnitFaults {
+    // Droughts: when request index drought_at[k] is reached (all before it issued), rsp_ready
+    // is low for drought_len[k] cycles. Sorted by index.
+    uint64_t n_droughts;
+    const uint64_t* drought_at;
+    const uint64_t* drought_len;
+    // 0 no reset (the batch ends as in redunit_unit_run), 1 at reset_at + reset_delay cycles,
+    // 2 once the queue is full, 3 once the FIFO is full; modes 2 and 3 start at reset_at
+    // (rsp_ready low from then) and reset anyway after reset_delay cycles.
+    uint64_t reset_mode;
+    uint64_t reset_at;
+    uint64_t reset_delay;
+    uint64_t reset_len;
+    uint64_t settle;  // cycles of credit stall with rsp_ready low that make the FIFO full
+    uint64_t credit_stall_bit;  // the cov bit of "every response credit in use"
+    // Results.
+    uint64_t reset_cycle;  // the first reset cycle (UINT64_MAX: none)
+    uint64_t reset_flags;  // bit 0: queue full (req_ready low) at the reset, bit 1: FIFO full
+    uint64_t dropped;
+    uint64_t droughts;  // droughts started
+    uint64_t drought_cycles;  // cycles rsp_ready was held low by droughts
+};
+
 namespace {
 
 constexpr int COV_BITS = 16;
 constexpr uint64_t NONE = UINT64_MAX;
+constexpr uint64_t DROPPED = UINT64_MAX - 1;
 
 struct Base {
     virtual ~Base() = default;
-    virtual void run(UnitRun* r) = 0;
+    virtual void run(UnitRun* r, UnitFaults* f) = 0;
     virtual uint64_t reset(uint64_t cycles) = 0;
     virtual void idle(uint64_t cycles) = 0;
     uint64_t cycle = 0;
@@ -169,13 +202,43 @@ struct Unit final : Base {
         return dropped;
     }
 
-    void run(UnitRun* r) override {
+    // Holds reset after a faulted batch: marks the requests in flight DROPPED.
+    void fault_reset(UnitRun* r, UnitFaults* f) {
+        for (uint32_t id = 0; id < slot.size(); id++) {
+            if (slot[id] >= 0) r->rsp_cycle[slot[id]] = DROPPED;
+        }
+        f->reset_cycle = cycle;
+        f->dropped = reset(f->reset_len);
+    }
+
+    void run(UnitRun* r, UnitFaults* f) override {
         const uint64_t n = r->n;
         uint64_t i = 0, idle_cycles = 0;
         r->issued = r->responses = r->err_code = r->err_cycle = r->err_id = 0;
         for (uint64_t k = 0; k < n; k++) r->rsp_cycle[k] = NONE;
+        const uint64_t mode = f ? f->reset_mode : 0;
+        uint64_t next_drought = 0, drought_left = 0, armed_cycles = 0, low_run = 0, stall_run = 0;
+        bool armed = false, queue_full = false;
+        if (f) f->reset_cycle = NONE, f->reset_flags = f->dropped = f->droughts = f->drought_cycles = 0;
         for (;;) {
-            if (i >= n && (inflight == 0 || !r->drain)) break;
+            if (f) {
+                while (next_drought < f->n_droughts && i >= f->drought_at[next_drought]) {
+                    drought_left += f->drought_len[next_drought++];
+                    f->droughts++;
+                }
+                if (mode && !armed && (i >= f->reset_at || i >= n)) armed = true;
+                if (armed) {
+                    const bool fifo_full = stall_run >= f->settle && low_run >= f->settle;
+                    const bool go = armed_cycles >= f->reset_delay || (mode == 2 && queue_full) || (mode == 3 && fifo_full);
+                    if (go) {
+                        f->reset_flags = (queue_full ? 1 : 0) | (fifo_full ? 2 : 0);
+                        fault_reset(r, f);
+                        break;
+                    }
+                    armed_cycles++;
+                }
+            }
+            if (!mode && i >= n && (inflight == 0 || !r->drain)) break;
             const uint32_t id = r->ids ? (i < n ? r->ids[i] : 0) : (uint32_t)((r->id_base + i) & 0xffff);
             const bool want = i < n && slot[id] < 0 && coin(req_valid_pct);
             if (want) {
@@ -188,8 +251,19 @@ struct Unit final : Base {
             } else {
                 m->req_valid = 0;
             }
-            m->rsp_ready = coin(rsp_ready_pct) ? 1 : 0;
+            if (drought_left > 0) {
+                m->rsp_ready = 0;
+                drought_left--;
+                f->drought_cycles++;
+            } else if (armed && mode >= 2) {
+                m->rsp_ready = 0;
+            } else {
+                m->rsp_ready = coin(rsp_ready_pct) ? 1 : 0;
+            }
             low();
+            queue_full = !m->req_ready;
+            low_run = m->rsp_ready ? 0 : low_run + 1;
+            if (f) stall_run = ((uint32_t)m->cov >> f->credit_stall_bit) & 1 ? stall_run + 1 : 0;
             bool progress = false;
             if (want && m->req_ready) {
                 slot[id] = (int64_t)i;
@@ -274,4 +348,6 @@ API void redunit_unit_cov(void* h, uint64_t* out16) {
     for (int i = 0; i < COV_BITS; i++) out16[i] = b->cov[i];
 }
 
-API void redunit_unit_run(void* h, UnitRun* r) { static_cast<Base*>(h)->run(r); }
+API void redunit_unit_run(void* h, UnitRun* r) { static_cast<Base*>(h)->run(r, nullptr); }
+
+API void redunit_unit_run_faults(void* h, UnitRun* r, UnitFaults* f) { static_cast<Base*>(h)->run(r, f); }

@@ -12,6 +12,7 @@ pub mod input_error;
 pub mod redux;
 pub mod rtl;
 pub mod shard;
+pub mod soak;
 pub mod stimulus;
 pub mod trace;
 pub mod unit;

@@ -127,9 +127,18 @@ enum Cmd {
         /// Random operations through the ALU.
         #[arg(long, default_value_t = 1_000_000)]
         ops: u64,
-        /// Random requests through the L2-slice unit (stalls, a reset, hot lines, errors).
+        /// Random requests through the L2-slice unit (stalls, resets, droughts, hot lines, errors).
         #[arg(long, default_value_t = 400_000)]
         unit_requests: usize,
+        /// Resets in the unit stream: one per N requests on average, aimed in turn at a random
+        /// cycle, a full ordering queue, a full response FIFO and a dependent chain in flight
+        /// (0: one reset, at the end of the stream).
+        #[arg(long, value_name = "N", default_value_t = testbench::soak::DEFAULT_RESET_EVERY)]
+        reset_every: u64,
+        /// rsp_ready droughts (200..4000 cycles low) in the unit stream: one per N requests on
+        /// average (0: none).
+        #[arg(long, value_name = "N", default_value_t = testbench::soak::DEFAULT_DROUGHT_EVERY)]
+        drought_every: u64,
         /// Random warp instructions through the redux.sync block (after its H100 captures).
         #[arg(long, default_value_t = 1_000_000)]
         redux_insts: usize,
@@ -493,7 +502,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Regress { ops, unit_requests, redux_insts, warp_insts, async_traces, seed, data, shard, json, vcd, only } => {
+        Cmd::Regress { ops, unit_requests, reset_every, drought_every, redux_insts, warp_insts, async_traces, seed, data, shard, json, vcd, only } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
@@ -504,6 +513,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 redux_insts: redux_insts as u64,
                 warp_insts: warp_insts as u64,
                 async_traces: async_traces as u64,
+                reset_every,
+                drought_every,
             };
             regress::regress(&regress::Params {
                 sizes,

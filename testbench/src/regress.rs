@@ -22,6 +22,10 @@ use crate::{DEFAULT_VERILOG, Top, bar, fail_vcd_path, write_verilog};
 /// golden result of random ALU operation I (of this run's stream) in the checker, so that a
 /// correct RTL fails there. The design is not touched.
 pub const FLIP_ENV: &str = "REDUNIT_FLIP_GOLDEN";
+/// The test hook of the unit's failure path: `REDUNIT_SOAK_MUTATION=expect-dropped-response`
+/// (or `nothing-lands`) runs the unit stream's checker with that deliberate bug
+/// (`testbench::soak::Mutation`), so that a correct unit fails. The design is not touched.
+pub const SOAK_MUTATION_ENV: &str = "REDUNIT_SOAK_MUTATION";
 
 /// The parts of a regression, in run order (`--only` picks one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -60,7 +64,7 @@ impl Part {
         match self {
             Part::Vectors | Part::ReduxH100 => String::new(),
             Part::Alu => format!(" --ops {}", s.ops),
-            Part::Unit => format!(" --unit-requests {}", s.unit_requests),
+            Part::Unit => format!(" --unit-requests {} --reset-every {} --drought-every {}", s.unit_requests, s.reset_every, s.drought_every),
             Part::Redux => format!(" --redux-insts {}", s.redux_insts),
             Part::Warp => format!(" --warp-insts {}", s.warp_insts),
             Part::Async => format!(" --async-traces {}", s.async_traces),
@@ -92,6 +96,7 @@ struct Run<'a> {
     p: &'a Params,
     seed: u64,
     flip: Option<u64>,
+    mutation: Option<(String, testbench::soak::Mutation)>,
     res: RegressResult,
     out: std::io::StdoutLock<'static>,
 }
@@ -103,6 +108,9 @@ impl Run<'_> {
         let mut c = String::new();
         if let (Part::Alu, Some(i)) = (part, self.flip) {
             c += &format!("{FLIP_ENV}={i} ");
+        }
+        if let (Part::Unit, Some((m, _))) = (part, &self.mutation) {
+            c += &format!("{SOAK_MUTATION_ENV}={m} ");
         }
         c += &format!("redunit regress --shard {} --seed {:#x}{}", p.shard, p.seed, part.size_flag(&p.sizes));
         if p.data_given {
@@ -149,6 +157,19 @@ fn block(unit: &str, count: u64, mismatches: u64, seconds: f64) -> Block {
     Block { unit: unit.into(), count, mismatches, seconds, ..Default::default() }
 }
 
+/// Reads the test hook [`SOAK_MUTATION_ENV`].
+fn mutation_from_env() -> anyhow::Result<Option<(String, testbench::soak::Mutation)>> {
+    use testbench::soak::Mutation;
+    match std::env::var(SOAK_MUTATION_ENV) {
+        Ok(v) => match v.trim() {
+            "expect-dropped-response" => Ok(Some((v.trim().into(), Mutation::ExpectDroppedResponse))),
+            "nothing-lands" => Ok(Some((v.trim().into(), Mutation::NothingLands))),
+            _ => anyhow::bail!("{SOAK_MUTATION_ENV}={v}: expect-dropped-response or nothing-lands"),
+        },
+        Err(_) => Ok(None),
+    }
+}
+
 /// Reads the test hook [`FLIP_ENV`].
 fn flip_from_env() -> anyhow::Result<Option<u64>> {
     match std::env::var(FLIP_ENV) {
@@ -166,6 +187,7 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
         p,
         seed,
         flip: flip_from_env()?,
+        mutation: mutation_from_env()?,
         res: RegressResult {
             schema: shard::SCHEMA.into(),
             seed: shard::hex_seed(p.seed),
@@ -196,6 +218,9 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
     }
     if let Some(i) = run.flip {
         writeln!(run.out, "test hook {FLIP_ENV}={i}: the golden result of random ALU op {i} is flipped in the checker")?;
+    }
+    if let Some((m, _)) = &run.mutation {
+        writeln!(run.out, "test hook {SOAK_MUTATION_ENV}={m}: the unit stream's checker has that deliberate bug")?;
     }
     writeln!(run.out, "RTL: hw::ReductionAlu, latency {} cycles, Verilated by {}", hw::ALU_LATENCY, testbench::rtl::VERILATOR_VERSION)?;
     run.out.flush()?;
@@ -256,6 +281,18 @@ fn summary(out: &mut dyn Write, r: &RegressResult) -> anyhow::Result<()> {
         Some(c) => format!("not all: {}", c.holes.join(", ")),
     };
     writeln!(out, "unit requests: {} random + {} read-back loads (coverage points hit: {cov})", get("unit"), extra("unit", "sweep_loads"))?;
+    if r.blocks.contains_key("unit") {
+        writeln!(
+            out,
+            "unit faults:   {} resets (queue full {}, FIFO full {}, chain in flight {}), {} dropped, {} droughts",
+            extra("unit", "resets"),
+            extra("unit", "resets_queue_full"),
+            extra("unit", "resets_fifo_full"),
+            extra("unit", "resets_chain"),
+            extra("unit", "dropped"),
+            extra("unit", "droughts")
+        )?;
+    }
     writeln!(out, "redux:         {} H100 + {} random instructions", get("redux-h100"), get("redux"))?;
     writeln!(
         out,
@@ -349,27 +386,46 @@ fn alu(run: &mut Run) -> anyhow::Result<()> {
     run.record(Part::Alu, b, first, r.vcd.map(|v| v.path))
 }
 
-/// This shard's part of the unit's random request stream (stalls, a reset, read-back sweeps).
+/// This shard's part of the unit's random request stream (stalls, resets and droughts,
+/// read-back sweeps: `testbench::soak`).
 fn unit(run: &mut Run) -> anyhow::Result<()> {
-    use testbench::unit_cosim::{self, Kind};
+    use testbench::soak;
     let n = run.p.shard.part(run.p.sizes.unit_requests);
     let vcd = run.vcd_path(fail_vcd_path(&format!("unit-{:#x}", run.seed)));
-    let cfg = unit_cosim::Config::new(sim::memory::DEFAULT_MEM_BYTES, n as usize);
-    let plan = unit_cosim::random_plan(run.seed, &cfg);
-    let traffic: u64 = plan.segments.iter().filter(|s| s.kind == Kind::Traffic).map(|s| s.reqs.len() as u64).sum();
-    let u = unit_cosim::run_plan(run.seed, &plan, Some(&vcd))?;
+    let mut cfg = soak::SoakConfig::new(sim::memory::DEFAULT_MEM_BYTES, n);
+    cfg.reset_every = run.p.sizes.reset_every;
+    cfg.drought_every = run.p.sizes.drought_every;
+    cfg.mutation = run.mutation.as_ref().map(|(_, m)| *m);
+    let s = soak::run(run.seed, &cfg, Some(&vcd))?;
+    let (u, st, traffic) = (s.report, s.stats, s.traffic);
     writeln!(
         run.out,
-        "unit ({}, the default configuration): {} requests ({} random, {} cycles, {} dropped by a reset), {} mismatches ({:.2} s, {:.2} M requests/s)",
+        "unit ({}, the default configuration): {} requests ({} random, {} cycles), {} mismatches ({:.2} s, {:.2} M requests/s)",
         cfg.hw.tag(),
         u.requests,
         traffic,
         u.cycles,
-        u.coverage.dropped,
         u.mismatches,
         u.seconds,
         u.requests as f64 / u.seconds / 1e6
     )?;
+    writeln!(
+        run.out,
+        "unit faults (a reset per {} requests, a drought per {}): {} resets (queue full {}, FIFO full {}, chain in flight {}), {} dropped ({} reached memory), {} droughts ({} cycles)",
+        cfg.reset_every,
+        cfg.drought_every,
+        st.resets,
+        st.queue_full,
+        st.fifo_full,
+        st.chain,
+        st.dropped,
+        st.landed,
+        st.droughts,
+        st.drought_cycles
+    )?;
+    if st.resets >= 4 && !st.holes().is_empty() {
+        writeln!(run.out, "unit fault moments never hit (this run): {}", st.holes().join(", "))?;
+    }
     if !u.ok() {
         write!(run.out, "{}", u.describe())?;
     }
@@ -380,9 +436,10 @@ fn unit(run: &mut Run) -> anyhow::Result<()> {
     let cov = shard::Coverage::of(&u.coverage);
     let mut b = block("random requests", traffic, u.mismatches + u.protocol.is_some() as u64, u.seconds);
     b.per_form = cov.accesses.clone();
-    b.extra.insert("sweep_loads".into(), u.requests - traffic);
     b.extra.insert("cycles".into(), u.cycles);
-    b.extra.insert("dropped".into(), u.coverage.dropped);
+    for (k, v) in st.named() {
+        b.extra.insert(k.into(), v);
+    }
     run.res.coverage = Some(cov);
     let first = u.protocol.as_ref().map(|p| p.to_string()).or_else(|| u.failures.first().map(|f| f.to_string()));
     run.record(Part::Unit, b, first, u.vcd.map(|(p, _)| p))

@@ -89,6 +89,13 @@ pub struct Sizes {
     pub redux_insts: u64,
     pub warp_insts: u64,
     pub async_traces: u64,
+    /// The unit stream's fault rates (`--reset-every`, `--drought-every`: requests per reset
+    /// and per `rsp_ready` drought on average; 0: one reset at the end, no drought). Absent in results written before the
+    /// faults existed (read as 0).
+    #[serde(default)]
+    pub reset_every: u64,
+    #[serde(default)]
+    pub drought_every: u64,
 }
 
 /// One block's counts.

@@ -42,6 +42,8 @@ pub const TIMEOUT_CYCLES: u64 = 100_000;
 /// A request's unloaded latency is measured from the cycle it is accepted to the cycle its
 /// response is valid (taken at once: rsp_ready high).
 pub const NO_CYCLE: u64 = u64::MAX;
+/// `rsp_cycle` of a request dropped by a fault reset (`csrc/unit_shim.cpp`).
+const DROPPED: u64 = u64::MAX - 1;
 
 pub use crate::verilator_flags::{VERILATOR_FLAGS, fnv1a};
 
@@ -82,6 +84,25 @@ struct UnitRun {
     err_id: u64,
 }
 
+/// Mirrors `UnitFaults` in `csrc/unit_shim.cpp` (see [`Faults`]).
+#[repr(C)]
+struct UnitFaults {
+    n_droughts: u64,
+    drought_at: *const u64,
+    drought_len: *const u64,
+    reset_mode: u64,
+    reset_at: u64,
+    reset_delay: u64,
+    reset_len: u64,
+    settle: u64,
+    credit_stall_bit: u64,
+    reset_cycle: u64,
+    reset_flags: u64,
+    dropped: u64,
+    droughts: u64,
+    drought_cycles: u64,
+}
+
 /// The shim's functions, from the linked model or from a run-time built library.
 struct Api {
     new: unsafe extern "C" fn(*const c_char, u64) -> *mut c_void,
@@ -93,6 +114,7 @@ struct Api {
     set_dump_window: unsafe extern "C" fn(*mut c_void, u64, u64),
     cov: unsafe extern "C" fn(*mut c_void, *mut u64),
     run: unsafe extern "C" fn(*mut c_void, *mut UnitRun),
+    run_faults: unsafe extern "C" fn(*mut c_void, *mut UnitRun, *mut UnitFaults),
 }
 
 mod linked {
@@ -107,6 +129,7 @@ mod linked {
         pub fn redunit_unit_set_dump_window(h: *mut c_void, from: u64, to: u64);
         pub fn redunit_unit_cov(h: *mut c_void, out: *mut u64);
         pub fn redunit_unit_run(h: *mut c_void, r: *mut UnitRun);
+        pub fn redunit_unit_run_faults(h: *mut c_void, r: *mut UnitRun, f: *mut UnitFaults);
     }
 }
 
@@ -120,6 +143,7 @@ static LINKED: Api = Api {
     set_dump_window: linked::redunit_unit_set_dump_window,
     cov: linked::redunit_unit_cov,
     run: linked::redunit_unit_run,
+    run_faults: linked::redunit_unit_run_faults,
 };
 
 unsafe extern "C" {
@@ -161,6 +185,7 @@ fn load_library(path: &Path) -> anyhow::Result<&'static Api> {
             set_dump_window: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_set_dump_window")?),
             cov: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_cov")?),
             run: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_run")?),
+            run_faults: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_run_faults")?),
         }
     };
     // The library stays loaded for the life of the process.
@@ -357,6 +382,51 @@ pub struct Batch {
     pub issued: usize,
 }
 
+/// How the reset that ends a faulted batch is triggered ([`RtlUnit::run_faults`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResetWhen {
+    /// No reset: the batch drains.
+    Never,
+    /// `delay` cycles after request `at` is reached (every earlier one accepted).
+    After { at: u64, delay: u64 },
+    /// From request `at` on, rsp_ready low until the ordering queue is full (req_ready low),
+    /// or `limit` cycles.
+    QueueFull { at: u64, limit: u64 },
+    /// From request `at` on, rsp_ready low until the response FIFO is full, or `limit` cycles.
+    FifoFull { at: u64, limit: u64 },
+}
+
+/// The faults of one batch: rsp_ready droughts (`(request index, cycles)`, sorted by index:
+/// rsp_ready low for that many cycles once that request is reached) and the reset that ends
+/// the batch.
+#[derive(Clone, Debug)]
+pub struct Faults {
+    pub droughts: Vec<(u64, u64)>,
+    pub reset: ResetWhen,
+    /// Cycles of reset.
+    pub reset_len: u64,
+    /// The FIFO counts as full at the reset once every response credit has been in use, with
+    /// rsp_ready low, for this many cycles (more than the pipeline's latency: every issued
+    /// request's response is in the FIFO then).
+    pub settle: u64,
+}
+
+/// What the faults did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FaultOutcome {
+    /// The first reset cycle, when the batch ended in a reset.
+    pub reset_cycle: Option<u64>,
+    /// The ordering queue was full (req_ready low) in the cycle before the reset.
+    pub queue_full: bool,
+    /// The response FIFO was full at the reset.
+    pub fifo_full: bool,
+    /// Indices (in the batch) of the requests in flight at the reset: dropped, unanswered.
+    pub dropped: Vec<usize>,
+    /// Droughts started, and the cycles they held rsp_ready low.
+    pub droughts: u64,
+    pub drought_cycles: u64,
+}
+
 /// One Verilated unit with its own simulation context.
 pub struct RtlUnit {
     api: &'static Api,
@@ -505,6 +575,51 @@ impl RtlUnit {
     /// drops what is in flight). A broken contract is an error that downcasts to
     /// [`UnitProtocolError`].
     pub fn run(&mut self, reqs: &[Request], id_base: u64, ids: Option<&[u16]>, drain: bool) -> anyhow::Result<Batch> {
+        self.run_inner(reqs, id_base, ids, drain, None)
+    }
+
+    /// Drives `reqs` with ids `(id_base + i) mod 2^16` under `faults`: the batch drains, or
+    /// ends with the reset (then [`Batch::issued`] says how far it got). The dropped requests
+    /// have no response in the batch and are listed in the outcome.
+    pub fn run_faults(&mut self, reqs: &[Request], id_base: u64, faults: &Faults) -> anyhow::Result<(Batch, FaultOutcome)> {
+        let (at, len): (Vec<u64>, Vec<u64>) = faults.droughts.iter().copied().unzip();
+        let (mode, reset_at, reset_delay) = match faults.reset {
+            ResetWhen::Never => (0, 0, 0),
+            ResetWhen::After { at, delay } => (1, at, delay),
+            ResetWhen::QueueFull { at, limit } => (2, at, limit),
+            ResetWhen::FifoFull { at, limit } => (3, at, limit),
+        };
+        let mut f = UnitFaults {
+            n_droughts: at.len() as u64,
+            drought_at: at.as_ptr(),
+            drought_len: len.as_ptr(),
+            reset_mode: mode,
+            reset_at,
+            reset_delay,
+            reset_len: faults.reset_len,
+            settle: faults.settle.max(1),
+            credit_stall_bit: hw::slice_unit::COV_CREDIT_STALL as u64,
+            reset_cycle: 0,
+            reset_flags: 0,
+            dropped: 0,
+            droughts: 0,
+            drought_cycles: 0,
+        };
+        let batch = self.run_inner(reqs, id_base, None, true, Some(&mut f))?;
+        let dropped: Vec<usize> = (0..batch.issued).filter(|&i| self.rsp_cycle[i] == DROPPED).collect();
+        debug_assert_eq!(dropped.len() as u64, f.dropped);
+        let out = FaultOutcome {
+            reset_cycle: (f.reset_cycle != NO_CYCLE).then_some(f.reset_cycle),
+            queue_full: f.reset_flags & 1 != 0,
+            fifo_full: f.reset_flags & 2 != 0,
+            dropped,
+            droughts: f.droughts,
+            drought_cycles: f.drought_cycles,
+        };
+        Ok((batch, out))
+    }
+
+    fn run_inner(&mut self, reqs: &[Request], id_base: u64, ids: Option<&[u16]>, drain: bool, faults: Option<&mut UnitFaults>) -> anyhow::Result<Batch> {
         let n = reqs.len();
         self.ops.clear();
         self.addrs.clear();
@@ -548,7 +663,10 @@ impl RtlUnit {
             err_cycle: 0,
             err_id: 0,
         };
-        unsafe { (self.api.run)(self.h.as_ptr(), &mut r) };
+        match faults {
+            None => unsafe { (self.api.run)(self.h.as_ptr(), &mut r) },
+            Some(f) => unsafe { (self.api.run_faults)(self.h.as_ptr(), &mut r, f) },
+        }
         self.sent += r.issued;
         match r.err_code {
             0 => {}
@@ -573,7 +691,7 @@ impl RtlUnit {
         }
         let responses = (0..n)
             .map(|i| {
-                (self.rsp_cycle[i] != NO_CYCLE).then(|| {
+                (self.rsp_cycle[i] < DROPPED).then(|| {
                     let w = &self.rsp_data[4 * i..4 * i + 4];
                     Response {
                         status: self.rsp_status[i],
