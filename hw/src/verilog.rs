@@ -15,6 +15,8 @@
 //! (`x$c`) and copies it to `x` once, at the end of the block: the same logic, and each
 //! variable changes at most once per evaluation.
 
+use std::collections::HashSet;
+
 use rust_hdl::prelude::{Block, generate_verilog};
 
 /// The Verilog of `block` (module `top`), connected and with the clock wiring hoisted.
@@ -90,7 +92,7 @@ pub fn glitch_free(v: &str) -> String {
 
 /// [`glitch_free`] on the lines of one module, in place.
 fn glitch_free_module(lines: &mut Vec<String>) {
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut taken: HashSet<String> = HashSet::new();
     for l in lines.iter() {
         map_idents(l, |id| {
             taken.insert(id.to_string());
@@ -116,10 +118,15 @@ fn glitch_free_module(lines: &mut Vec<String>) {
         }
         let multi: Vec<String> = counts.into_iter().filter(|c| c.1 > 1).map(|c| c.0).collect();
         let decls: Option<Vec<(usize, String)>> = multi.iter().map(|x| reg_decl(&lines[..i], x)).collect();
-        let Some(decls) = decls.filter(|d| !d.is_empty()) else {
+        // Only variables seen outside the block (ports, sub-module pins, other blocks) can
+        // carry a glitch anywhere; one that only the block reads keeps its name.
+        let seen = seen_outside(lines, i, end, decls.as_deref().unwrap_or_default());
+        let (multi, decls): (Vec<String>, Vec<(usize, String)>) =
+            multi.into_iter().zip(decls.unwrap_or_default()).filter(|(x, _)| seen.contains(x)).unzip();
+        if decls.is_empty() {
             i = end + 1;
             continue;
-        };
+        }
         let shadow: Vec<(String, String)> = multi
             .iter()
             .map(|x| {
@@ -147,6 +154,21 @@ fn glitch_free_module(lines: &mut Vec<String>) {
         }
         i = end + added + decls.len() + 1;
     }
+}
+
+/// The identifiers that lines outside `start..=end` use, the declaration lines `decls` left out.
+fn seen_outside(lines: &[String], start: usize, end: usize, decls: &[(usize, String)]) -> HashSet<String> {
+    let mut seen = HashSet::new();
+    for (k, l) in lines.iter().enumerate() {
+        if (start..=end).contains(&k) || decls.iter().any(|d| d.0 == k) {
+            continue;
+        }
+        map_idents(l, |id| {
+            seen.insert(id.to_string());
+            None
+        });
+    }
+    seen
 }
 
 /// The index of the `end` that closes the block opened on line `start`.
@@ -266,11 +288,11 @@ mod tests {
     }
 
     #[test]
-    fn shadows_variables_assigned_twice() {
-        let v = "module top(d,q);\n    input wire [7:0] d;\n    output reg [7:0] q;\n    reg  x;\n    always @(*) begin\n        q = d;\n        x = 1'b1;\n        if (x) begin\n            q[(0)+:(1)] = 8'hd;\n        end\n    end\nendmodule\n";
+    fn shadows_variables_assigned_twice_and_seen_outside() {
+        let v = "module top(d,q);\n    input wire [7:0] d;\n    output reg [7:0] q;\n    reg  x;\n    always @(*) begin\n        q = d;\n        x = 1'b1;\n        if (d[0]) x = 1'b0;\n        if (x) begin\n            q[(0)+:(1)] = 8'hd;\n        end\n    end\nendmodule\n";
         assert_eq!(
             glitch_free(v),
-            "module top(d,q);\n    input wire [7:0] d;\n    output reg [7:0] q;\n    reg [7:0] q$c;\n    reg  x;\n    always @(*) begin\n        q$c = d;\n        x = 1'b1;\n        if (x) begin\n            q$c[(0)+:(1)] = 8'hd;\n        end\n        q = q$c;\n    end\nendmodule\n"
+            "module top(d,q);\n    input wire [7:0] d;\n    output reg [7:0] q;\n    reg [7:0] q$c;\n    reg  x;\n    always @(*) begin\n        q$c = d;\n        x = 1'b1;\n        if (d[0]) x = 1'b0;\n        if (x) begin\n            q$c[(0)+:(1)] = 8'hd;\n        end\n        q = q$c;\n    end\nendmodule\n"
         );
     }
 }
