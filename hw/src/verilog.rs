@@ -1,4 +1,4 @@
-//! Verilog generation for every block: rust-hdl's generator plus one rewrite.
+//! Verilog generation for every block: rust-hdl's generator plus two rewrites.
 //!
 //! rust-hdl connects each sub-block's clock with a blocking assignment (`s1_x$clock = clock;`)
 //! inside the module's one `always @(*)` block. That makes the whole combinational block
@@ -11,7 +11,7 @@
 //! event-driven simulator (Icarus) a variable can take a wrong value and then the right one
 //! within one evaluation. Such glitches cross ports into the parent's `always @(*)`, whose own
 //! glitches re-trigger the child, and the simulation never leaves the time step.
-//! [`glitch_free`] computes every variable that a block assigns more than once in a shadow
+//! [`glitch_free`] computes every such variable that the rest of the module sees in a shadow
 //! (`x$c`) and copies it to `x` once, at the end of the block: the same logic, and each
 //! variable changes at most once per evaluation.
 
@@ -19,7 +19,8 @@ use std::collections::HashSet;
 
 use rust_hdl::prelude::{Block, generate_verilog};
 
-/// The Verilog of `block` (module `top`), connected and with the clock wiring hoisted.
+/// The Verilog of `block` (module `top`), connected, with the clock wiring hoisted and the
+/// combinational blocks glitch-free.
 pub fn verilog<B: Block>(block: &mut B) -> String {
     block.connect_all();
     glitch_free(&hoist_clock_wiring(&generate_verilog(block)))
@@ -65,10 +66,13 @@ pub fn hoist_clock_wiring(v: &str) -> String {
 }
 
 /// Rewrites each module's combinational blocks (`always @(*) begin … end`) so that every
-/// variable a block assigns more than once is computed in a shadow reg (`x$c`, declared beside
-/// `x`; all reads and writes in the block use it) and assigned to `x` once, at the block's end.
-/// A block whose variables are each assigned once, or whose declarations are not plain `reg`s
-/// (memories), is left as it is; clocked blocks and continuous assignments are never touched.
+/// variable a block assigns more than once and that the rest of the module sees (a port, a
+/// sub-module pin) is computed in a shadow reg (`x$c`, declared beside `x`; all reads and
+/// writes in the block use it) and assigned to `x` once, at the block's end. Events of a block
+/// on its own variables do not re-trigger it, and an assignment of an unchanged value makes no
+/// event, so `x` changes at most once per evaluation. A block with no such variable, or one
+/// whose declarations are not plain `reg`s (memories), is left as it is; clocked blocks and
+/// continuous assignments are never touched.
 pub fn glitch_free(v: &str) -> String {
     let mut out = String::with_capacity(v.len() + v.len() / 8);
     let mut module: Vec<String> = Vec::new();
@@ -148,7 +152,7 @@ fn glitch_free_module(lines: &mut Vec<String>) {
         // Declarations go in below each variable's, bottom-up so that the indices hold.
         let mut decls: Vec<(usize, String, &String)> =
             decls.into_iter().zip(&shadow).map(|((at, d), (_, s))| (at, d, s)).collect();
-        decls.sort_by(|a, b| b.0.cmp(&a.0));
+        decls.sort_by_key(|d| std::cmp::Reverse(d.0));
         for (at, d, s) in &decls {
             lines.insert(at + 1, format!("{d}{s};"));
         }
