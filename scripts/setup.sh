@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what redunit needs on a Debian/Ubuntu machine: Verilator (cosimulation), Yosys
-# (synthesis checks), a C++ compiler and make. Safe to run again; does nothing when all is
-# there. Rust comes from rustup (https://rustup.rs) and is not installed here.
+# (synthesis checks; its yosys-smtbmc with the z3 solver runs the formal proofs), a C++
+# compiler and make. Safe to run again; does nothing when all is there. Rust comes from
+# rustup (https://rustup.rs) and is not installed here.
 set -euo pipefail
 need=()
 command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
+command -v z3 >/dev/null || need+=(z3)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 if [ ${#need[@]} -gt 0 ]; then
@@ -27,4 +29,4 @@ if ! command -v cargo >/dev/null; then
   echo "setup: cargo not found: install Rust from https://rustup.rs, then run this again" >&2
   exit 1
 fi
-echo "setup: $(verilator --version | head -1), $(yosys -V | head -1), $(cargo --version)"
+echo "setup: $(verilator --version | head -1), $(yosys -V | head -1), $(z3 --version), $(cargo --version)"
