@@ -1,13 +1,15 @@
 // Formal harness of the ordering queue (hw::ordering_queue::OrderingQueue, module `top`).
-// Parameters (defines): DEPTH (slots), WMAX (largest push_wait), REG (registered push),
+// Parameters (defines): DEPTH (slots), WMAX (largest push_wait), LBITS (line bits used),
 // LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
 // solver), bit 1 one later ordered entry B to A's line. Every entry could be A or B, so a
 // property proven for them holds for all entries.
 // Mutations (each checked to fail): MUT_DROP_PUSH (the push marked A does not reach the
-// queue: an entry is lost, so the queue takes a ninth), MUT_SWAP (A's and B's issues are
-// swapped: order), MUT_READY (push_ready seen low in arbitrary cycles: a queue that refuses
-// pushes while not full).
+// queue: an entry is lost, so the queue takes a ninth), MUT_OTHER_LINE (B may be to another
+// line, which may overtake A: the order check must see it), MUT_READY (push_ready seen low
+// in arbitrary cycles: a queue that refuses pushes while not full). SKIP_OCC, SKIP_MARK and
+// SKIP_LIVE leave out a group of assertions (the counted ones, the marked ones, the bounded
+// response), so that a mutation check fails on the group it aims at.
 module harness(
     input clock,
     input push_valid,
@@ -53,7 +55,12 @@ module harness(
 `endif
     wire push_fire = push_valid && push_ready;
     wire mark_a = push_fire && sa == 0 && pick_a;
-    wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && push_line == la;
+`ifdef MUT_OTHER_LINE
+    wire same_line = 1'b1;
+`else
+    wire same_line = push_line == la;
+`endif
+    wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && same_line;
 `ifdef MUT_DROP_PUSH
     wire dut_push = push_valid && !mark_a;
 `else
@@ -69,13 +76,8 @@ module harness(
         .cov_full(c0), .cov_overtake(c1), .cov_line_wait(c2), .cov_hazard_wait(c3),
         .cov_back_to_back(c4));
 
-`ifdef MUT_SWAP
-    wire iss_a = issue_valid && issue_payload[1];
-    wire iss_b = issue_valid && issue_payload[0];
-`else
     wire iss_a = issue_valid && issue_payload[0];
     wire iss_b = issue_valid && issue_payload[1];
-`endif
 
     always @(*) begin
         assume(push_wait <= `WMAX);
