@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Formal proofs with Yosys' SMT flow (yosys-smtbmc + z3): the mutation checks and the bounded
-# model checks of the ordering queue and the response FIFO (hw/tests/formal.rs, harnesses in
-# hw/formal/). Depths: REDUNIT_FORMAL_QUEUE_STEPS (default 14), REDUNIT_FORMAL_FIFO_STEPS
-# (default 20). Models, logs and counterexample traces: target/tmp/formal/<check>/.
+# model checks of the ordering queue, the response FIFO and the unit's flow control
+# (hw/tests/formal.rs, harnesses in hw/formal/). Depths in cycles: REDUNIT_FORMAL_QUEUE_STEPS
+# (default 14), REDUNIT_FORMAL_QUEUE_REG_STEPS (12), REDUNIT_FORMAL_FIFO_STEPS (20),
+# REDUNIT_FORMAL_UNIT_STEPS (12). Models, logs and counterexample traces:
+# target/tmp/formal/<check>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in yosys yosys-smtbmc z3; do

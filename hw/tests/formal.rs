@@ -103,7 +103,7 @@ fn queue_properties_bounded() {
 #[test]
 #[ignore = "bounded model check, minutes: scripts/formal.sh"]
 fn queue_registered_properties_bounded() {
-    let steps = depth("REDUNIT_FORMAL_QUEUE_STEPS", 14);
+    let steps = depth("REDUNIT_FORMAL_QUEUE_REG_STEPS", 12);
     let w = hw::slice_unit::shape(&hw::Config::unit_default()).win_fp.max(1);
     let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true));
     let wmax = format!("WMAX={w}");
