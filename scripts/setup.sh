@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what redunit needs on a Debian/Ubuntu machine: Verilator (cosimulation), Yosys
-# (synthesis checks), Icarus Verilog (the event-driven simulation test), a C++ compiler and
-# make. Safe to run again; does nothing when all is there. Rust comes from rustup
-# (https://rustup.rs) and is not installed here.
+# (synthesis checks; its yosys-smtbmc with the z3 solver runs the formal proofs), Icarus
+# Verilog (the event-driven simulation test), a C++ compiler and make. Safe to run again; does
+# nothing when all is there. Rust comes from rustup (https://rustup.rs) and is not installed
+# here.
 set -euo pipefail
 need=()
 command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
+command -v z3 >/dev/null || need+=(z3)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 if [ ${#need[@]} -gt 0 ]; then
@@ -29,4 +31,4 @@ if ! command -v cargo >/dev/null; then
   echo "setup: cargo not found: install Rust from https://rustup.rs, then run this again" >&2
   exit 1
 fi
-echo "setup: $(verilator --version | head -1), $(yosys -V | head -1), $(iverilog -V 2>/dev/null | head -1), $(cargo --version)"
+echo "setup: $(verilator --version | head -1), $(yosys -V | head -1), $(iverilog -V 2>/dev/null | head -1), $(z3 --version), $(cargo --version)"

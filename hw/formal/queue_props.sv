@@ -1,0 +1,124 @@
+// Formal harness of the ordering queue (hw::ordering_queue::OrderingQueue, module `top`).
+// Parameters (defines): DEPTH (slots), WMAX (largest push_wait), LBITS (line bits used),
+// LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
+// The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
+// solver), bit 1 one later ordered entry B to A's line. Every entry could be A or B, so a
+// property proven for them holds for all entries.
+// Mutations (each checked to fail): MUT_DROP_PUSH (the push marked A does not reach the
+// queue: an entry is lost, so the queue takes a ninth), MUT_OTHER_LINE (B may be to another
+// line, which may overtake A: the order check must see it), MUT_READY (push_ready seen low
+// in arbitrary cycles: a queue that refuses pushes while not full). SKIP_OCC, SKIP_MARK and
+// SKIP_LIVE leave out a group of assertions (the counted ones, the marked ones, the bounded
+// response), so that a mutation check fails on the group it aims at.
+module harness(
+    input clock,
+    input push_valid,
+    input [27:0] line_nx,
+    input keep,
+    input push_ordered,
+    input [4:0] push_wait,
+    input issue_enable,
+    input pick_a,
+    input pick_b,
+    input refuse
+);
+    reg reset = 1;
+    always @(posedge clock) reset <= 0;
+
+    // The pusher's line register: `push_line_nx` is next cycle's line unless `keep` holds it
+    // (the contract of a registered push; the plain queue ignores both).
+    // Lines range over 2^`LBITS values (the queue compares lines only for equality).
+    wire [27:0] nx = {{(28 - `LBITS){1'b0}}, line_nx[`LBITS-1:0]};
+    reg [27:0] push_line = 0;
+    always @(posedge clock) if (!keep) push_line <= nx;
+
+    wire dut_ready, push_ready_nx, issue_valid, issue_ordered;
+    wire [27:0] issue_line;
+    wire [173:0] issue_payload, issue_payload_late;
+    wire c0, c1, c2, c3, c4;
+
+    // Ghost state: entries in the queue (pushes less visible issues), A's and B's progress
+    // (0: not pushed, 1: in the queue, 2: issued), A's line and window, cycles since A's
+    // issue and since its push, whether issue_enable stayed high since its push.
+    reg [5:0] occ = 0;
+    reg [1:0] sa = 0, sb = 0;
+    reg [27:0] la = 0;
+    reg [4:0] wa = 0;
+    reg oa = 0;
+    reg [7:0] since_a = 0, age_a = 0;
+    reg en_all = 0;
+
+`ifdef MUT_READY
+    wire push_ready = dut_ready && !refuse;
+`else
+    wire push_ready = dut_ready;
+`endif
+    wire push_fire = push_valid && push_ready;
+    wire mark_a = push_fire && sa == 0 && pick_a;
+`ifdef MUT_OTHER_LINE
+    wire same_line = 1'b1;
+`else
+    wire same_line = push_line == la;
+`endif
+    wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && same_line;
+`ifdef MUT_DROP_PUSH
+    wire dut_push = push_valid && !mark_a;
+`else
+    wire dut_push = push_valid;
+`endif
+
+    top dut(.clock(clock), .reset(reset), .push_valid(dut_push), .push_ready(dut_ready),
+        .push_ready_nx(push_ready_nx), .push_line(push_line), .push_line_nx(nx),
+        .push_nx_keep(keep), .push_ordered(push_ordered), .push_wait(push_wait),
+        .push_payload({172'd0, mark_b, mark_a}), .issue_enable(issue_enable),
+        .issue_valid(issue_valid), .issue_line(issue_line), .issue_ordered(issue_ordered),
+        .issue_payload(issue_payload), .issue_payload_late(issue_payload_late),
+        .cov_full(c0), .cov_overtake(c1), .cov_line_wait(c2), .cov_hazard_wait(c3),
+        .cov_back_to_back(c4));
+
+    wire iss_a = issue_valid && issue_payload[0];
+    wire iss_b = issue_valid && issue_payload[1];
+
+    always @(*) begin
+        assume(push_wait <= `WMAX);
+        if (!reset) begin
+`ifndef SKIP_OCC
+            // issue_valid: only an entry that is in the queue issues.
+            assert(!issue_valid || occ != 0);
+            // capacity: never more entries than slots.
+            assert(occ <= `DEPTH);
+            // push_ready: low only when every slot holds an entry.
+            assert(push_ready || occ == `DEPTH);
+`endif
+`ifndef SKIP_MARK
+            // once: a marked entry issues only while it is in the queue (no duplicate, no
+            // issue of an entry never pushed), with the line and flag it was pushed with.
+            assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa));
+            assert(!iss_b || sb == 1);
+            // order: B (ordered, same line, pushed after A) issues after A, and more than A's
+            // window later.
+            assert(!iss_b || (sa == 2 && since_a > wa));
+            // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
+`ifndef SKIP_LIVE
+            assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND));
+`endif
+`endif
+        end
+    end
+
+    always @(posedge clock) begin
+        if (!reset) begin
+            occ <= occ + push_fire - issue_valid;
+            if (mark_a) begin
+                sa <= 1; la <= push_line; wa <= push_wait; oa <= push_ordered;
+                age_a <= 1; en_all <= issue_enable;
+            end else if (sa == 1) begin
+                age_a <= age_a + 1; en_all <= en_all && issue_enable;
+            end
+            if (iss_a) begin sa <= 2; since_a <= 1; end
+            else if (sa == 2 && since_a != 8'hff) since_a <= since_a + 1;
+            if (mark_b) sb <= 1;
+            if (iss_b) sb <= 2;
+        end
+    end
+endmodule
