@@ -149,9 +149,18 @@ fn glitch_free_module(lines: &mut Vec<String>) {
         let copies: Vec<String> = shadow.iter().map(|(x, s)| format!("{indent}{x} = {s};")).collect();
         let added = copies.len();
         lines.splice(end..end, copies);
-        // Declarations go in below each variable's, bottom-up so that the indices hold.
+        // Declarations go in below each variable's (below the port list for a port, which
+        // stays one run of `input`/`output` lines for the tools that read it), bottom-up so
+        // that the indices hold.
+        let is_port = |l: &String| l.trim_start().starts_with("input ") || l.trim_start().starts_with("output ");
+        let past_ports = |mut at: usize| {
+            while is_port(&lines[at]) && at + 1 < lines.len() && is_port(&lines[at + 1]) {
+                at += 1;
+            }
+            at
+        };
         let mut decls: Vec<(usize, String, &String)> =
-            decls.into_iter().zip(&shadow).map(|((at, d), (_, s))| (at, d, s)).collect();
+            decls.into_iter().zip(&shadow).map(|((at, d), (_, s))| (past_ports(at), d, s)).collect();
         decls.sort_by_key(|d| std::cmp::Reverse(d.0));
         for (at, d, s) in &decls {
             lines.insert(at + 1, format!("{d}{s};"));
