@@ -76,7 +76,7 @@ impl BenchReport {
 
     /// [`BenchReport::json`] with the warp patterns' rows as key `warp` (none: no key).
     pub fn json_with(&self, warp: &[WarpBench]) -> String {
-        json_layout::to_string(&BenchJson { report: self, warp }, true)
+        json_layout::to_string(&BenchJson { report: self, warp }, true, WARP_DECIMALS)
     }
 
     /// The human-readable report.
@@ -237,7 +237,10 @@ impl Serialize for LatencyJson<'_> {
     }
 }
 
-/// One warp pattern's row (ratios to 0.01).
+/// The warp rows' ratios, to 0.01.
+const WARP_DECIMALS: &[(&str, usize)] = &[("lines_per_inst", 2), ("requests_per_inst", 2), ("cycles_per_inst", 2)];
+
+/// One warp pattern's row.
 #[derive(serde::Serialize)]
 struct WarpJson {
     pattern: &'static str,
@@ -253,9 +256,9 @@ impl WarpJson {
         WarpJson {
             pattern: r.pattern,
             form: r.form.to_string(),
-            lines_per_inst: round(r.lines_per_inst, 2),
-            requests_per_inst: round(r.requests_per_inst, 2),
-            cycles_per_inst: round(r.cycles_per_inst, 2),
+            lines_per_inst: r.lines_per_inst,
+            requests_per_inst: r.requests_per_inst,
+            cycles_per_inst: r.cycles_per_inst,
             mismatches: r.mismatches,
         }
     }

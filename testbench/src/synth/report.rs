@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{DEVICE, TARGET_MHZ};
-use crate::json_layout::{self, round};
+use crate::json_layout;
 
 /// Cell counts after `synth_ecp5`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -38,7 +38,6 @@ pub struct CriticalPath {
     /// Logic levels (cells) on the path.
     pub cells: usize,
     /// Delay in ns (to 1 ps in the JSON).
-    #[serde(serialize_with = "ps")]
     pub delay_ns: f64,
 }
 
@@ -77,7 +76,6 @@ pub struct SynthReport {
 pub struct SeedResult {
     pub seed: u64,
     /// fmax after routing (to 0.01 MHz in the JSON).
-    #[serde(serialize_with = "mhz")]
     pub fmax_mhz: Option<f64>,
     pub critical_path: Option<CriticalPath>,
 }
@@ -91,20 +89,15 @@ struct ReportJson<'a> {
     #[serde(flatten)]
     area: &'a Area,
     wrapper_ff: u64,
-    #[serde(serialize_with = "mhz")]
     fmax_mhz: Option<f64>,
     critical_path: Option<&'a CriticalPath>,
-    #[serde(serialize_with = "mhz")]
     fmax_min_mhz: Option<f64>,
-    #[serde(serialize_with = "mhz")]
     fmax_max_mhz: Option<f64>,
     target_mhz: f64,
     seeds_meeting_target: Vec<u64>,
     seeds: &'a [SeedResult],
     blocks: Vec<BlockJson<'a>>,
-    #[serde(serialize_with = "tenths")]
     yosys_s: f64,
-    #[serde(serialize_with = "tenths")]
     nextpnr_s: f64,
     pnr_options: &'a str,
     commit: &'a str,
@@ -120,17 +113,16 @@ struct BlockJson<'a> {
     area: &'a Area,
 }
 
-fn mhz<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    v.map(|f| round(f, 2)).serialize(s)
-}
-
-fn tenths<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    round(*v, 1).serialize(s)
-}
-
-fn ps<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    round(*v, 3).serialize(s)
-}
+/// The decimals of the JSON's numbers: fmax to 0.01 MHz, delays to 1 ps, tool times to 0.1 s.
+const DECIMALS: &[(&str, usize)] = &[
+    ("fmax_mhz", 2),
+    ("fmax_min_mhz", 2),
+    ("fmax_max_mhz", 2),
+    ("target_mhz", 1),
+    ("delay_ns", 3),
+    ("yosys_s", 1),
+    ("nextpnr_s", 1),
+];
 
 /// The median of `v` (the mean of the two middle values for an even count); `None` if empty.
 pub fn median(v: &[f64]) -> Option<f64> {
@@ -182,7 +174,7 @@ impl SynthReport {
             date: &self.date,
             tools: &self.tools,
         };
-        json_layout::to_string(&j, false)
+        json_layout::to_string(&j, false, DECIMALS)
     }
 }
 
@@ -235,6 +227,8 @@ mod tests {
         let j = b.json();
         assert!(j.contains("\n  \"blocks\": [{\"block\": \"ordering queue\", \"lut4\": 1, \"ff\": 2, \"ccu2c\": 3, \"dp16kd\": 4, \"dsp\": 5, \"lutram\": 6}],\n"), "{j}");
         assert!(j.contains("\n  \"fmax_mhz\": null,\n  \"critical_path\": null,\n  \"fmax_min_mhz\": null,"), "{j}");
+        b.fmax_mhz = Some(151.9);
+        assert!(b.json().contains("\n  \"fmax_mhz\": 151.90,\n"), "{}", b.json());
         assert!(j.contains("\n  \"seeds_meeting_target\": [],\n  \"seeds\": [],\n"), "{j}");
     }
 }
