@@ -9,7 +9,7 @@ pub fn forms_cmd(csv: bool) -> anyhow::Result<ExitCode> {
     if csv {
         writeln!(out, "code,form,bytes,latency,unit,lanes")?;
     } else {
-        writeln!(out, "{:>5} {:>6}  {:<30} {:>5} {:>7}  {:<9} {}", "code", "hex", "form", "bytes", "latency", "ALU unit", "lanes")?;
+        writeln!(out, "{:>5} {:>6}  {:<30} {:>5} {:>7}  {:<9} lanes", "code", "hex", "form", "bytes", "latency", "ALU unit")?;
     }
     for f in sim::Form::all() {
         let (unit, lanes) = hw::unit_lanes(f);

@@ -106,6 +106,7 @@ pub fn today() -> String {
 
 /// Options of one run.
 pub struct SynthOptions {
+    /// The block: one that [`Top::synthesisable`] allows.
     pub top: Top,
     pub mem_bytes: usize,
     /// The configuration in words (for the report).
@@ -152,6 +153,9 @@ impl Placer {
 
 /// Runs the flow; files in `synth/out/<top>[-<config>]/`.
 pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Result<SynthReport> {
+    if !opts.top.synthesisable() {
+        bail!("--top {}: not a block of the ECP5 flow", opts.top.name());
+    }
     flow.check_installed()?;
     std::fs::create_dir_all(flow.cache())?;
     let tag = if opts.config == "default" { opts.top.name().to_string() } else { format!("{}-{}", opts.top.name(), opts.config) };

@@ -29,7 +29,7 @@ mod wrapper;
 
 pub use flow::{Flow, Placer, Progress, SynthOptions, commit, run, save, today};
 pub use netlist::{block_of, parse_pnr_report};
-pub use report::{Area, CriticalPath, SeedResult, SynthReport, median};
+pub use report::{Area, CriticalPath, SeedResult, SynthReport, Utilization, median};
 pub use wrapper::{MAX_PARALLEL_PORT_BITS, register_ports};
 
 /// How both Yosys runs read the generated Verilog (`REDUNIT_ECP5`: see the module doc).

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde_json::Value;
 
-use super::{Area, CriticalPath};
+use super::{Area, CriticalPath, Utilization};
 
 impl Area {
     /// The counts of a module's `num_cells_by_type`.
@@ -88,7 +88,7 @@ pub(super) fn module_cells<'a>(stat: &'a Value, module: &str) -> Option<&'a serd
 }
 
 /// Parses nextpnr's `--report` JSON: fmax of the clock, the critical path, utilisation.
-pub fn parse_pnr_report(v: &Value) -> (Option<f64>, Option<CriticalPath>, Vec<(String, u64, u64)>) {
+pub fn parse_pnr_report(v: &Value) -> (Option<f64>, Option<CriticalPath>, Utilization) {
     let fmax = v.get("fmax").and_then(Value::as_object).and_then(|m| {
         m.values().filter_map(|c| c.get("achieved").and_then(Value::as_f64)).reduce(f64::min)
     });

@@ -10,11 +10,10 @@ use serde_json::Value;
 
 use super::flow::tail;
 use super::netlist::{block_of, breakdown_modules, read_stat};
-use super::{Area, CriticalPath, DEVICE_ARGS, Flow, Progress, READ_ECP5, SeedResult, SynthOptions, median, parse_pnr_report};
+use super::{
+    Area, CriticalPath, DEVICE_ARGS, Flow, Progress, READ_ECP5, SeedResult, SynthOptions, Utilization, median, parse_pnr_report,
+};
 use crate::top::Top;
-
-/// Device utilisation: (resource, used, available).
-type Utilization = Vec<(String, u64, u64)>;
 
 /// What placement and routing (and the breakdown) gave.
 pub(super) struct Placed {
@@ -240,7 +239,7 @@ fn read_breakdown(dir: &Path, alu_top: bool) -> anyhow::Result<Vec<(String, Area
             }
         }
     }
-    breakdown.sort_by(|a, b| b.1.lut4.cmp(&a.1.lut4));
+    breakdown.sort_by_key(|b| std::cmp::Reverse(b.1.lut4));
     Ok(breakdown)
 }
 

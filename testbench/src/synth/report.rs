@@ -41,6 +41,9 @@ pub struct CriticalPath {
     pub delay_ns: f64,
 }
 
+/// Device utilisation: (resource, used, available).
+pub type Utilization = Vec<(String, u64, u64)>;
+
 /// The result of one flow run.
 #[derive(Clone, Debug)]
 pub struct SynthReport {
@@ -52,8 +55,8 @@ pub struct SynthReport {
     pub breakdown: Vec<(String, Area)>,
     pub fmax_mhz: Option<f64>,
     pub critical_path: Option<CriticalPath>,
-    /// Utilisation of the device: (resource, used, available).
-    pub utilization: Vec<(String, u64, u64)>,
+    /// Utilisation of the device.
+    pub utilization: Utilization,
     /// Flip-flops of the timing wrapper (not counted in `area.ff`).
     pub wrapper_ff: u64,
     pub yosys_s: f64,
