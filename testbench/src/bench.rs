@@ -15,9 +15,13 @@ use std::time::Instant;
 
 use sim::Memory;
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::json_layout::{self, round};
 use crate::traffic;
 use crate::unit::RtlUnit;
 use crate::unit_cosim::{self, Config};
+use crate::warp::WarpBench;
 
 /// One throughput pattern.
 #[derive(Clone, Debug)]
@@ -67,33 +71,12 @@ impl BenchReport {
     /// The JSON object of `redunit bench --json`: `<pattern>_ops_per_cycle` for each pattern,
     /// `latency_cycles` and `cosim_ops_per_second` (a contract: keys are added, never changed).
     pub fn json(&self) -> String {
-        let num = |v: f64| {
-            if v.is_finite() {
-                let s = format!("{v:.4}");
-                let s = s.trim_end_matches('0');
-                s.strip_suffix('.').map_or(s.to_string(), |t| format!("{t}.0"))
-            } else {
-                "null".into()
-            }
-        };
-        let mut s = String::from("{\n");
-        // One key per pattern, `<pattern>_ops_per_cycle`, in report order.
-        for p in &self.patterns {
-            let _ = writeln!(s, "  \"{}_ops_per_cycle\": {},", p.name, num(p.ops_per_cycle()));
-        }
-        // Whole cycles print as integers (a pipeline of fixed latency), else the mean.
-        let lat: Vec<String> = self
-            .latency
-            .iter()
-            .map(|l| {
-                let v = if l.mean.fract() == 0.0 { format!("{}", l.mean as u64) } else { num(l.mean) };
-                format!("\"{}\": {v}", l.family)
-            })
-            .collect();
-        let _ = writeln!(s, "  \"latency_cycles\": {{{}}},", lat.join(", "));
-        let _ = writeln!(s, "  \"cosim_ops_per_second\": {}", self.cosim_ops_per_second().round());
-        s.push('}');
-        s
+        self.json_with(&[])
+    }
+
+    /// [`BenchReport::json`] with the warp patterns' rows as key `warp` (none: no key).
+    pub fn json_with(&self, warp: &[WarpBench]) -> String {
+        json_layout::to_string(&BenchJson { report: self, warp }, true, WARP_DECIMALS)
     }
 
     /// The human-readable report.
@@ -205,4 +188,78 @@ pub fn bench_with(n: usize, mem_bytes: usize, latency_n: usize, cfg: &hw::Config
         cosim_mismatches: r.mismatches,
         seconds: t.elapsed().as_secs_f64(),
     })
+}
+
+/// The JSON of `redunit bench --json`: one key per pattern, in report order, then the
+/// latencies, the cosimulation speed and the warp patterns.
+struct BenchJson<'a> {
+    report: &'a BenchReport,
+    warp: &'a [WarpBench],
+}
+
+/// A ratio to 4 decimals; `None` (null) when not finite.
+fn ratio(v: f64) -> Option<f64> {
+    v.is_finite().then(|| round(v, 4))
+}
+
+impl Serialize for BenchJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.report;
+        let mut m = s.serialize_map(None)?;
+        for p in &r.patterns {
+            m.serialize_entry(&format!("{}_ops_per_cycle", p.name), &ratio(p.ops_per_cycle()))?;
+        }
+        m.serialize_entry("latency_cycles", &LatencyJson(&r.latency))?;
+        m.serialize_entry("cosim_ops_per_second", &(r.cosim_ops_per_second().round() as u64))?;
+        if !self.warp.is_empty() {
+            let rows: Vec<WarpJson> = self.warp.iter().map(WarpJson::of).collect();
+            m.serialize_entry("warp", &rows)?;
+        }
+        m.end()
+    }
+}
+
+/// `latency_cycles`: family → cycles (whole cycles as integers, a pipeline of fixed latency;
+/// else the mean).
+struct LatencyJson<'a>(&'a [Latency]);
+
+impl Serialize for LatencyJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for l in self.0 {
+            if l.mean.fract() == 0.0 {
+                m.serialize_entry(l.family, &(l.mean as u64))?;
+            } else {
+                m.serialize_entry(l.family, &ratio(l.mean))?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// The warp rows' ratios, to 0.01.
+const WARP_DECIMALS: &[(&str, usize)] = &[("lines_per_inst", 2), ("requests_per_inst", 2), ("cycles_per_inst", 2)];
+
+/// One warp pattern's row.
+#[derive(serde::Serialize)]
+struct WarpJson {
+    pattern: &'static str,
+    form: String,
+    lines_per_inst: f64,
+    requests_per_inst: f64,
+    cycles_per_inst: f64,
+    mismatches: usize,
+}
+
+impl WarpJson {
+    fn of(r: &WarpBench) -> Self {
+        WarpJson {
+            pattern: r.pattern,
+            form: r.form.to_string(),
+            lines_per_inst: r.lines_per_inst,
+            requests_per_inst: r.requests_per_inst,
+            cycles_per_inst: r.cycles_per_inst,
+            mismatches: r.mismatches,
+        }
+    }
 }

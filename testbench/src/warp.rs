@@ -481,21 +481,6 @@ pub fn bench_text(rows: &[WarpBench]) -> String {
     s
 }
 
-/// The warp rows as a JSON array of objects.
-pub fn bench_json(rows: &[WarpBench]) -> String {
-    let items: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            format!(
-                "{{\"pattern\": \"{}\", \"form\": \"{}\", \"lines_per_inst\": {:.2}, \"requests_per_inst\": {:.2}, \
-                 \"cycles_per_inst\": {:.2}, \"mismatches\": {}}}",
-                r.pattern, r.form, r.lines_per_inst, r.requests_per_inst, r.cycles_per_inst, r.mismatches
-            )
-        })
-        .collect();
-    format!("[\n    {}\n  ]", items.join(",\n    "))
-}
-
 /// Seeded random warp instructions over every form (the cosimulation test and `redunit regress`):
 /// heavy same-address conflicts, partial masks, mixed lines, misaligned and out-of-range lanes,
 /// addresses in the first `mem` bytes (plus 65536 for out-of-range lanes).

@@ -17,7 +17,10 @@ fn verilog(args: &[&str]) -> String {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v = std::fs::read_to_string(&path).unwrap();
     let _ = std::fs::remove_file(&path);
-    v
+    let _ = std::fs::remove_file(path.with_extension("vlt"));
+    let _ = std::fs::remove_file(path.with_extension("core"));
+    // The first line names the files beside it (this call's own names): the netlist follows.
+    v.split_once('\n').map_or(v.clone(), |(_, rest)| rest.to_string())
 }
 
 /// Kept cuts: the `Cut` modules whose `on` localparam is 1.

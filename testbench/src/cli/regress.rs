@@ -16,7 +16,10 @@ use testbench::rtl::RtlAlu;
 use testbench::shard::{self, Block, Failure, RegressResult, Shard, ShardSeed, Sizes};
 use testbench::stimulus::Stimulus;
 
-use crate::{DEFAULT_VERILOG, Top, bar, fail_vcd_path, write_verilog};
+use testbench::top::Top;
+
+use super::verilog::write_verilog;
+use super::{DEFAULT_VERILOG, bar, fail_vcd_path};
 
 /// The test hook of the failure path: `REDUNIT_FLIP_GOLDEN=I` flips the lowest bit of the
 /// golden result of random ALU operation I (of this run's stream) in the checker, so that a
@@ -119,7 +122,7 @@ impl Run<'_> {
         c += &format!(" --only {}", part.name());
         let vcd = part.has_vcd().then(|| {
             let s = p.shard;
-            PathBuf::from(crate::FAIL_VCD_DIR).join(format!("redunit-fail-shard-{}-of-{}-{}.vcd", s.index, s.count, part.name()))
+            PathBuf::from(super::FAIL_VCD_DIR).join(format!("redunit-fail-shard-{}-of-{}-{}.vcd", s.index, s.count, part.name()))
         });
         if let Some(v) = &vcd {
             c += &format!(" --vcd {}", v.display());

@@ -1,0 +1,104 @@
+//! `redunit run`: a request trace through the golden memory or the Verilated unit (also the
+//! warp and red.async trace formats).
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use sim::Memory;
+use testbench::engine::EngineKind;
+use testbench::unit::RtlUnit;
+use testbench::{InputError, trace};
+
+use super::check_mem_bytes;
+
+/// `redunit run`.
+pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<PathBuf>, trace: PathBuf) -> anyhow::Result<ExitCode> {
+    check_mem_bytes(mem_bytes)?;
+    if vcd.is_some() && engine != EngineKind::Rtl {
+        anyhow::bail!("--vcd needs --engine rtl: the golden model has no waveform");
+    }
+    let mut input = Vec::new();
+    if trace.as_os_str() == "-" {
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut input).context("reading the trace from stdin")?;
+    } else {
+        input = std::fs::read(&trace).with_context(|| format!("cannot open the trace {}", trace.display()))?;
+    }
+    // The header picks the format; it is found as the parsers find it (after blank lines).
+    let first = testbench::input_error::first_row(&input).unwrap_or_default();
+    // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
+    if first.trim_ascii_end() == testbench::async_run::HEADER.as_bytes() {
+        if coverage || vcd.is_some() {
+            anyhow::bail!("--coverage and --vcd are not available for traces with the mbar column (red.async)");
+        }
+        let stdout = BufWriter::new(std::io::stdout().lock());
+        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout)
+            .map_err(|e| in_file(e, &trace))?;
+        return Ok(ExitCode::from(code));
+    }
+    // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
+    if testbench::warp::is_warp_header(&String::from_utf8_lossy(first)) {
+        if coverage || vcd.is_some() {
+            anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
+        }
+        let stdout = BufWriter::new(std::io::stdout().lock());
+        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes)
+            .map_err(|e| in_file(e, &trace))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // A bad row stops the trace there: the requests before it run and their rows are written.
+    let parsed = trace::parse_prefix(&input[..]).map_err(|e| in_file(e, &trace))?;
+    let reqs = &parsed.rows;
+    let (outcomes, cov) = match engine {
+        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), reqs)?, None),
+        EngineKind::Rtl => {
+            let mut unit = match &vcd {
+                Some(path) => RtlUnit::with_vcd(mem_bytes, path, 0)?,
+                None => RtlUnit::new(mem_bytes)?,
+            };
+            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, reqs)?;
+            unit.idle(2);
+            let cycles = unit.cycle();
+            let cov = unit.cov_counts();
+            drop(unit); // closes the waveform and writes the viewer set-ups beside it
+            if let Some(path) = &vcd {
+                eprintln!(
+                    "redunit: waveform written to {} ({cycles} cycles); open it with `gtkwave {}` or `surfer {} --command-file {}`",
+                    path.display(),
+                    path.with_extension("gtkw").display(),
+                    path.display(),
+                    path.with_extension("sucl").display()
+                );
+            }
+            (outcomes, Some((cov, cycles)))
+        }
+    };
+    let stdout = BufWriter::new(std::io::stdout().lock());
+    trace::write_results(reqs, &outcomes, stdout)?;
+    if coverage {
+        let mut c = testbench::unit_cosim::Coverage::default();
+        for (q, o) in reqs.iter().zip(&outcomes) {
+            c.add_request(q.access);
+            c.add_status(sim::status_code(o.map(|_| ())));
+        }
+        let mut err = std::io::stderr().lock();
+        match cov {
+            Some((bits, cycles)) => {
+                c.cov = bits;
+                writeln!(err, "coverage of {} requests over {cycles} cycles (engine rtl, {mem_bytes} bytes):", reqs.len())?;
+            }
+            None => writeln!(err, "coverage of {} requests (engine model: no coverage points):", reqs.len())?,
+        }
+        c.report(&mut err)?;
+    }
+    parsed.then(ExitCode::SUCCESS).map_err(|e| in_file(e, &trace))
+}
+
+/// An input error named with the trace file it is in.
+fn in_file(e: anyhow::Error, trace: &std::path::Path) -> anyhow::Error {
+    match e.downcast::<InputError>() {
+        Ok(ie) => anyhow::Error::new(ie.in_file(trace.display().to_string())),
+        Err(e) => e,
+    }
+}
