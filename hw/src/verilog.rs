@@ -176,12 +176,34 @@ fn seen_outside(lines: &[String], start: usize, end: usize, decls: &[(usize, Str
         if (start..=end).contains(&k) || decls.iter().any(|d| d.0 == k) {
             continue;
         }
-        map_idents(l, |id| {
+        map_idents(&without_port_names(l), |id| {
             seen.insert(id.to_string());
             None
         });
     }
     seen
+}
+
+/// `line` without the port names of named connections (`.cpl_bytes(mbar$cpl_bytes)` keeps
+/// `(mbar$cpl_bytes)`): a sub-module's port name is not a use of the parent's variable of
+/// that name.
+fn without_port_names(line: &str) -> String {
+    let b = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while i < b.len() {
+        let named = b[i] == b'.' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        if named {
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
+                i += 1;
+            }
+            continue;
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
 }
 
 /// The index of the `end` that closes the block opened on line `start`.
@@ -289,6 +311,11 @@ pub(crate) fn unused_addr_hi(width: usize, used: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_port_name_of_a_named_connection_is_not_a_use() {
+        assert_eq!(without_port_names("    sub s(.x(p$x),.clock(clock));"), "    sub s((p$x),(clock));");
+    }
 
     #[test]
     fn hoists_only_clock_wiring() {
