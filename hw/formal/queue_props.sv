@@ -1,5 +1,6 @@
 // Formal harness of the ordering queue (hw::ordering_queue::OrderingQueue, module `top`).
 // Parameters (defines): DEPTH (slots), WMAX (largest push_wait), LBITS (line bits used),
+// REGISTERED (the registered push, whose chain keys shorten a dependent's window to 1),
 // LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
 // solver), bit 1 one later ordered entry B to A's line. Every entry could be A or B, so a
@@ -17,6 +18,7 @@ module harness(
     input keep,
     input push_ordered,
     input [4:0] push_wait,
+    input [7:0] push_key,
     input issue_enable,
     input pick_a,
     input pick_b,
@@ -44,6 +46,7 @@ module harness(
     reg [1:0] sa = 0, sb = 0;
     reg [27:0] la = 0;
     reg [4:0] wa = 0;
+    reg [7:0] ka = 0;
     reg oa = 0;
     reg [7:0] since_a = 0, age_a = 0;
     reg en_all = 0;
@@ -61,6 +64,12 @@ module harness(
     wire same_line = push_line == la;
 `endif
     wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && same_line;
+    reg chain_b = 0;
+`ifdef REGISTERED
+    wire key_eq = push_key == ka && push_key[7];
+`else
+    wire key_eq = 1'b0;
+`endif
 `ifdef MUT_DROP_PUSH
     wire dut_push = push_valid && !mark_a;
 `else
@@ -70,6 +79,7 @@ module harness(
     top dut(.clock(clock), .reset(reset), .push_valid(dut_push), .push_ready(dut_ready),
         .push_ready_nx(push_ready_nx), .push_line(push_line), .push_line_nx(nx),
         .push_nx_keep(keep), .push_ordered(push_ordered), .push_wait(push_wait),
+        .push_key(push_key),
         .push_payload({172'd0, mark_b, mark_a}), .issue_enable(issue_enable),
         .issue_valid(issue_valid), .issue_line(issue_line), .issue_ordered(issue_ordered),
         .issue_payload(issue_payload), .issue_payload_late(issue_payload_late),
@@ -96,8 +106,8 @@ module harness(
             assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa));
             assert(!iss_b || sb == 1);
             // order: B (ordered, same line, pushed after A) issues after A, and more than A's
-            // window later.
-            assert(!iss_b || (sa == 2 && since_a > wa));
+            // window later (more than 1 cycle when B chains behind A: equal chainable keys).
+            assert(!iss_b || (sa == 2 && since_a > (chain_b ? 5'd1 : wa)));
             // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
 `ifndef SKIP_LIVE
             assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND));
@@ -110,14 +120,14 @@ module harness(
         if (!reset) begin
             occ <= occ + push_fire - issue_valid;
             if (mark_a) begin
-                sa <= 1; la <= push_line; wa <= push_wait; oa <= push_ordered;
+                sa <= 1; la <= push_line; wa <= push_wait; oa <= push_ordered; ka <= push_key;
                 age_a <= 1; en_all <= issue_enable;
             end else if (sa == 1) begin
                 age_a <= age_a + 1; en_all <= en_all && issue_enable;
             end
             if (iss_a) begin sa <= 2; since_a <= 1; end
             else if (sa == 2 && since_a != 8'hff) since_a <= since_a + 1;
-            if (mark_b) sb <= 1;
+            if (mark_b) begin sb <= 1; chain_b <= key_eq; end
             if (iss_b) sb <= 2;
         end
     end

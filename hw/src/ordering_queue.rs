@@ -71,6 +71,16 @@
 //! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
 //!   event (the coverage is counted, not acted on).
 //!
+//! # Chains (registered push)
+//! Each entry carries a *chain key* (`push_key`: the bytes it touches and the loop its
+//! operation takes; 0 when it takes none). At the push the key is compared with every slot's
+//! (`e_ch`); when an entry's dependence with an equal key issues, the entry waits a window of
+//! 1 after it instead of that entry's own: the unit forwards the producer's result into the
+//! consumer's operand inside the ALU's loop, so the consumer does not need the merged line.
+//! A dependence with another key (other bytes, another loop, a line-path access) gives its
+//! full window, and the count keeps the largest. An entry pushed after its producer issued
+//! takes the producer's full window from the history (chains form among waiting entries).
+//!
 //! Coverage outputs (high in the cycle the event happens; with a registered push,
 //! `cov_line_wait` and `cov_hazard_wait` a cycle later): `cov_full` (all entries valid),
 //! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
@@ -97,6 +107,8 @@ pub const QUEUE_HAZARD_CYCLES: usize = 2;
 pub const QUEUE_WAIT_MAX: usize = 16;
 /// Width of `push_wait`.
 pub const QUEUE_WAIT_BITS: usize = 5;
+/// Width of `push_key` (the top bit: the entry may chain).
+pub const QUEUE_KEY_BITS: usize = 8;
 const _: () = assert!(QUEUE_DEPTH >= 2 && QUEUE_DEPTH <= 16, "slot vectors shift by a 4-bit constant");
 
 #[derive(LogicBlock)]
@@ -128,6 +140,12 @@ pub struct OrderingQueue {
     /// (0..=`max_wait`; 0: at once).
     pub push_wait: Signal<In, Bits<QUEUE_WAIT_BITS>>,
     pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// Registered push only: the entry's *chain key* (bit [`QUEUE_KEY_BITS`] - 1 set: the
+    /// entry may chain; the rest name the bytes and the loop it takes). An entry that waits on
+    /// an older entry to its line with an equal chainable key waits only a window of 1 after
+    /// that one's issue, not that one's window: the consumer takes its operand from the
+    /// producer's result in the ALU's loop, not from the line. 0: never chains.
+    pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
     // Issue side.
     pub issue_enable: Signal<In, Bit>,
     pub issue_valid: Signal<Out, Bit>,
@@ -159,6 +177,11 @@ pub struct OrderingQueue {
     /// (`e_wt` bit 0). When its last one issues, whether that one was among them says whether
     /// it waits in the next cycle: eligibility reads this, not the issued slot's window.
     e_dw: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Registered push: the entry's chain key, and the slots whose key equalled its own
+    /// (chainable) at its push: among its dependences (`e_dep`), its chain producers, whose
+    /// issue blocks it for a window of 1, not their own.
+    e_key: [DFF<Bits<QUEUE_KEY_BITS>>; QUEUE_DEPTH],
+    e_ch: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
     /// Remaining hazard cycles (thermometer). (`ReplicaReg`s for their instantiated
@@ -229,6 +252,13 @@ pub struct OrderingQueue {
     lw_v: Signal<Local, Bits<QUEUE_DEPTH>>,
     hw_v: Signal<Local, Bits<QUEUE_DEPTH>>,
     k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// The issue applied this cycle is one of the entry's chain producers; the pushed key's
+    /// matches with the slots; the entry's next chain producers.
+    k_chain: Signal<Local, Bit>,
+    p_ch: Signal<Local, Bits<QUEUE_DEPTH>>,
+    ch_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// The chainable bit of a key.
+    key_top: Constant<Bits<3>>,
     k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     k_hz: Signal<Local, Bit>,
     e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
@@ -324,6 +354,7 @@ impl OrderingQueue {
             push_ordered: Default::default(),
             push_wait: Default::default(),
             push_payload: Default::default(),
+            push_key: Default::default(),
             issue_enable: Default::default(),
             issue_valid: Default::default(),
             issue_line: Default::default(),
@@ -341,6 +372,8 @@ impl OrderingQueue {
             e_late: Default::default(),
             e_wt: Default::default(),
             e_dw: Default::default(),
+            e_key: Default::default(),
+            e_ch: Default::default(),
             e_payload: Default::default(),
             e_elig: Default::default(),
             e_cnt: Default::default(),
@@ -381,6 +414,10 @@ impl OrderingQueue {
             lw_v: Default::default(),
             hw_v: Default::default(),
             k_dep: Default::default(),
+            k_chain: Default::default(),
+            p_ch: Default::default(),
+            ch_next: Default::default(),
+            key_top: Constant::new(((QUEUE_KEY_BITS - 1) as u64).to_bits()),
             k_cnt: Default::default(),
             k_hz: Default::default(),
             e_dep: Default::default(),
@@ -456,6 +493,8 @@ impl Logic for OrderingQueue {
             self.e_elig[i].clock.next = self.clock.val();
             self.e_wt[i].clock.next = self.clock.val();
             self.e_dw[i].clock.next = self.clock.val();
+            self.e_key[i].clock.next = self.clock.val();
+            self.e_ch[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
             self.e_dep[i].clock.next = self.clock.val();
@@ -657,6 +696,13 @@ impl Logic for OrderingQueue {
         if self.rp.val() {
             self.m.next = self.m_r.q.val();
         }
+        // The pushed key's matches with the slots' keys (a chainable key only; the line
+        // match is the dependence itself).
+        self.p_ch.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.push_key.val().get_bit(self.key_top.val().index()) && (self.e_key[j].q.val() == self.push_key.val());
+            self.p_ch.next = (self.p_ch.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.m.val().get_bit(j) && self.e_valid[j].q.val() && self.e_ordered[j].q.val();
@@ -757,9 +803,11 @@ impl Logic for OrderingQueue {
             self.k_hz.next = self.e_hzc[i].q.val();
             // (The entries it waits on are ordered, hence late with a registered push.)
             self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs.q.val()).any();
+            self.k_chain.next = (self.e_dep[i].q.val() & self.e_ch[i].q.val() & self.last_fs.q.val()).any();
             if self.rp.val() {
                 self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
-                if self.k_hit.val() {
+                // (A chain producer's issue adds no window: a window of 1.)
+                if self.k_hit.val() && !self.k_chain.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
                     self.k_hz.next = true;
                 }
@@ -872,12 +920,20 @@ impl Logic for OrderingQueue {
                 }
             }
             self.e_dep[i].d.next = self.d_next.val();
-            // (An unordered entry's raw matches in its first cycle are not dependences.)
+            self.e_key[i].d.next = self.e_key[i].q.val();
+            self.ch_next.next = self.e_ch[i].q.val();
+            if self.ld_vec.val().get_bit(i) {
+                self.e_key[i].d.next = self.push_key.val();
+                self.ch_next.next = self.p_ch.val();
+            }
+            self.e_ch[i].d.next = self.ch_next.val();
+            // (An unordered entry's raw matches in its first cycle are not dependences. Chain
+            // producers are not among the windows of 2 or more: theirs is 1 for this entry.)
             self.e_dw[i].d.next = self.zero_d.val();
             if (self.e_ordered[i].q.val() && !self.ld_vec.val().get_bit(i))
                 || (self.push_ordered.val() && self.ld_vec.val().get_bit(i))
             {
-                self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val();
+                self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val() & !self.ch_next.val();
             }
         }
         self.c_lw.d.next = self.lw_v.val();

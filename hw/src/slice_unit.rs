@@ -113,9 +113,28 @@
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
-//! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent integer ops
-//!   issue every `Li + 3` cycles and dependent FP ops every `L + 3`
-//!   ([`dependent_issue_interval_with`]); requests to other lines still issue one per cycle.
+//! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent FP ops issue
+//!   every `L + 3` cycles and a request behind an integer op to other bytes of its line
+//!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues 2
+//!   cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
+//!   issue one per cycle.
+//!
+//! # The integer loop (registered pipeline)
+//! A dependent integer operation takes its operand from its producer's result where the
+//! result is made, not from the merged line (SiFive's `SourceD` forwards its ALU's output
+//! to its own input the same way). An integer `red`/`atom` on a plain access carries a
+//! *chain key* (offset and size) into the queue; one that waits on an older entry with the
+//! same key (the same bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or
+//! `atom`) waits a window of 1 after that entry's issue instead of `Li + 2`
+//! ([`OrderingQueue`], "Chains"). It reaches s1b 2 to `Li + 2` cycles behind its producer,
+//! whose result is then the integer ALU's output `y` (2 cycles with `Li` = 2), `y_r` or
+//! `y_rr`: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
+//! queue lets no other so close) and registers a one-hot source select (`ch_d`), and s1b
+//! puts that result on the ALU's `a` input and, for `atom`, in the response. The line it
+//! forwarded is right but for its own bytes (a producer's line carries its bytes cleared
+//! until its merge), which its own result replaces. Dependent integer ops issue every 2
+//! cycles; the loop is the integer ALU's second segment and a 2:1 select into its input
+//! registers. Masked sector requests, FP forms and accesses to other bytes take the line.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 12` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
@@ -190,7 +209,7 @@ use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::old_extract::OldExtract;
 use crate::ecp5::ram_forward_mux::RamForwardMux;
 use crate::ecp5::replica_reg::ReplicaReg;
-use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
+use crate::ordering_queue::{OrderingQueue, QUEUE_HAZARD_CYCLES, QUEUE_KEY_BITS, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use crate::k;
 use rust_hdl::prelude::*;
@@ -237,6 +256,15 @@ pub struct Shape {
     pub win_int: usize,
     /// The window of `ld`/`st` (their line is final after s1).
     pub win_mem: usize,
+    /// The window of a chained integer op: an integer `red`/`atom` behind one to the same
+    /// bytes takes its operand from the integer ALU's loop (registered pipeline: 1, so
+    /// dependent integer ops issue every 2 cycles; the shallow pipeline forwards the merged
+    /// line in the cycle the result is made, `win_int`).
+    pub win_chain: usize,
+    /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
+    /// producer's result `d` cycles after the integer ALU made it (0: its output `y`, 1:
+    /// `y_r`, 2: `y_rr`). Zero in the shallow pipeline.
+    pub chain_map: [u128; 3],
     /// Places of the response FIFO (at least the requests in flight from issue to response).
     pub rsp_depth: usize,
 }
@@ -253,6 +281,14 @@ pub fn shape(cfg: &Config) -> Shape {
         // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
         // later: every window is one cycle longer than the merge stage alone needs (si, before
         // the forwarding point, delays producer and dependent alike).
+        // The chain: a consumer `d` cycles behind its producer (distance 2, the least the
+        // registered queue gives, up to the integer window) is in s1 when the producer is in
+        // sp[d - 2], and finds its result `d - int_lat` cycles after the ALU made it.
+        let win_int = int_at + 2;
+        let mut chain_map = [0u128; 3];
+        for d in 2.max(int_lat)..=win_int {
+            chain_map[d - int_lat] |= 1 << (d - 2);
+        }
         Shape {
             stages,
             int_at,
@@ -260,8 +296,10 @@ pub fn shape(cfg: &Config) -> Shape {
             write_at: stages - 1,
             ram_latency: 2,
             win_fp: fp_at + 2,
-            win_int: int_at + 2,
+            win_int,
             win_mem: 1,
+            win_chain: 2.max(int_lat) - 1,
+            chain_map,
             rsp_depth: 32,
         }
     } else {
@@ -276,18 +314,22 @@ pub fn shape(cfg: &Config) -> Shape {
             win_fp: fp_at,
             win_int: int_at,
             win_mem: 0,
+            win_chain: int_at,
+            chain_map: [0; 3],
             rsp_depth: RSP_FIFO_DEPTH,
         }
     }
 }
 
-/// Cycles between dependent requests to one line for the unit built with `cfg`: the ALU
-/// latency for the FP forms, the integer ALU's for the integer/bitwise forms, 1 for `ld`/`st`.
+/// Cycles between dependent requests to one element (the same bytes, the same form) for the
+/// unit built with `cfg`: the FP window for the FP forms, the integer chain's for the
+/// integer/bitwise forms (other integer accesses to the line wait [`Shape::win_int`]), the
+/// `ld`/`st` window for those.
 pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
     match access {
         sim::Access::Red(f) | sim::Access::Atom(f) => {
             let sh = shape(cfg);
-            if is_int_type(f.ty()) { sh.win_int + 1 } else { sh.win_fp + 1 }
+            if is_int_type(f.ty()) { sh.win_chain + 1 } else { sh.win_fp + 1 }
         }
         _ => shape(cfg).win_mem + 1,
     }
@@ -330,6 +372,7 @@ pub const COV_RSP_OUT_OF_RANGE: usize = 11;
 pub const COV_RSP_STALL: usize = 12;
 pub const COV_CREDIT_STALL: usize = 13;
 pub const COV_RESET_IN_FLIGHT: usize = 14;
+pub const COV_INT_CHAIN: usize = 15;
 
 /// The coverage points: name and bit of `cov`. A bit is high in each cycle its event happens.
 pub const COVERAGE_POINTS: &[(&str, usize)] = &[
@@ -362,6 +405,9 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     ("response_credit_stall", COV_CREDIT_STALL),
     // Reset while requests are in flight.
     ("reset_in_flight", COV_RESET_IN_FLIGHT),
+    // An integer result taken as the next integer op's operand in the cycle it is made
+    // (registered pipeline: the ALU's loop, a chain; the shallow one: through the merged line).
+    ("int_chain_forward", COV_INT_CHAIN),
 ];
 
 // `update` assembles `cov` with these bit numbers written out (hdl code cannot name a
@@ -382,7 +428,8 @@ const _: () = assert!(
         && COV_RSP_STALL == 12
         && COV_CREDIT_STALL == 13
         && COV_RESET_IN_FLIGHT == 14
-        && COV_RESET_IN_FLIGHT < COV_WIDTH
+        && COV_INT_CHAIN == 15
+        && COV_INT_CHAIN < COV_WIDTH
 );
 const _: () = assert!(UNIT_MIN_LATENCY == ALU_LATENCY + 3, "the default unit's latency");
 const _: () = assert!(
@@ -489,6 +536,9 @@ pub struct SliceUnit {
     mask128: Constant<Bits<128>>,
     zero128: Constant<Bits<128>>,
     zero_cov: Constant<Bits<COV_WIDTH>>,
+    zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
+    zero64: Constant<Bits<64>>,
+    key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
     p_off: Constant<Bits<8>>,
     p_size: Constant<Bits<8>>,
     p_fp: Constant<Bits<8>>,
@@ -541,6 +591,11 @@ pub struct SliceUnit {
     ac_ordered: DFF<Bit>,
     ac_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
     ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The request's chain key for the queue (registered pipeline): an integer `red`/`atom`
+    /// on a plain access may chain behind one with the same offset and size (bit 7; size in
+    /// bits 6..4, offset in 3..0). See "The integer loop" in the module doc.
+    a_key: Signal<Local, Bits<QUEUE_KEY_BITS>>,
+    ac_key: DFF<Bits<QUEUE_KEY_BITS>>,
     /// `ac_*` takes the port's request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
@@ -653,6 +708,22 @@ pub struct SliceUnit {
     /// The integer lanes' and the ALU's results, registered in the registered pipeline.
     y_r: [Cut<Bits<64>>; 4],
     out_r: Cut<Bits<128>>,
+    /// The integer loop: lane 0's result one cycle after `y_r` (a chain source).
+    y_rr: Cut<Bits<64>>,
+    /// Bit j: a chain consumer whose producer is in `sp_*[j]` when it is in s1 takes the
+    /// producer's result from `int_alu.y` (`ch_m[0]`), `y_r` (`ch_m[1]`) or `y_rr` (`ch_m[2]`).
+    ch_m: [Constant<Bits<32>>; 3],
+    /// s1b's chain source (one-hot over `int_alu.y`, `y_r[0]`, `y_rr`; zero: the line).
+    ch_d: [DFF<Bit>; 3],
+    ch_nx: [Signal<Local, Bit>; 3],
+    /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
+    ch_me: Signal<Local, Bit>,
+    ch_p: Signal<Local, Bit>,
+    s1r_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
+    s1r_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    /// s1b's chained operand, and whether it has one.
+    ch_val: Signal<Local, Bits<64>>,
+    ch_any: Signal<Local, Bit>,
 
     // ==== s1b: the registered pipeline's compute stage (s1 forwards, s1b computes) ====
     s1b_valid: DFF<Bit>,
@@ -868,6 +939,7 @@ pub struct SliceUnit {
     ev_rsp_stall: Signal<Local, Bit>,
     ev_credit_stall: Signal<Local, Bit>,
     ev_reset_in_flight: Signal<Local, Bit>,
+    ev_int_chain: Signal<Local, Bit>,
 }
 
 
@@ -970,6 +1042,9 @@ impl SliceUnit {
             mask128: k(u128::MAX),
             zero128: k(0),
             zero_cov: k(0),
+            zero_key: k(0),
+            zero64: k(0),
+            key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
             p_off: k(P_OFF as u128),
             p_size: k(P_SIZE as u128),
             p_fp: k(P_FP as u128),
@@ -1021,6 +1096,8 @@ impl SliceUnit {
             ac_ordered: Default::default(),
             ac_wait: Default::default(),
             ac_payload: Default::default(),
+            a_key: Default::default(),
+            ac_key: Default::default(),
             ac_load: Default::default(),
             ac_ld: Default::default(),
             ac_ld_q: Default::default(),
@@ -1084,6 +1161,16 @@ impl SliceUnit {
             fs_sh: k((32 - sh.stages - sh.ram_latency) as u128),
             regs: Constant::new(cfg.unit_regs),
             y_r: std::array::from_fn(|_| Cut::new(cfg.unit_regs)),
+            y_rr: Cut::new(cfg.unit_regs),
+            ch_m: std::array::from_fn(|d| k(sh.chain_map[d])),
+            ch_d: Default::default(),
+            ch_nx: Default::default(),
+            ch_me: Default::default(),
+            ch_p: Default::default(),
+            s1r_op: Default::default(),
+            s1r_kind: Default::default(),
+            ch_val: Default::default(),
+            ch_any: Default::default(),
             out_r: Cut::new(cfg.unit_regs),
             s1b_valid: Default::default(),
             s1b_ordered: Default::default(),
@@ -1239,6 +1326,7 @@ impl SliceUnit {
             ev_rsp_stall: Default::default(),
             ev_credit_stall: Default::default(),
             ev_reset_in_flight: Default::default(),
+            ev_int_chain: Default::default(),
         }
     }
 }
@@ -1246,13 +1334,17 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
         for h in 0..2 {
             self.fpre[h].clock.next = self.clock.val();
+        }
+        self.y_rr.clock.next = self.clock.val();
+        for d in 0..3 {
+            self.ch_d[d].clock.next = self.clock.val();
         }
         self.sc_cl.clock.next = self.clock.val();
         self.ac_ld_q.clock.next = self.clock.val();
@@ -1322,6 +1414,7 @@ impl Logic for SliceUnit {
         self.ev_rsp_stall.next = false;
         self.ev_credit_stall.next = false;
         self.ev_reset_in_flight.next = false;
+        self.ev_int_chain.next = false;
 
         // ==========================================================================
         // s0 accept: decode the operation, size, alignment, range; push into the queue.
@@ -1390,6 +1483,19 @@ impl Logic for SliceUnit {
             | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
+        // The chain key: the bytes (offset, size) of a plain integer red/atom in range.
+        self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.req_addr.val().get_bits::<4>(0))
+            | (bit_cast::<QUEUE_KEY_BITS, 3>(self.a_size.val()) << 4);
+        if self.regs.val()
+            && self.a_ordered.val()
+            && !self.a_fp.val()
+            && !self.a_sector.val()
+            && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()))
+        {
+            self.a_key.next = self.a_key.val() | self.key_chain.val();
+        } else {
+            self.a_key.next = self.zero_key.val();
+        }
         // The push: the decoded request, or in the registered pipeline that of the cycle
         // before (`ac_*`, filled while empty or moving into the queue), so that the queue's
         // line compares start from registers.
@@ -1406,6 +1512,7 @@ impl Logic for SliceUnit {
             self.ac_ordered.d.next = self.a_ordered.val();
             self.ac_wait.d.next = self.a_wait.val();
             self.ac_payload.d.next = self.a_payload.val();
+            self.ac_key.d.next = self.a_key.val();
         }
         if self.reset.val() {
             self.ac_v_nx.next = false;
@@ -1426,6 +1533,7 @@ impl Logic for SliceUnit {
         self.queue.push_ordered.next = self.a_ordered.val();
         self.queue.push_wait.next = self.a_wait.val();
         self.queue.push_payload.next = self.a_payload.val();
+        self.queue.push_key.next = self.zero_key.val();
         if self.regs.val() {
             self.queue.push_valid.next = self.ac_valid.q.val();
             self.queue.push_line.next = self.ac_line.q.val();
@@ -1435,6 +1543,7 @@ impl Logic for SliceUnit {
             self.queue.push_ordered.next = self.ac_ordered.q.val();
             self.queue.push_wait.next = self.ac_wait.q.val();
             self.queue.push_payload.next = self.ac_payload.q.val();
+            self.queue.push_key.next = self.ac_key.q.val();
         }
         // (Its own statement, like `req_ready`.)
         self.ac_ld.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
@@ -1851,6 +1960,13 @@ impl Logic for SliceUnit {
                     self.s1_old_line.next = self.sp_data[j].q.val();
                     if self.int_at.val().get_bit(j) {
                         self.s1_old_line.next = self.i_new.val();
+                        if !self.sp_fp[j].q.val()
+                            && !self.s1_fp.val()
+                            && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()))
+                            && ((self.s1_kind.val() == self.kind_red.val()) || (self.s1_kind.val() == self.kind_atom.val()))
+                        {
+                            self.ev_int_chain.next = true;
+                        }
                     }
                     if self.fp_at.val().get_bit(j) {
                         self.s1_old_line.next = self.m_new.val();
@@ -1923,6 +2039,37 @@ impl Logic for SliceUnit {
         if self.s1_fwd_fp.val() {
             self.ev_fp_chain.next = true;
         }
+        // The integer loop (registered pipeline): an integer red/atom whose forwarding source
+        // is an integer red/atom within the chain distance is its chain producer (the queue
+        // lets only those so close; see "The integer loop"), and takes that op's result from
+        // the ALU's loop in s1b: the line from the source is right but for those bytes.
+        self.s1r_op.next = self.s1_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
+        self.s1r_kind.next = self.s1r_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
+        // (The op bits beside the kind count as read.)
+        self.unused_decode.next = self.unused_decode.val() ^ self.s1r_op.val().any();
+        self.ch_me.next = self.s1_valid.q.val()
+            && self.s1_ordered.q.val()
+            && !self.s1r_fp.val()
+            && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any()
+            && ((self.s1r_kind.val() == self.kind_red.val()) || (self.s1r_kind.val() == self.kind_atom.val()));
+        for d in 0..3 {
+            self.ch_nx[d].next = false;
+        }
+        for j in 0..self.sp_valid.len() {
+            self.ch_p.next = self.ch_me.val()
+                && self.fsel.q.val().get_bit(j)
+                && !self.sp_fp[j].q.val()
+                && !self.sp_sector[j].q.val()
+                && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()));
+            for d in 0..3 {
+                if self.ch_p.val() && self.ch_m[d].val().get_bit(j) {
+                    self.ch_nx[d].next = true;
+                }
+            }
+        }
+        for d in 0..3 {
+            self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
+        }
         // The registered pipeline registers the forwarded line (s1b) before it computes.
         self.s1b_valid.d.next = self.s1_valid.q.val() && !self.reset.val();
         self.s1b_ordered.d.next = self.s1_ordered.q.val();
@@ -1972,7 +2119,27 @@ impl Logic for SliceUnit {
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
+        // A chained op's operand is its producer's result, from the ALU's output or the
+        // registers after it (`ch_d`, one-hot; the shallow pipeline has none).
+        self.y_rr.d.next = self.y_r[0].q.val();
+        self.ch_val.next = self.zero64.val();
+        if self.ch_d[0].q.val() {
+            self.ch_val.next = self.ch_val.val() | self.int_alu.y.val();
+        }
+        if self.ch_d[1].q.val() {
+            self.ch_val.next = self.ch_val.val() | self.y_r[0].q.val();
+        }
+        if self.ch_d[2].q.val() {
+            self.ch_val.next = self.ch_val.val() | self.y_rr.q.val();
+        }
+        self.ch_any.next = self.ch_d[0].q.val() || self.ch_d[1].q.val() || self.ch_d[2].q.val();
+        if self.ch_any.val() && self.c_valid.val() {
+            self.ev_int_chain.next = true;
+        }
         self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
+        if self.ch_any.val() {
+            self.int_alu.a.next = self.ch_val.val();
+        }
         self.int_alu.b.next = self.s1_data.val().get_bits::<64>(0);
         for i in 0..3 {
             self.int_lane[i].op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
@@ -2027,6 +2194,9 @@ impl Logic for SliceUnit {
             && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()))
         {
             self.sp_rsp[0].d.next = self.s1_old_rsp.val() & self.s1_mask.val();
+            if self.ch_any.val() {
+                self.sp_rsp[0].d.next = bit_cast::<128, 64>(self.ch_val.val()) & self.s1_mask.val();
+            }
             if self.s1_sector.val() {
                 self.sp_rsp[0].d.next = self.c_old_line.val() & self.s1_wmask.val();
             }
@@ -2180,7 +2350,8 @@ impl Logic for SliceUnit {
             | (bit_cast::<COV_WIDTH, 1>(self.ev_rsp_out_of_range.val().into()) << 11)
             | (bit_cast::<COV_WIDTH, 1>(self.ev_rsp_stall.val().into()) << 12)
             | (bit_cast::<COV_WIDTH, 1>(self.ev_credit_stall.val().into()) << 13)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_reset_in_flight.val().into()) << 14);
+            | (bit_cast::<COV_WIDTH, 1>(self.ev_reset_in_flight.val().into()) << 14)
+            | (bit_cast::<COV_WIDTH, 1>(self.ev_int_chain.val().into()) << 15);
         self.cov_r.d.next = self.cov_bits.val();
         self.cov.next = self.cov_bits.val();
         if self.regs.val() {

@@ -107,7 +107,7 @@ fn queue_registered_properties_bounded() {
     let w = hw::slice_unit::shape(&hw::Config::unit_default()).win_fp.max(1);
     let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true));
     let wmax = format!("WMAX={w}");
-    let defs = ["DEPTH=8", &wmax, "LBITS=2", "LIVE_BOUND=200"];
+    let defs = ["DEPTH=8", &wmax, "LBITS=2", "LIVE_BOUND=200", "REGISTERED"];
     assert_eq!(check("queue_registered", "queue_props.sv", &v, &defs, steps), Verdict::Pass);
 }
 
