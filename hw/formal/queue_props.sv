@@ -3,7 +3,7 @@
 // REGISTERED (the registered push, whose chain keys shorten a dependent's window to 1),
 // LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
-// solver), bit 1 one later ordered entry B to A's line. Every entry could be A or B, so a
+// solver), bit 1 one later ordered entry B to A's line and one of its words. Every entry could be A or B, so a
 // property proven for them holds for all entries.
 // Mutations (each checked to fail): MUT_DROP_PUSH (the push marked A does not reach the
 // queue: an entry is lost, so the queue takes a ninth), MUT_OTHER_LINE (B may be to another
@@ -19,6 +19,7 @@ module harness(
     input push_ordered,
     input [4:0] push_wait,
     input [7:0] push_key,
+    input [3:0] push_words,
     input issue_enable,
     input pick_a,
     input pick_b,
@@ -47,6 +48,7 @@ module harness(
     reg [27:0] la = 0;
     reg [4:0] wa = 0;
     reg [7:0] ka = 0;
+    reg [3:0] wda = 0;
     reg oa = 0;
     reg [7:0] since_a = 0, age_a = 0;
     reg en_all = 0;
@@ -61,7 +63,7 @@ module harness(
 `ifdef MUT_OTHER_LINE
     wire same_line = 1'b1;
 `else
-    wire same_line = push_line == la;
+    wire same_line = push_line == la && (push_words & wda) != 0;
 `endif
     wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && same_line;
     reg chain_b = 0;
@@ -79,7 +81,7 @@ module harness(
     top dut(.clock(clock), .reset(reset), .push_valid(dut_push), .push_ready(dut_ready),
         .push_ready_nx(push_ready_nx), .push_line(push_line), .push_line_nx(nx),
         .push_nx_keep(keep), .push_ordered(push_ordered), .push_wait(push_wait),
-        .push_key(push_key),
+        .push_key(push_key), .push_words(push_words),
         .push_payload({172'd0, mark_b, mark_a}), .issue_enable(issue_enable),
         .issue_valid(issue_valid), .issue_line(issue_line), .issue_ordered(issue_ordered),
         .issue_payload(issue_payload), .issue_payload_late(issue_payload_late),
@@ -120,7 +122,7 @@ module harness(
         if (!reset) begin
             occ <= occ + push_fire - issue_valid;
             if (mark_a) begin
-                sa <= 1; la <= push_line; wa <= push_wait; oa <= push_ordered; ka <= push_key;
+                sa <= 1; la <= push_line; wa <= push_wait; oa <= push_ordered; ka <= push_key; wda <= push_words;
                 age_a <= 1; en_all <= issue_enable;
             end else if (sa == 1) begin
                 age_a <= age_a + 1; en_all <= en_all && issue_enable;

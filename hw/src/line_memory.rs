@@ -1,6 +1,7 @@
 //! The unit's backing memory: `lines` lines of 16 bytes, one synchronous read port and one
 //! write port on one clock, written so that synthesis infers a block RAM.
 //!
+//! A write writes the 32-bit words of the line that `write_words` enables.
 //! A read presents `read_addr` in cycle t and sees the line in `read_data` in cycle t+1 (the
 //! output register is the RAM's own), or in cycle t+2 with an output register behind the
 //! RAM ([`LineMemory::with_output_register`]: the DP16KD's clock-to-output, about 4 ns on the
@@ -27,6 +28,9 @@ pub struct LineMemory {
     /// The line addressed by `read_addr` in the previous cycle.
     pub read_data: Signal<Out, Bits<128>>,
     pub write_enable: Signal<In, Bit>,
+    /// The 32-bit words of the line a write writes (bit w: bits 32w..32w+31; the others keep
+    /// their content): the unit writes only the words of its access.
+    pub write_words: Signal<In, Bits<4>>,
     pub write_addr: Signal<In, Bits<LINE_BITS>>,
     pub write_data: Signal<In, Bits<128>>,
     _lines: usize,
@@ -50,6 +54,7 @@ impl LineMemory {
             read_addr: Default::default(),
             read_data: Default::default(),
             write_enable: Default::default(),
+            write_words: Default::default(),
             write_addr: Default::default(),
             write_data: Default::default(),
             _lines: lines,
@@ -84,7 +89,14 @@ impl Logic for LineMemory {
             if self.write_enable.val() {
                 let wa = self.write_addr.val().index();
                 if wa < self._lines {
-                    self._mem[wa] = self.write_data.val();
+                    let mut line = self._mem[wa];
+                    for w in 0..4 {
+                        if self.write_words.val().get_bit(w) {
+                            let m = crate::fp_add::bits_u128(0xffff_ffffu128 << (32 * w));
+                            line = (line & !m) | (self.write_data.val() & m);
+                        }
+                    }
+                    self._mem[wa] = line;
                 }
             }
         }
@@ -111,7 +123,10 @@ initial begin
 end
 {decl}always @(posedge clock) begin
     if (write_enable) begin
-        ram[wa] <= write_data;
+        if (write_words[0]) ram[wa][31:0] <= write_data[31:0];
+        if (write_words[1]) ram[wa][63:32] <= write_data[63:32];
+        if (write_words[2]) ram[wa][95:64] <= write_data[95:64];
+        if (write_words[3]) ram[wa][127:96] <= write_data[127:96];
     end
 {read}end
 ",

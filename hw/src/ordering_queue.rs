@@ -7,8 +7,10 @@
 //! (`push_wait`: its new line exists only `W` cycles after its issue; the unit's default
 //! pipeline gives the FP forms 2, everything else 0) and an opaque payload. An entry is
 //! *eligible* when it is valid and either not ordered, or ordered and
-//! - no older valid ordered entry has the same line (order within a line), and
-//! - no ordered entry to its line issued in the last `W` cycles, `W` that entry's window
+//! - no older valid ordered entry has the same line and a word in common (`push_words`: the
+//!   32-bit words of the line an entry touches; order per word, entries to other words of
+//!   a line overtake each other), and
+//! - no ordered entry to its line and words issued in the last `W` cycles, `W` that entry's window
 //!   (its result is not there yet: the unit's pipeline holds it). The largest window is the
 //!   constructor's `max_wait` ([`QUEUE_HAZARD_CYCLES`] = 2 for [`Default`]).
 //!
@@ -146,12 +148,18 @@ pub struct OrderingQueue {
     /// that one's issue, not that one's window: the consumer takes its operand from the
     /// producer's result in the ALU's loop, not from the line. 0: never chains.
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
+    /// on the older entries to its line that touch one of them, and on no other. All ones:
+    /// the whole line (hazards per line).
+    pub push_words: Signal<In, Bits<4>>,
     // Issue side.
     pub issue_enable: Signal<In, Bit>,
     pub issue_valid: Signal<Out, Bit>,
     pub issue_line: Signal<Out, Bits<LINE_BITS>>,
     pub issue_ordered: Signal<Out, Bit>,
     pub issue_payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The issued entry's `push_words`.
+    pub issue_words: Signal<Out, Bits<4>>,
     /// Registered push: the payload of the entry whose issue outputs were shown the cycle
     /// before (`issue_payload` a cycle later), read from its slot, which is still intact, by
     /// replicas of `last2_fs` (one per quarter of the payload): the select loads copies of a
@@ -182,6 +190,11 @@ pub struct OrderingQueue {
     /// issue blocks it for a window of 1, not their own.
     e_key: [DFF<Bits<QUEUE_KEY_BITS>>; QUEUE_DEPTH],
     e_ch: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// The entry's words of its line.
+    e_words: [DFF<Bits<4>>; QUEUE_DEPTH],
+    /// The pushed words intersect slot j's (bit j).
+    p_wm: Signal<Local, Bits<QUEUE_DEPTH>>,
+    mk_words: Signal<Local, Bits<4>>,
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
     /// Remaining hazard cycles (thermometer). (`ReplicaReg`s for their instantiated
@@ -266,6 +279,7 @@ pub struct OrderingQueue {
     // The issue history: the late entries issued 1, 2, .. cycles ago (line, remaining window).
     h_line: Vec<DFF<Bits<LINE_BITS>>>,
     h_t: Vec<DFF<Bits<QUEUE_WAIT_MAX>>>,
+    h_words: Vec<DFF<Bits<4>>>,
     // The last push (back-to-back coverage).
     last_ordered: DFF<Bit>,
     last_line: DFF<Bits<LINE_BITS>>,
@@ -309,6 +323,8 @@ pub struct OrderingQueue {
     zero_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     zero_d: Constant<Bits<QUEUE_DEPTH>>,
     zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
+    zero_words: Constant<Bits<4>>,
+    ones_words: Constant<Bits<4>>,
     ones_w: Constant<Bits<QUEUE_WAIT_MAX>>,
     one_w: Constant<Bits<QUEUE_WAIT_BITS>>,
     /// Vectors are built one bit per slot, shifted in at the top (`QUEUE_DEPTH - 1`), slot 0
@@ -355,11 +371,13 @@ impl OrderingQueue {
             push_wait: Default::default(),
             push_payload: Default::default(),
             push_key: Default::default(),
+            push_words: Default::default(),
             issue_enable: Default::default(),
             issue_valid: Default::default(),
             issue_line: Default::default(),
             issue_ordered: Default::default(),
             issue_payload: Default::default(),
+            issue_words: Default::default(),
             issue_payload_late: Default::default(),
             cov_full: Default::default(),
             cov_overtake: Default::default(),
@@ -374,6 +392,9 @@ impl OrderingQueue {
             e_dw: Default::default(),
             e_key: Default::default(),
             e_ch: Default::default(),
+            e_words: Default::default(),
+            p_wm: Default::default(),
+            mk_words: Default::default(),
             e_payload: Default::default(),
             e_elig: Default::default(),
             e_cnt: Default::default(),
@@ -424,6 +445,7 @@ impl OrderingQueue {
             e_older: Default::default(),
             h_line: (0..hist).map(|_| Default::default()).collect(),
             h_t: (0..hist).map(|_| Default::default()).collect(),
+            h_words: (0..hist).map(|_| Default::default()).collect(),
             last_ordered: Default::default(),
             last_line: Default::default(),
             full: Default::default(),
@@ -459,6 +481,8 @@ impl OrderingQueue {
             zero_payload: Constant::new(Bits::default()),
             zero_d: Constant::new(Bits::default()),
             zero_w: Constant::new(Bits::default()),
+            zero_words: Constant::new(Bits::default()),
+            ones_words: Constant::new(15u64.to_bits()),
             ones_w: Constant::new(((1u128 << QUEUE_WAIT_MAX) - 1).to_bits()),
             one_w: Constant::new(1u64.to_bits()),
             top_sh: Constant::new(((QUEUE_DEPTH - 1) as u64).to_bits()),
@@ -480,6 +504,7 @@ impl Logic for OrderingQueue {
         for k in 0..self.h_line.len() {
             self.h_line[k].clock.next = self.clock.val();
             self.h_t[k].clock.next = self.clock.val();
+            self.h_words[k].clock.next = self.clock.val();
         }
         for k in 0..self.ph_w.len() {
             self.ph_w[k].clock.next = self.clock.val();
@@ -495,6 +520,7 @@ impl Logic for OrderingQueue {
             self.e_dw[i].clock.next = self.clock.val();
             self.e_key[i].clock.next = self.clock.val();
             self.e_ch[i].clock.next = self.clock.val();
+            self.e_words[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
             self.e_dep[i].clock.next = self.clock.val();
@@ -604,6 +630,7 @@ impl Logic for OrderingQueue {
         self.wt0_vec.next = self.zero_d.val();
         self.issue_line.next = self.zero_line.val();
         self.issue_payload.next = self.zero_payload.val();
+        self.issue_words.next = self.zero_words.val();
         self.i_wt.next = self.zero_w.val();
         for i in 0..QUEUE_DEPTH {
             self.vb.next = self.e_ordered[i].q.val();
@@ -612,10 +639,13 @@ impl Logic for OrderingQueue {
             self.wt0_vec.next = (self.wt0_vec.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             self.mk_line.next = self.zero_line.val();
             self.mk_pay.next = self.zero_payload.val();
+            self.mk_words.next = self.zero_words.val();
             if self.o_sel.val().get_bit(i) {
                 self.mk_line.next = self.ones_line.val();
                 self.mk_pay.next = self.ones_payload.val();
+                self.mk_words.next = self.ones_words.val();
             }
+            self.issue_words.next = self.issue_words.val() | (self.e_words[i].q.val() & self.mk_words.val());
             self.issue_line.next = self.issue_line.val() | (self.e_line[i].q.val() & self.mk_line.val());
             self.issue_payload.next = self.issue_payload.val() | (self.e_payload[i].q.val() & self.mk_pay.val());
             // (`e_wt` is zero unless the entry is late.)
@@ -643,12 +673,14 @@ impl Logic for OrderingQueue {
         // each place one cycle older with one cycle less. (Registered push: the issue of the
         // cycle before, W - 2 ones; the push compares its line with that issue's slot.)
         self.h_line[0].d.next = self.issue_line.val();
+        self.h_words[0].d.next = self.issue_words.val();
         self.h_t[0].d.next = self.i_wt.val();
         if self.rp.val() {
             self.h_t[0].d.next = self.i_wt.val() >> 1;
         }
         for k in 1..self.h_line.len() {
             self.h_line[k].d.next = self.h_line[k - 1].q.val();
+            self.h_words[k].d.next = self.h_words[k - 1].q.val();
             self.h_t[k].d.next = self.h_t[k - 1].q.val() >> 1;
         }
 
@@ -696,6 +728,14 @@ impl Logic for OrderingQueue {
         if self.rp.val() {
             self.m.next = self.m_r.q.val();
         }
+        // A dependence needs the words to meet too (the line matches above stay pure: the
+        // registered push keeps them in `m_r`).
+        self.p_wm.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = (self.e_words[j].q.val() & self.push_words.val()).any();
+            self.p_wm.next = (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        self.m.next = self.m.val() & self.p_wm.val();
         // The pushed key's matches with the slots' keys (a chainable key only; the line
         // match is the dependence itself).
         self.p_ch.next = self.zero_d.val();
@@ -742,7 +782,7 @@ impl Logic for OrderingQueue {
             self.ph_w[1].d.next = self.h_t[0].q.val();
         }
         for k in 0..self.h_line.len() {
-            if self.h_line[k].q.val() == self.push_line.val() {
+            if (self.h_line[k].q.val() == self.push_line.val()) && (self.h_words[k].q.val() & self.push_words.val()).any() {
                 self.hist.next = self.hist.val() | self.h_t[k].q.val();
             }
         }
@@ -764,7 +804,7 @@ impl Logic for OrderingQueue {
             }
         }
         for k in 1..self.h_line.len() {
-            if self.hm_r[k - 1].q.val() {
+            if self.hm_r[k - 1].q.val() && (self.h_words[k].q.val() & self.push_words.val()).any() {
                 self.ph_hn.next = self.ph_hn.val() | self.h_t[k].q.val();
             }
         }
@@ -922,7 +962,9 @@ impl Logic for OrderingQueue {
             self.e_dep[i].d.next = self.d_next.val();
             self.e_key[i].d.next = self.e_key[i].q.val();
             self.ch_next.next = self.e_ch[i].q.val();
+            self.e_words[i].d.next = self.e_words[i].q.val();
             if self.ld_vec.val().get_bit(i) {
+                self.e_words[i].d.next = self.push_words.val();
                 self.e_key[i].d.next = self.push_key.val();
                 self.ch_next.next = self.p_ch.val();
             }

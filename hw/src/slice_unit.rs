@@ -335,6 +335,19 @@ pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize
     }
 }
 
+/// The 32-bit words of its 16-byte line (bit w: bytes 4w..4w+3) a plain request of `access`
+/// at `addr` touches in the unit built with `cfg`: the grain of its ordering. Requests to one
+/// line run in arrival order only where these meet; the shallow pipeline orders whole lines
+/// (0xf). The RTL's decode at the accept (`a_words`) computes the same.
+pub fn hazard_words(access: sim::Access, addr: u32, cfg: &Config) -> u8 {
+    let first = (addr as usize % 16) / 4;
+    match (cfg.unit_regs, access.bytes()) {
+        (false, _) | (_, 16) => 0xf,
+        (true, 8) => 0x3 << (first & 2),
+        (true, _) => 1 << first,
+    }
+}
+
 fn is_int_type(t: sim::Type) -> bool {
     matches!(t, sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64)
 }
@@ -538,6 +551,11 @@ pub struct SliceUnit {
     zero_cov: Constant<Bits<COV_WIDTH>>,
     zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
     zero64: Constant<Bits<64>>,
+    ones4: Constant<Bits<4>>,
+    one4: Constant<Bits<4>>,
+    two4: Constant<Bits<4>>,
+    three4: Constant<Bits<4>>,
+    three2: Constant<Bits<2>>,
     key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
     p_off: Constant<Bits<8>>,
     p_size: Constant<Bits<8>>,
@@ -596,6 +614,10 @@ pub struct SliceUnit {
     /// bits 6..4, offset in 3..0). See "The integer loop" in the module doc.
     a_key: Signal<Local, Bits<QUEUE_KEY_BITS>>,
     ac_key: DFF<Bits<QUEUE_KEY_BITS>>,
+    /// The 32-bit words of its line the request touches (registered pipeline; the whole line
+    /// in the shallow one): the queue orders requests per word, forwarding selects per word.
+    a_words: Signal<Local, Bits<4>>,
+    ac_words: DFF<Bits<4>>,
     /// `ac_*` takes the port's request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
@@ -651,6 +673,23 @@ pub struct SliceUnit {
     sr_ordered: DFF<Bit>,
     sr_line: DFF<Bits<LINE_BITS>>,
     sr_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The words of its line each op in flight writes (its access's words; an `ld`'s line is
+    /// a source of its words too), zero for an unordered one: each word's forwarding source
+    /// is the youngest op that writes it.
+    sc_ww: DFF<Bits<4>>,
+    si_ww: DFF<Bits<4>>,
+    sr_ww: DFF<Bits<4>>,
+    s1_ww: DFF<Bits<4>>,
+    s1b_ww: DFF<Bits<4>>,
+    sp_ww: Vec<DFF<Bits<4>>>,
+    /// Per word of the line, its forwarding source (one-hot as `fsel`), found in sc and copied
+    /// in si; `fsel_c`/`fsel_r`/`fsel` are the source of the op's own (lowest) word.
+    fsel_cq: [DFF<Bits<32>>; 4],
+    fsel_rq: [DFF<Bits<32>>; 4],
+    fs_v: [Signal<Local, Bits<32>>; 4],
+    /// The compared stage is a source, per word.
+    fs_hq: Signal<Local, Bits<4>>,
+    fs_b: Signal<Local, Bit>,
     /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
     /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in sc (`fsel_c`), copied in si
     /// (`fsel_r`, and `fsel_q`: one replica per 32-bit quarter of sr's select), delayed to
@@ -664,8 +703,8 @@ pub struct SliceUnit {
     /// s1's select again, one replica per quarter of its 128-bit select (`fsel` drives the
     /// coverage events only).
     fsel_s: [ReplicaReg<Bits<32>>; 4],
-    /// `fsel_r != 0` (from `fsel_c` in si), and its replicas for s1, one per quarter.
-    fs_any_r: DFF<Bit>,
+    /// Per quarter, `fsel_rq[q] != 0` (from `fsel_cq` in si), and its replicas for s1.
+    fs_any_r: DFF<Bits<4>>,
     fs_any_s: [ReplicaReg<Bits<1>>; 4],
     /// The sources whose line in s1 is, a cycle before, a register's (the stage before, when
     /// nothing merges between): selected in sr, in two halves (`fpre[0]`, `fpre[1]`).
@@ -685,17 +724,16 @@ pub struct SliceUnit {
     fp_a: Signal<Local, Bits<128>>,
     fp_b: Signal<Local, Bits<128>>,
     fsel_r_sw: Signal<Local, Bits<32>>,
-    fs_hit: Signal<Local, Bit>,
     /// The op in sc has the line of the op compared (masked to the memory's line bits).
     fs_eq: Signal<Local, Bit>,
     /// The op in s1 / s1b / `sp_*[j]` is *superseded*: a younger ordered op to its line entered
     /// behind it (set by that op's compares in sc), so no later op forwards from it. The
     /// youngest matching op is then the only matching op that is not superseded: the
     /// forwarding select needs no priority chain.
-    sup_s1: DFF<Bit>,
-    sup_s1b: DFF<Bit>,
-    sup_sp: Vec<DFF<Bit>>,
-    fs_vec: Signal<Local, Bits<32>>,
+    /// (Per word: superseded for the words a younger op writes.)
+    sup_s1: DFF<Bits<4>>,
+    sup_s1b: DFF<Bits<4>>,
+    sup_sp: Vec<DFF<Bits<4>>>,
     zero32: Constant<Bits<32>>,
     top31: Constant<Bits<5>>,
     /// `fsel` from the written-line sources on (`fsel >> stages`).
@@ -868,6 +906,8 @@ pub struct SliceUnit {
     /// integer `red`/`atom`, else zero. Registered like `m_fwm` (the decode on one register
     /// fanned out to the merge's 128 bits is a critical path).
     i_iwm: DFF<Bits<128>>,
+    /// The words the write stage writes (registered a cycle ahead, like `w_we`).
+    w_ww: DFF<Bits<4>>,
     /// The stage being loaded is a `red`/`atom` (for the write masks).
     ra_nx: Signal<Local, Bit>,
     i_intvec: Signal<Local, Bits<128>>,
@@ -1044,6 +1084,11 @@ impl SliceUnit {
             zero_cov: k(0),
             zero_key: k(0),
             zero64: k(0),
+            ones4: k(15),
+            one4: k(1),
+            two4: k(2),
+            three4: k(3),
+            three2: k(3),
             key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
             p_off: k(P_OFF as u128),
             p_size: k(P_SIZE as u128),
@@ -1098,6 +1143,20 @@ impl SliceUnit {
             ac_payload: Default::default(),
             a_key: Default::default(),
             ac_key: Default::default(),
+            a_words: Default::default(),
+            ac_words: Default::default(),
+            sc_ww: Default::default(),
+            si_ww: Default::default(),
+            sr_ww: Default::default(),
+            s1_ww: Default::default(),
+            s1b_ww: Default::default(),
+            sp_ww: (0..sh.stages).map(|_| Default::default()).collect(),
+            fsel_cq: Default::default(),
+            fsel_rq: Default::default(),
+            fs_v: Default::default(),
+            fs_hq: Default::default(),
+            fs_b: Default::default(),
+            w_ww: Default::default(),
             ac_load: Default::default(),
             ac_ld: Default::default(),
             ac_ld_q: Default::default(),
@@ -1143,12 +1202,10 @@ impl SliceUnit {
             fp_a: Default::default(),
             fp_b: Default::default(),
             fsel_r_sw: Default::default(),
-            fs_hit: Default::default(),
             fs_eq: Default::default(),
             sup_s1: Default::default(),
             sup_s1b: Default::default(),
             sup_sp: (0..sh.stages - 1).map(|_| Default::default()).collect(),
-            fs_vec: Default::default(),
             zero32: k(0),
             top31: k(31),
             take_top: k(8),
@@ -1334,7 +1391,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1345,6 +1402,10 @@ impl Logic for SliceUnit {
         self.y_rr.clock.next = self.clock.val();
         for d in 0..3 {
             self.ch_d[d].clock.next = self.clock.val();
+        }
+        for q in 0..4 {
+            self.fsel_cq[q].clock.next = self.clock.val();
+            self.fsel_rq[q].clock.next = self.clock.val();
         }
         self.sc_cl.clock.next = self.clock.val();
         self.ac_ld_q.clock.next = self.clock.val();
@@ -1375,6 +1436,7 @@ impl Logic for SliceUnit {
             self.sp_id[j].clock.next = self.clock.val();
             self.sp_sector[j].clock.next = self.clock.val();
             self.sp_wmask[j].clock.next = self.clock.val();
+            self.sp_ww[j].clock.next = self.clock.val();
             // Each stage carries the one before it (stage 0, s2, takes s1 below).
             self.sp_valid[j].d.next = false;
             self.sp_ordered[j].d.next = false;
@@ -1388,6 +1450,7 @@ impl Logic for SliceUnit {
             self.sp_id[j].d.next = self.zero_id.val();
             self.sp_sector[j].d.next = false;
             self.sp_wmask[j].d.next = self.zero128.val();
+            self.sp_ww[j].d.next = self.zero4.val();
         }
         self.queue.clock.next = self.clock.val();
         self.queue.reset.next = self.reset.val();
@@ -1483,6 +1546,16 @@ impl Logic for SliceUnit {
             | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
+        // The words the access touches: its aligned size from its first word (a masked sector
+        // request, and every request of the shallow pipeline, the whole line).
+        self.a_words.next = self.ones4.val();
+        if self.regs.val() && !self.a_sector.val() {
+            if self.a_size.val() == self.size3.val() {
+                self.a_words.next = self.three4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
+            } else if self.a_size.val() < self.size3.val() {
+                self.a_words.next = self.one4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
+            }
+        }
         // The chain key: the bytes (offset, size) of a plain integer red/atom in range.
         self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.req_addr.val().get_bits::<4>(0))
             | (bit_cast::<QUEUE_KEY_BITS, 3>(self.a_size.val()) << 4);
@@ -1513,6 +1586,7 @@ impl Logic for SliceUnit {
             self.ac_wait.d.next = self.a_wait.val();
             self.ac_payload.d.next = self.a_payload.val();
             self.ac_key.d.next = self.a_key.val();
+            self.ac_words.d.next = self.a_words.val();
         }
         if self.reset.val() {
             self.ac_v_nx.next = false;
@@ -1534,6 +1608,7 @@ impl Logic for SliceUnit {
         self.queue.push_wait.next = self.a_wait.val();
         self.queue.push_payload.next = self.a_payload.val();
         self.queue.push_key.next = self.zero_key.val();
+        self.queue.push_words.next = self.a_words.val();
         if self.regs.val() {
             self.queue.push_valid.next = self.ac_valid.q.val();
             self.queue.push_line.next = self.ac_line.q.val();
@@ -1544,6 +1619,7 @@ impl Logic for SliceUnit {
             self.queue.push_wait.next = self.ac_wait.q.val();
             self.queue.push_payload.next = self.ac_payload.q.val();
             self.queue.push_key.next = self.ac_key.q.val();
+            self.queue.push_words.next = self.ac_words.q.val();
         }
         // (Its own statement, like `req_ready`.)
         self.ac_ld.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
@@ -1788,6 +1864,14 @@ impl Logic for SliceUnit {
         self.sc_line.d.next = self.queue.issue_line.val();
         self.sc_cl.d.next = self.queue.issue_line.val();
         self.sc_ra.d.next = self.issue_ra.val();
+        self.sc_ww.d.next = self.zero4.val();
+        if self.queue.issue_ordered.val() {
+            self.sc_ww.d.next = self.queue.issue_words.val();
+        }
+        self.si_ww.d.next = self.sc_ww.q.val();
+        self.sr_ww.d.next = self.si_ww.q.val();
+        self.s1_ww.d.next = self.sr_ww.q.val();
+        self.s1b_ww.d.next = self.s1_ww.q.val();
         // (si: sc's request; the RAM address comes from there, so the pick does not drive the
         // 30 block RAMs' address pins. Its payload straight from the queue slot, which is
         // still intact: sc has none.)
@@ -1803,60 +1887,108 @@ impl Logic for SliceUnit {
         self.sr_ordered.d.next = self.si_ordered.q.val();
         self.sr_line.d.next = self.si_line.q.val();
         self.sr_payload.d.next = self.si_payload.q.val();
-        // sc finds the forwarding source of its op for s1 among the ops that will be three
-        // stages further then (sr → sp[0], s1 → sp[1], s1b → sp[2], sp[j] → sp[j+3], the last
-        // two stages → sw[0], sw[1]): the one matching op that is not superseded (`sup_*`; the
-        // op in sr is never superseded: the ops behind it are the op in si, which the windows
-        // keep off its line, and this one). The compares also supersede the matching ops. sr
-        // selects the sources whose line is already in a register (`fpre`), s1 the rest.
-        // (The one-hot vector is built one source at a time, shifted in at bit 31, then moved
+        // sc finds the forwarding source of each word of its op's line for s1 among the ops
+        // that will be three stages further then (sr → sp[0], s1 → sp[1], s1b → sp[2],
+        // sp[j] → sp[j+3], the last two stages → sw[0], sw[1]): the one op to the line that
+        // writes the word and is not superseded for it (`sup_*`; the op in sr never is: the
+        // op behind it, in si, writes none of its words, for the queue keeps ops to one word
+        // two cycles apart). The compares also supersede the matching ops for the words this
+        // one writes. Only the words the op touches need a source (its line is read, written
+        // and forwarded there only). sr selects the sources whose line is already in a
+        // register (`fpre`), s1 the rest.
+        // (Each one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
         self.fs_eq.next = !((self.sr_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-        self.fs_hit.next = self.sr_valid.q.val() && self.sr_ordered.q.val() && self.fs_eq.val();
-        self.fs_vec.next = bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val();
-        self.sup_s1.d.next = self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val();
+        self.fs_hq.next = self.zero4.val();
+        if self.sr_valid.q.val() && self.sr_ordered.q.val() && self.fs_eq.val() {
+            self.fs_hq.next = self.sr_ww.q.val();
+        }
+        for q in 0..4 {
+            self.fs_b.next = self.fs_hq.val().get_bit(q);
+            self.fs_v[q].next = bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val();
+        }
+        self.sup_s1.d.next = self.zero4.val();
+        if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+            self.sup_s1.d.next = self.sc_ww.q.val();
+        }
         self.fs_eq.next = !((self.s1_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-        self.fs_hit.next =
-            self.s1_valid.q.val() && self.s1_ordered.q.val() && !self.sup_s1.q.val() && self.fs_eq.val();
-        self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
-        self.sup_s1b.d.next =
-            self.sup_s1.q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
+        self.fs_hq.next = self.zero4.val();
+        if self.s1_valid.q.val() && self.s1_ordered.q.val() && self.fs_eq.val() {
+            self.fs_hq.next = self.s1_ww.q.val() & !self.sup_s1.q.val();
+        }
+        for q in 0..4 {
+            self.fs_b.next = self.fs_hq.val().get_bit(q);
+            self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
+        }
+        self.sup_s1b.d.next = self.sup_s1.q.val();
+        if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+            self.sup_s1b.d.next = self.sup_s1.q.val() | self.sc_ww.q.val();
+        }
         self.fs_eq.next = !((self.s1b_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-        self.fs_hit.next =
-            self.s1b_valid.q.val() && self.s1b_ordered.q.val() && !self.sup_s1b.q.val() && self.fs_eq.val();
-        self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
-        self.sup_sp[0].d.next =
-            self.sup_s1b.q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
+        self.fs_hq.next = self.zero4.val();
+        if self.s1b_valid.q.val() && self.s1b_ordered.q.val() && self.fs_eq.val() {
+            self.fs_hq.next = self.s1b_ww.q.val() & !self.sup_s1b.q.val();
+        }
+        for q in 0..4 {
+            self.fs_b.next = self.fs_hq.val().get_bit(q);
+            self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
+        }
+        self.sup_sp[0].d.next = self.sup_s1b.q.val();
+        if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+            self.sup_sp[0].d.next = self.sup_s1b.q.val() | self.sc_ww.q.val();
+        }
         for j in 1..self.sp_valid.len() {
             self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-            self.fs_hit.next = self.sp_valid[j - 1].q.val()
-                && self.sp_ordered[j - 1].q.val()
-                && !self.sup_sp[j - 1].q.val()
-                && self.fs_eq.val();
-            self.fs_vec.next = (self.fs_vec.val() >> 1) | (bit_cast::<32, 1>(self.fs_hit.val().into()) << self.top31.val());
+            self.fs_hq.next = self.zero4.val();
+            if self.sp_valid[j - 1].q.val() && self.sp_ordered[j - 1].q.val() && self.fs_eq.val() {
+                self.fs_hq.next = self.sp_ww[j - 1].q.val() & !self.sup_sp[j - 1].q.val();
+            }
+            for q in 0..4 {
+                self.fs_b.next = self.fs_hq.val().get_bit(q);
+                self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
+            }
         }
         // (The same compares again, which synthesis shares; the last stage's op is no source.)
         for j in 1..self.sup_sp.len() {
             self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-            self.sup_sp[j].d.next =
-                self.sup_sp[j - 1].q.val() || (self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val());
+            self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val();
+            if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+                self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val() | self.sc_ww.q.val();
+            }
         }
-        self.fsel_c.d.next = self.zero32.val();
-        if self.sc_valid.q.val() && self.sc_ordered.q.val() {
-            self.fsel_c.d.next = self.fs_vec.val() >> self.fs_sh.val();
-        }
-        // si: the select copied, with no logic between, into a register per quarter of sr's
-        // select (replicas: each sits by its quarter) and one for s1.
-        self.fsel_r.d.next = self.fsel_c.q.val();
+        // Per word, and for the op's own lowest word (the chain and the coverage read it).
         for q in 0..4 {
-            self.fsel_q[q].d.next = self.fsel_c.q.val();
+            self.fsel_cq[q].d.next = self.zero32.val();
+            if self.sc_valid.q.val() && self.sc_ordered.q.val() {
+                self.fsel_cq[q].d.next = self.fs_v[q].val() >> self.fs_sh.val();
+            }
         }
-        self.fs_any_r.d.next = self.fsel_c.q.val().any();
+        self.fsel_c.d.next = self.fsel_cq[3].d.val();
+        if self.sc_ww.q.val().get_bit(2) {
+            self.fsel_c.d.next = self.fsel_cq[2].d.val();
+        }
+        if self.sc_ww.q.val().get_bit(1) {
+            self.fsel_c.d.next = self.fsel_cq[1].d.val();
+        }
+        if self.sc_ww.q.val().get_bit(0) {
+            self.fsel_c.d.next = self.fsel_cq[0].d.val();
+        }
+        // si: each word's select copied, with no logic between, into a register per quarter
+        // of sr's select (replicas: each sits by its quarter) and one for s1.
+        self.fsel_r.d.next = self.fsel_c.q.val();
+        self.fs_any_r.d.next = self.zero4.val();
+        for q in 0..4 {
+            self.fsel_rq[q].d.next = self.fsel_cq[q].q.val();
+            self.fsel_q[q].d.next = self.fsel_cq[q].q.val();
+            self.fs_b.next = self.fsel_cq[q].q.val().any();
+            self.fs_any_r.d.next = (self.fs_any_r.d.val() >> 1) | (bit_cast::<4, 1>(self.fs_b.val().into()) << self.three2.val());
+        }
         // sr: the same for s1.
         self.fsel.d.next = self.fsel_r.q.val();
         for q in 0..4 {
-            self.fsel_s[q].d.next = self.fsel_r.q.val();
-            self.fs_any_s[q].d.next = bit_cast::<1, 1>(self.fs_any_r.q.val().into());
+            self.fsel_s[q].d.next = self.fsel_rq[q].q.val();
+            self.fs_b.next = self.fs_any_r.q.val().get_bit(q);
+            self.fs_any_s[q].d.next = bit_cast::<1, 1>(self.fs_b.val().into());
         }
         // sr: the sources selected early take their line from the stage before them
         // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`), each quarter
@@ -2204,6 +2336,7 @@ impl Logic for SliceUnit {
         self.sp_sector[0].d.next = self.s1_sector.val();
         self.dly_int64.d.next = self.s1_elog.val() == self.elog3.val();
         self.sp_wmask[0].d.next = self.s1_wmask.val();
+        self.sp_ww[0].d.next = self.s1b_ww.q.val();
 
         // ==========================================================================
         // s2 .. sM: each stage takes the one before; the integer result merges in its stage
@@ -2228,6 +2361,7 @@ impl Logic for SliceUnit {
             self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
             self.sp_sector[j].d.next = self.sp_sector[j - 1].q.val();
+            self.sp_ww[j].d.next = self.sp_ww[j - 1].q.val();
             self.sp_wmask[j].d.next = self.sp_wmask[j - 1].q.val();
         }
         // The merges' write masks (the integer stage's, sM's FP), from what their stage
@@ -2261,7 +2395,11 @@ impl Logic for SliceUnit {
         self.w_id.next = self.zero_id.val();
         self.w_fp.next = false;
         self.w_we.d.next = false;
+        self.w_ww.d.next = self.ones4.val();
         for j in 0..self.sp_valid.len() {
+            if self.wr_at.val().get_bit(j) && self.regs.val() {
+                self.w_ww.d.next = self.sp_ww[j].d.val();
+            }
             if self.wr_at.val().get_bit(j) {
                 self.w_we.d.next = self.sp_valid[j].d.val()
                     && self.sp_ordered[j].d.val()
@@ -2281,6 +2419,7 @@ impl Logic for SliceUnit {
             self.w_new.next = self.m_new.val();
         }
         self.mem.write_enable.next = self.w_we.q.val();
+        self.mem.write_words.next = self.w_ww.q.val();
         self.mem.write_addr.next = self.w_line.val();
         self.mem.write_data.next = self.w_new.val();
         // (No `reset` here: the FIFO loses a push in a reset cycle by itself.)
@@ -2302,6 +2441,10 @@ impl Logic for SliceUnit {
                 self.unused_sw.val() ^ self.sw_valid[k].q.val() ^ self.sw_line[k].q.val().any() ^ self.sw_data[k].q.val().any();
         }
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_sw.val().any();
+        // (The last stage's words are read only through its `d` input, by the write.)
+        for j in 0..self.sp_valid.len() {
+            self.unused_sw.next = self.unused_sw.val() ^ self.sp_ww[j].q.val().any();
+        }
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_r_sw.val().any();
         // (s1's select replicas are read for the sources before the written lines only.)
         for q in 0..4 {

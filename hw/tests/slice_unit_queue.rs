@@ -16,6 +16,9 @@ struct Entry {
     ordered: bool,
     /// The hazard window (cycles after its issue in which its line's ordered entries wait).
     wait: usize,
+    /// The 32-bit words of the line it touches (`push_words`): entries to one line depend on
+    /// each other only where their words meet.
+    words: u64,
     tag: u64,
 }
 
@@ -51,6 +54,7 @@ fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<(u64, bool)>) -> Seen
         q.push_line.next = b128(e.line as u128);
         q.push_ordered.next = e.ordered;
         q.push_wait.next = (e.wait as u64).to_bits();
+        q.push_words.next = e.words.to_bits();
         q.push_payload.next = b128(e.tag as u128);
     }
     q.issue_enable.next = d.enable;
@@ -70,11 +74,21 @@ fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<(u64, bool)>) -> Seen
     seen
 }
 
+/// The words of a random entry: the whole line half the time, else one word, two aligned
+/// words or any non-empty set.
+fn random_words(rng: &mut Rng) -> u64 {
+    match rng.below(4) {
+        0 | 1 => 0xf,
+        2 => 1 << rng.below(4),
+        _ => [0x3, 0xc, 0x5, 0x6, 0x9, 0xa, 0x7, 0xe][rng.below(8)],
+    }
+}
+
 /// The reference: entries in arrival order, and the lines of the ordered entries issued with
 /// a window whose cycles are not over, with the cycles left.
 struct Model {
     entries: Vec<Entry>,
-    hazards: Vec<(u64, usize)>,
+    hazards: Vec<(u64, u64, usize)>,
     /// Registered push: an entry is not eligible in its first cycle (`fresh`).
     registered: bool,
     fresh: Vec<bool>,
@@ -96,11 +110,11 @@ impl Model {
     }
     fn older_same(&self, i: usize) -> bool {
         let e = self.entries[i];
-        e.ordered && self.entries[..i].iter().any(|o| o.ordered && o.line == e.line)
+        e.ordered && self.entries[..i].iter().any(|o| o.ordered && o.line == e.line && o.words & e.words != 0)
     }
     fn hazard(&self, i: usize) -> bool {
         let e = self.entries[i];
-        e.ordered && self.hazards.iter().any(|&(l, left)| l == e.line && left > 0)
+        e.ordered && self.hazards.iter().any(|&(l, w, left)| l == e.line && w & e.words != 0 && left > 0)
     }
     fn eligible(&self, i: usize) -> bool {
         !self.older_same(i) && !self.hazard(i) && !self.fresh[i]
@@ -125,13 +139,13 @@ impl Model {
         self.issued_last = issued.is_some();
         self.fresh.iter_mut().for_each(|f| *f = false);
         for h in &mut self.hazards {
-            h.1 -= 1;
+            h.2 -= 1;
         }
-        self.hazards.retain(|h| h.1 > 0);
+        self.hazards.retain(|h| h.2 > 0);
         // (A registered push's queue gives every ordered entry a window of at least 1.)
         let floor = self.registered as usize;
         if let Some(e) = issued.filter(|e| e.ordered && e.wait.max(floor) > 0) {
-            self.hazards.push((e.line, e.wait.max(floor)));
+            self.hazards.push((e.line, e.words, e.wait.max(floor)));
         }
         if pushed {
             self.entries.push(d.push.unwrap());
@@ -220,7 +234,7 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
                 None => [0, LATE][rng.below(2)],
                 Some(m) => [0, 0, 1, 2, m, rng.below(m + 1)][rng.below(6)],
             };
-            Entry { line: line(rng), ordered: rng.below(8) != 0, wait, tag }
+            Entry { line: line(rng), ordered: rng.below(8) != 0, wait, words: random_words(rng), tag }
         });
         Drive { push, enable: rng.below(10) < if phase == 0 { 2 } else { 8 }, reset: rng.below(3000) == 0 }
     };
@@ -265,7 +279,7 @@ fn ordering_queue_overtake_and_order_within_line() {
     let mut q = OrderingQueue::default();
     q.connect_all();
     let mut model = Model::new();
-    let e = |line, late: bool, tag| Entry { line, ordered: true, wait: if late { LATE } else { 0 }, tag };
+    let e = |line, late: bool, tag| Entry { line, ordered: true, wait: if late { LATE } else { 0 }, words: 0xf, tag };
     let d = |push, enable| Drive { push, enable, reset: false };
     check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
     let (a1, a2, b, a3) = (e(1, true, 1), e(1, false, 2), e(2, false, 3), e(1, false, 4));
@@ -315,7 +329,7 @@ fn ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse() {
         while model.entries.len() < QUEUE_DEPTH {
             n += 1;
             tag += 1;
-            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, wait: [0, LATE][rng.below(2)], tag };
+            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, wait: [0, LATE][rng.below(2)], words: 0xf, tag };
             check(&mut q, &mut model, &Drive { push: Some(push), enable: false, reset: false }, n);
         }
         // Drain a few with random enables: late issues hold their lines and younger entries

@@ -37,17 +37,20 @@
 //!   after its reset, has an id that is not in flight, which the shim reports as a broken
 //!   contract;
 //! - answered requests are checked against the golden memory in arrival order as in
-//!   [`crate::unit_cosim`]; the dropped ones are held back. An answered request to a line with
-//!   an older dropped request is a failure: the unit answers a line's requests in arrival
-//!   order, so the older one would have been answered first (this holds for aligned, in-range
-//!   requests; error requests enter the queue unordered and may overtake);
+//!   [`crate::unit_cosim`]; the dropped ones are held back. An answered request with an older
+//!   dropped request to the same words of its line ([`hw::slice_unit::hazard_words`]) is a
+//!   failure: the unit answers requests to one word in arrival order, so the older one would
+//!   have been answered first (this holds for aligned, in-range requests; error requests
+//!   enter the queue unordered and may overtake);
 //! - after the reset every line a dropped request touches is read back (`ld.b128`). A
 //!   dropped request reached memory iff it passed the write stage by the first reset cycle;
-//!   a line's requests pass it in arrival order, so the dropped requests that landed on a line
-//!   are a *prefix* (in arrival order) of that line's dropped requests. The read-back value
-//!   must equal the golden line with some prefix (possibly empty, possibly all) applied; the
-//!   golden memory takes the shortest prefix that matches (later ones that leave the line
-//!   unchanged cannot be told apart, and do not matter). Any other value is a failure.
+//!   requests to one word pass it in arrival order, so the dropped requests that landed on a
+//!   line are a *closed* set: with each one, every older dropped request to one of its words
+//!   (per word a prefix, in arrival order, of that word's dropped requests; the whole line's
+//!   prefix where the unit orders lines). The read-back value must equal the golden line with
+//!   some closed set (possibly empty, possibly all) applied in arrival order; the golden
+//!   memory takes the first that matches, smallest first (sets that give the same line cannot
+//!   be told apart, and do not matter). Any other value is a failure.
 //! - the stream ends with every line read back and compared (memory outside the dropped
 //!   requests' lines is never allowed to change).
 
@@ -290,6 +293,7 @@ impl Checker<'_> {
     fn episode(&mut self, reqs: &[Request], batch: &Batch, fo: &FaultOutcome) -> BTreeMap<u64, Vec<Request>> {
         let dropped: BTreeSet<usize> = fo.dropped.iter().copied().collect();
         let mut by_line: BTreeMap<u64, Vec<Request>> = BTreeMap::new();
+        let words = |r: &Request| hw::slice_unit::hazard_words(r.access, r.addr as u32, &self.cfg.hw);
         let mut chains: BTreeMap<u64, u64> = BTreeMap::new();
         for (k, (req, rsp)) in reqs.iter().zip(&batch.responses).take(batch.issued).enumerate() {
             let i = self.sent + k as u64;
@@ -299,11 +303,12 @@ impl Checker<'_> {
             match rsp {
                 Some(r) => {
                     let late = fo.reset_cycle.is_some_and(|c| r.cycle >= c);
-                    let orphan = ordered && by_line.contains_key(&line);
+                    let orphan =
+                        ordered && by_line.get(&line).is_some_and(|d| d.iter().any(|o| words(o) & words(req) != 0));
                     let note = if late {
                         Some("answered after the reset")
                     } else if orphan {
-                        Some("answered, though an older request to its line was dropped")
+                        Some("answered, though an older request to its words was dropped")
                     } else {
                         None
                     };
@@ -360,21 +365,30 @@ impl Checker<'_> {
             self.out.report.coverage.add_response(r);
             let addr = (*line * 16) as usize;
             let before = self.golden.read(addr, 16);
-            let most = if self.cfg.mutation == Some(Mutation::NothingLands) { 0 } else { drops.len() };
+            let words: Vec<u8> = drops.iter().map(|d| hw::slice_unit::hazard_words(d.access, d.addr as u32, &self.cfg.hw)).collect();
+            let mut sets = closed_sets(&words);
+            if self.cfg.mutation == Some(Mutation::NothingLands) {
+                sets.truncate(1);
+            }
             let mut landed = None;
-            for j in 0..=most {
-                if r.status == 0 && self.golden.read(addr, 16) == r.data {
-                    landed = Some(j);
-                    break;
+            for set in &sets {
+                let mut line_mem = Memory::new(16);
+                line_mem.write(0, 16, before);
+                for (j, d) in drops.iter().enumerate() {
+                    if set >> j & 1 == 1 {
+                        let _ = line_mem.execute(&Request { addr: d.addr % 16, ..*d });
+                    }
                 }
-                if j < most {
-                    let _ = self.golden.execute(&drops[j]);
+                if r.status == 0 && line_mem.read(0, 16) == r.data {
+                    landed = Some(set.count_ones());
+                    self.golden.write(addr, 16, r.data);
+                    break;
                 }
             }
             match landed {
                 Some(j) => self.out.stats.landed += j as u64,
                 None => {
-                    let note = format!("the line is no prefix of its {} dropped requests applied", drops.len());
+                    let note = format!("the line is no closed set of its {} dropped requests applied", drops.len());
                     self.fail(Failure { index: i, req: *ld, expected: Ok(Some(before)), got: Some(*r), cycle: r.cycle, note });
                     if r.status == 0 {
                         self.golden.write(addr, 16, r.data);
@@ -400,6 +414,30 @@ impl Checker<'_> {
         }
     }
 }
+
+/// The sets of a line's dropped requests (bit j: request j, in arrival order; `words[j]` its
+/// words) that may have landed: with each request, every older one that shares a word with
+/// it. Smallest first; at most [`MAX_CLOSED_SETS`] (the first ones, by size).
+fn closed_sets(words: &[u8]) -> Vec<u64> {
+    let n = words.len().min(63);
+    let mut sets = vec![0u64];
+    for j in 0..n {
+        // Request j may join a set that holds every older request sharing a word with it.
+        let needs: u64 = (0..j).filter(|&i| words[i] & words[j] != 0).fold(0, |m, i| m | 1 << i);
+        let more: Vec<u64> = sets.iter().filter(|&&s| s & needs == needs).map(|&s| s | 1 << j).collect();
+        sets.extend(more);
+        if sets.len() > MAX_CLOSED_SETS {
+            break;
+        }
+    }
+    sets.sort_by_key(|s| (s.count_ones(), *s));
+    sets.truncate(MAX_CLOSED_SETS);
+    sets
+}
+
+/// The most landed sets a read-back is compared with (a line has at most the queue, the
+/// pipeline and the FIFO's requests dropped; per-word sets of those stay far below this).
+const MAX_CLOSED_SETS: usize = 1 << 16;
 
 /// Runs the soak of `seed` on `unit` (fresh from [`RtlUnit::with_config`]) and checks it. A
 /// broken contract stops it (recorded in the report). Deterministic: the same seed on a fresh

@@ -209,11 +209,14 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
         let got = r.ops_per_cycle(name);
         assert!((got - 1.0 / n).abs() < 0.002, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
     }
-    // Hazards are per 16-byte line: four words of one line serialise like one address, and K
-    // hot lines overlap up to one request per cycle.
+    // Hazards are per 32-bit word in the registered unit (four f32 words of one line run as
+    // four chains side by side) and per line in the shallow one; K hot lines overlap up to
+    // one request per cycle.
     let f32_n = hw::slice_unit::dependent_issue_interval_with(Access::Red("global.add.f32".parse().unwrap()), cfg) as f64;
+    let words = if cfg.unit_regs { 4.0 } else { 1.0 };
+    let want = (words / f32_n).min(1.0);
     let got = r.ops_per_cycle("hot_words_4_f32");
-    assert!((got - 1.0 / f32_n).abs() < 0.002, "hot_words_4_f32: {got} ops/cycle, documented 1 per {f32_n} cycles");
+    assert!(got <= want + 0.002 && got >= 0.95 * want, "hot_words_4_f32: {got} ops/cycle, documented {want}");
     for k in [2u32, 4, 8] {
         for (fam, form) in [("int", "global.add.u32"), ("f32", "global.add.f32")] {
             let n = hw::slice_unit::dependent_issue_interval_with(Access::Red(form.parse().unwrap()), cfg) as f64;

@@ -9,7 +9,8 @@ pub const ECP5_BRAM_ABITS: usize = 12;
 /// RAM's own output register (`REGMODE_B = "OUTREG"`). Yosys infers the DP16KD from the
 /// behavioural memory but not its output register, so the RAM's clock-to-output (5.8 ns in
 /// nextpnr's model) would start a path into the fabric; with `OUTREG` the read data leave
-/// a register. Same read latency (2) and contents (zero at start: `INITVAL` defaults). A
+/// a register. Each DP16KD holds 4 bits of the line, so a word's 8 are written by its
+/// `write_words` bit. Same read latency (2) and contents (zero at start: `INITVAL` defaults). A
 /// read and a write of one line in one cycle read undefined data here (the unit forwards
 /// the written line over it: see `slice_unit`, `sw_*`). In 4K x 4 mode the word address
 /// is on `AD13..AD2` and the data on `DI3..DI0`/`DO3..DO0`.
@@ -32,7 +33,7 @@ pub fn line_brams(a: usize) -> String {
         "    DP16KD #(.DATA_WIDTH_A(4), .DATA_WIDTH_B(4), .REGMODE_A(\"NOREG\"), .REGMODE_B(\"OUTREG\"),\n        \
          .RESETMODE(\"SYNC\"), .ASYNC_RESET_RELEASE(\"SYNC\"), .CSDECODE_A(\"0b000\"), .CSDECODE_B(\"0b000\"),\n        \
          .WRITEMODE_A(\"NORMAL\"), .WRITEMODE_B(\"NORMAL\"), .GSR(\"DISABLED\")) ram (\n        \
-         .CLKA(clock), .CEA(1'b1), .OCEA(1'b1), .WEA(write_enable), .RSTA(1'b0), .CSA0(1'b0), .CSA1(1'b0), .CSA2(1'b0),\n        \
+         .CLKA(clock), .CEA(1'b1), .OCEA(1'b1), .WEA(write_enable & write_words[bram_g / 8]), .RSTA(1'b0), .CSA0(1'b0), .CSA1(1'b0), .CSA2(1'b0),\n        \
          .CLKB(clock), .CEB(1'b1), .OCEB(1'b1), .WEB(1'b0), .RSTB(1'b0), .CSB0(1'b0), .CSB1(1'b0), .CSB2(1'b0),"
     );
     let mut pins = Vec::new();
