@@ -249,6 +249,19 @@ enum Slot {
     Core,
 }
 
+/// `body` with its `.sem` and `.scope` tokens moved to the front in the grammar's order, when
+/// that spelling parses: the suggestion for a name that has them out of place.
+fn reordered(body: &str) -> Option<String> {
+    let toks: Vec<&str> = body.split('.').collect();
+    let is_sem = |t: &&str| SEMS.iter().any(|s| s.name() == *t);
+    let is_scope = |t: &&str| SCOPES.iter().any(|s| s.name() == *t);
+    let mut out: Vec<&str> = toks.iter().copied().filter(is_sem).collect();
+    out.extend(toks.iter().copied().filter(is_scope));
+    out.extend(toks.iter().copied().filter(|t| !is_sem(t) && !is_scope(t)));
+    let s = out.join(".");
+    s.parse::<RedInstr>().ok().map(|_| s)
+}
+
 impl FromStr for RedInstr {
     type Err = FormError;
 
@@ -272,7 +285,8 @@ impl FromStr for RedInstr {
                 if last > slot {
                     return err(format!(
                         "`.{tok}` is out of place in `{name}`: {what} comes before the state space and the op \
-                         ({GRAMMAR}, .sem before .scope)"
+                         ({GRAMMAR}, .sem before .scope){}",
+                        reordered(body).map_or(String::new(), |s| format!("; write red.{s}"))
                     ));
                 }
                 Ok(())
@@ -401,6 +415,7 @@ mod tests {
         assert!(e("red.global.shared.add.u32").contains("second state space"));
         assert!(e("red.shared::cta.shared::cluster.add.u32").contains("second state space"));
         assert!(e("red.global.cluster.relaxed.add.u32").contains("`.cluster` is out of place"));
+        assert!(e("red.global.sys.add.u32").ends_with("; write red.sys.global.add.u32"));
         assert!(e("red.gpu.relaxed.global.add.u32").contains("`.relaxed` is out of place"));
         assert!(e("red.global.acquire.sys.add.u32").contains("not a qualifier of red"));
         assert!(e("red.global.L2::cache_hint.and.b32").contains("out of place"));
