@@ -359,6 +359,7 @@ impl FromStr for Form {
                 "v2" => once(&mut vec, 2u8, "vector width", tok)?,
                 "v4" => once(&mut vec, 4u8, "vector width", tok)?,
                 "v8" => once(&mut vec, 8u8, "vector width", tok)?,
+                "noftz" if noftz => return err(format!("`.noftz` appears twice in `{name}`: write it once")),
                 "noftz" => noftz = true,
                 _ => {
                     if let Some(o) = OPS.iter().find(|o| o.name() == tok) {
@@ -367,8 +368,9 @@ impl FromStr for Form {
                         once(&mut ty, *t, "type", tok)?;
                     } else if SEM_SCOPE.contains(&tok) {
                         return err(format!(
-                            "`.{tok}` is a memory-ordering qualifier; it does not change the \
-                             result, so drop it from `{name}`"
+                            "`.{tok}` is a memory-ordering qualifier, which a form name does not \
+                             take; an instruction (eval and run rows, sim::RedInstr) takes it first, as \
+                             in red.relaxed.gpu.global.add.u32; drop it from `{name}` here"
                         ));
                     } else if tok == "generic" || tok == "" {
                         return err(format!("malformed form name `{name}`"));
@@ -449,6 +451,7 @@ mod tests {
         assert!(e("global.add").contains("names no type"));
         assert!(e("global.shared.add.u32").contains("second state space"));
         assert!(e("global.relaxed.add.u32").contains("memory-ordering"));
+        assert!(e("global.add.noftz.noftz.f16").contains("`.noftz` appears twice"));
     }
 
     #[test]

@@ -8,14 +8,18 @@ pub mod form;
 pub mod fp;
 pub mod mbarrier;
 pub mod memory;
+pub mod ptx;
 pub mod red_async;
 pub mod redux;
+pub mod spaces;
 pub mod warp;
 
 pub use apply::{apply, apply_elem, elem_mask};
 pub use form::{Form, FormError, Op, Space, Type};
 pub use redux::{ReduxForm, ReduxFormError, ReduxOp, ReduxType};
 pub use memory::{Access, MemError, Memory, Request, Width, status_code};
+pub use ptx::{AddrSpace, RedInstr, Scope, Sem};
+pub use spaces::{Spaces, TraceOp};
 pub use warp::{UnitRequest, WarpInst, WarpOutcome, coalesce, line_accesses};
 
 /// One step of splitmix64: advances `state` and returns the next output. Used for the

@@ -20,8 +20,11 @@
 //! the canonical NaN [`CANONICAL_NAN`]; without it NaN inputs are ignored, and the result is
 //! the canonical NaN only when every input is NaN.
 //!
-//! An empty `membermask` is undefined in PTX (the executing thread must be in the mask). This
-//! model, and the hardware, define it as the reduction over no lanes: the identity of the op
+//! Names must follow the syntax's order, `redux.sync.<op>[.abs][.NaN].<type>` (the prefix
+//! may be left out); other orders are refused with the spelling to write.
+//!
+//! An empty `membermask` is undefined in PTX (the executing thread must be in the mask), and
+//! `redunit eval` refuses such rows. [`reduce`] itself, and the hardware, define it as the reduction over no lanes: the identity of the op
 //! in its ordering — `add`/`or`/`xor`: 0, `and`: `ffffffff`, `min.u32`: `ffffffff`,
 //! `max.u32`: 0, `min.s32`: `7fffffff`, `max.s32`: `80000000` — and for `f32` the canonical
 //! NaN (no non-NaN input, as if all inputs were NaN). The H100 conformance data never has an
@@ -230,7 +233,7 @@ impl FromStr for ReduxForm {
     type Err = ReduxFormError;
 
     /// Parses a form name: `redux.sync.<op>[.abs][.NaN].<type>`. The `redux.sync.` prefix may
-    /// be left out, and the qualifiers may come in any order.
+    /// be left out; the qualifiers come in the syntax's order.
     fn from_str(name: &str) -> Result<ReduxForm, ReduxFormError> {
         let body = match name.strip_prefix("redux.sync.") {
             Some(b) => b,
@@ -246,7 +249,10 @@ impl FromStr for ReduxForm {
             return err("empty form name: expected e.g. redux.sync.add.u32");
         }
         let (mut op, mut ty, mut abs, mut nan) = (None, None, false, false);
+        // The tokens in the order they came, to check the grammar's order once all are known.
+        let mut order: Vec<&str> = Vec::new();
         for tok in body.split('.') {
+            order.push(tok);
             match tok {
                 "abs" if abs => return err("`.abs` appears twice"),
                 "abs" => abs = true,
@@ -288,7 +294,16 @@ impl FromStr for ReduxForm {
         let Some(ty) = ty else {
             return err(format!("`{name}` names no type: {}", type_rule(op)));
         };
-        ReduxForm::new(op, ty, abs, nan)
+        let form = ReduxForm::new(op, ty, abs, nan)?;
+        let canonical = form.to_string();
+        let want: Vec<&str> = canonical["redux.sync.".len()..].split('.').collect();
+        if order != want {
+            return err(format!(
+                "`{name}`: qualifiers out of order; the syntax is redux.sync.<op>[.abs][.NaN].<type> \
+                 (write {canonical})"
+            ));
+        }
+        Ok(form)
     }
 }
 
@@ -397,9 +412,15 @@ mod tests {
         ] {
             assert_eq!(f(name).to_string(), name);
         }
-        // Short names and any qualifier order.
+        // Short names; the qualifiers in the syntax's order only.
         assert_eq!(f("add.s32").to_string(), "redux.sync.add.s32");
-        assert_eq!(f("redux.sync.f32.NaN.abs.min").to_string(), "redux.sync.min.abs.NaN.f32");
+        assert_eq!(
+            e("redux.sync.f32.NaN.abs.min"),
+            "`redux.sync.f32.NaN.abs.min`: qualifiers out of order; the syntax is \
+             redux.sync.<op>[.abs][.NaN].<type> (write redux.sync.min.abs.NaN.f32)"
+        );
+        assert!(e("redux.sync.min.NaN.abs.f32").contains("write redux.sync.min.abs.NaN.f32"));
+        assert!(e("redux.sync.u32.add").contains("out of order"));
     }
 
     #[test]

@@ -1,15 +1,16 @@
-//! `redunit eval`: a filter from `form,init,b` rows to `form,init,b,result` rows ([`eval`]),
-//! or from `redux.sync` rows `form,mask,src0,...,src31` to the same columns plus `result`
-//! ([`eval_redux`]). The header line says which ([`Format::of_header`]).
+//! `redunit eval`: a filter from `form,init,b` rows (or `form,init,b,addr,cache_policy`) to the
+//! same columns plus `result` ([`eval`]), or from `redux.sync` rows `form,mask,src0,...,src31`
+//! (or with a last column `lane`) to the same columns plus `result` ([`eval_redux`]). The
+//! header line says which ([`Format::of_header`]).
 
 use std::io::{Read, Write};
 
-use sim::Form;
 use sim::redux::{LANES, ReduxForm};
+use sim::{Form, RedInstr, TraceOp};
 
 use crate::engine::{AluEngine, AluOp};
 use crate::hex;
-use crate::input_error::{Cached, InputError, check_header, csv_reader, next_record};
+use crate::input_error::{Cached, InputError, check_header_any, csv_reader, next_record};
 use crate::redux::{ReduxEngine, ReduxInst};
 
 /// Instructions handed to the engine at a time.
@@ -55,14 +56,54 @@ impl Pending {
     }
 }
 
+/// The headers of `red` rows: the plain one, and the one with the address (which a generic
+/// instruction needs to pick its space) and the cache-policy operand.
+pub const RED_HEADERS: [&str; 2] = ["form,init,b", "form,init,b,addr,cache_policy"];
+
+/// The form a row's instruction performs: its own space's, or for a generic instruction the
+/// space its `addr` falls in (`sim::spaces::window`). Checks the `cache_policy` operand.
+fn row_form(instr: RedInstr, rec: &csv::ByteRecord, line: u64) -> Result<Form, InputError> {
+    let bad = |msg: String| InputError::new(line, msg);
+    let addr = match rec.get(3) {
+        None | Some(b"") => None,
+        Some(f) => Some(hex::parse(f, 64).map_err(|e| bad(format!("addr: {e}")))? as u64),
+    };
+    if let Some(f) = rec.get(4).filter(|f| !f.is_empty()) {
+        if !instr.cache_hint {
+            return Err(bad(format!(
+                "cache_policy: {instr} has no .L2::cache_hint, which the cache-policy operand needs (PTX); leave \
+                 the column empty or add the qualifier"
+            )));
+        }
+        hex::parse(f, 64).map_err(|e| bad(format!("cache_policy: {e}")))?;
+    }
+    if let Some(form) = instr.explicit_form() {
+        return Ok(form);
+    }
+    let Some(a) = addr else {
+        return Err(bad(format!(
+            "{instr} names no state space (generic addressing), so its address picks global or shared: use the \
+             header {} and give addr, or write .global or .shared",
+            RED_HEADERS[1]
+        )));
+    };
+    let r = TraceOp::Red(instr).resolve(a, 0).map_err(|e| bad(format!("{instr} at {a:x}: {e}")))?;
+    match r.req.access {
+        sim::Access::Red(form) => Ok(form),
+        _ => unreachable!("a red resolves to a red"),
+    }
+}
+
 /// Evaluates every row of `input` with `engine` and writes the result rows to `output`.
 /// Returns the number of rows. On a bad row, every complete instruction before it has been
 /// written and the error is an [`InputError`].
 pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine) -> anyhow::Result<u64> {
     let mut rdr = csv_reader(input);
     let mut rec = csv::ByteRecord::new();
-    check_header(&mut rdr, &mut rec, "form,init,b")?;
-    output.write_all(b"form,init,b,result\n")?;
+    let header = check_header_any(&mut rdr, &mut rec, &RED_HEADERS)?;
+    output.write_all(RED_HEADERS[header].as_bytes())?;
+    output.write_all(b",result\n")?;
+    let cols = 3 + 2 * header;
     let mut p = Pending {
         text: Vec::new(),
         rows: Vec::new(),
@@ -70,7 +111,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
         results: Vec::with_capacity(BATCH),
         out: Vec::new(),
     };
-    let mut cached = Cached::<Form>::default();
+    let mut cached = Cached::<RedInstr>::default();
     // The instruction being assembled: form, elements so far, first line.
     let mut group: Option<(AluOp, usize, u64)> = None;
     let mut n = 0u64;
@@ -79,11 +120,11 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
         while next_record(&mut rdr, &mut rec)? {
             let line = rec.position().map_or(last_line + 1, |p| p.line());
             last_line = line;
-            if rec.len() != 3 {
-                return Err(InputError::new(line, format!("expected 3 columns (form,init,b), found {}", rec.len())).into());
+            if rec.len() != cols {
+                return Err(InputError::new(line, format!("expected {cols} columns ({}), found {}", RED_HEADERS[header], rec.len())).into());
             }
-            let name = &rec[0];
-            let form = cached.parse(name, line, "form")?;
+            let instr = cached.parse(&rec[0], line, "form")?;
+            let form = row_form(instr, &rec, line)?;
             let w = form.elem_bits();
             let field = |i: usize, what: &str| {
                 hex::parse(&rec[i], w).map_err(|e| {
@@ -110,7 +151,7 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
             let sh = w * k as u32;
             let op = AluOp { form, old: op.old | m << sh, b: op.b | b << sh };
             p.text.extend_from_slice(&rec[0]);
-            for f in [&rec[1], &rec[2]] {
+            for f in rec.iter().skip(1) {
                 p.text.push(b',');
                 p.text.extend_from_slice(f);
             }
@@ -173,15 +214,45 @@ pub fn redux_header() -> String {
     h
 }
 
+/// Checks a row's membermask against PTX: an empty mask, and a mask without the executing
+/// lane (`lane`, when the row names one), are undefined behaviour there.
+fn check_mask(mask: u32, lane: Option<&[u8]>, line: u64) -> Result<(), InputError> {
+    let bad = |msg: String| InputError::new(line, msg);
+    if mask == 0 {
+        return Err(bad(
+            "mask: an empty membermask leaves redux.sync undefined (PTX: the executing thread must be in \
+             membermask); set the bit of every lane that executes it"
+                .into(),
+        ));
+    }
+    let Some(field) = lane else { return Ok(()) };
+    let text = String::from_utf8_lossy(field);
+    let lane: u32 = match text.parse() {
+        Ok(l) if l < LANES as u32 && text.bytes().all(|b| b.is_ascii_digit()) => l,
+        _ => return Err(bad(format!("lane: `{}` is not a lane number (decimal 0-31)", crate::input_error::shown(field)))),
+    };
+    if mask >> lane & 1 == 0 {
+        return Err(bad(format!(
+            "mask: {mask:08x} excludes the executing lane {lane}, which leaves redux.sync undefined (PTX); set \
+             bit {lane} of the mask, or name a lane in it"
+        )));
+    }
+    Ok(())
+}
+
 /// Evaluates every `redux.sync` row of `input` (`form,mask,src0,...,src31`, hex, one warp
-/// instruction per row) with `engine` and writes each row followed by `,result` (8 lowercase
-/// hex digits) to `output`. Returns the number of rows. On a bad row, every row before it has
-/// been written and the error is an [`InputError`].
+/// instruction per row, or with a last column `lane`: the executing lane, decimal) with
+/// `engine` and writes each row followed by `,result` (8 lowercase hex digits) to `output`.
+/// Returns the number of rows. On a bad row, every row before it has been written and the
+/// error is an [`InputError`]; a row whose mask is empty or leaves out its `lane` is bad.
 pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn ReduxEngine) -> anyhow::Result<u64> {
-    let header = redux_header();
+    let plain = redux_header();
+    let with_lane = format!("{plain},lane");
     let mut rdr = csv_reader(input);
     let mut rec = csv::ByteRecord::new();
-    check_header(&mut rdr, &mut rec, &header)?;
+    let which = check_header_any(&mut rdr, &mut rec, &[&plain, &with_lane])?;
+    let header = if which == 0 { plain } else { with_lane };
+    let cols = LANES + 2 + which;
     output.write_all(header.as_bytes())?;
     output.write_all(b",result\n")?;
     let mut text: Vec<u8> = Vec::new();
@@ -214,12 +285,9 @@ pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn Red
         while next_record(&mut rdr, &mut rec)? {
             let line = rec.position().map_or(last_line + 1, |p| p.line());
             last_line = line;
-            if rec.len() != LANES + 2 {
-                return Err(InputError::new(
-                    line,
-                    format!("expected {} columns (form,mask,src0,...,src31), found {}", LANES + 2, rec.len()),
-                )
-                .into());
+            if rec.len() != cols {
+                let what = if which == 0 { "form,mask,src0,...,src31" } else { "form,mask,src0,...,src31,lane" };
+                return Err(InputError::new(line, format!("expected {cols} columns ({what}), found {}", rec.len())).into());
             }
             let name = &rec[0];
             let form = cached.parse(name, line, "redux form")?;
@@ -227,6 +295,7 @@ pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn Red
                 hex::parse(&rec[i], 32).map(|v| v as u32).map_err(|e| InputError::new(line, format!("{what}: {e}")))
             };
             let mask = field(1, "mask")?;
+            check_mask(mask, rec.get(LANES + 2), line)?;
             let mut src = [0u32; LANES];
             for (i, s) in src.iter_mut().enumerate() {
                 *s = field(2 + i, &format!("src{i}"))?;
@@ -305,6 +374,46 @@ mod tests {
         assert_eq!(r.unwrap_err(), "line 2: expected 34 columns (form,mask,src0,...,src31), found 3");
         let (_, r) = run_redux("form,mask,src0\n");
         assert!(r.unwrap_err().starts_with("line 1: expected the header `form,mask,src0,src1,"));
+    }
+
+    #[test]
+    fn redux_rows_need_a_mask_with_the_executing_lane() {
+        let h = redux_header();
+        let (out, r) = run_redux(&format!("{h}\n{}\n", redux_row("redux.sync.add.u32", "0", &["1"])));
+        assert!(r.unwrap_err().starts_with("line 2: mask: an empty membermask leaves redux.sync undefined"));
+        assert_eq!(out, format!("{h},result\n"));
+        let ok = redux_row("redux.sync.add.u32", "6", &["1", "2", "3"]) + ",2";
+        let (out, r) = run_redux(&format!("{h},lane\n{ok}\n{}\n", redux_row("redux.sync.add.u32", "6", &[]) + ",0"));
+        assert_eq!(
+            r.unwrap_err(),
+            "line 3: mask: 00000006 excludes the executing lane 0, which leaves redux.sync undefined (PTX); set bit 0 \
+             of the mask, or name a lane in it"
+        );
+        assert_eq!(out, format!("{h},lane,result\n{ok},00000005\n"));
+        let (_, r) = run_redux(&format!("{h},lane\n{}\n", redux_row("redux.sync.add.u32", "6", &[]) + ",32"));
+        assert!(r.unwrap_err().contains("lane: `32` is not a lane number"));
+        let (_, r) = run_redux(&format!("{h},lane\n{}\n", redux_row("redux.sync.add.u32", "6", &[])));
+        assert!(r.unwrap_err().contains("expected 35 columns (form,mask,src0,...,src31,lane)"));
+    }
+
+    #[test]
+    fn instructions_with_qualifiers_and_generic_addresses() {
+        let h = "form,init,b,addr,cache_policy";
+        // 1 (a subnormal) + 0: generic 10 is global (flushed), generic 100000010 is shared (kept).
+        let rows = "red.relaxed.gpu.add.f32,1,0,10,\nred.release.sys.add.f32,1,0,100000010,\n\
+                    red.global.and.L2::cache_hint.b32,6,3,,ffff\nred.cta.shared::cluster.add.f32,1,0,,\n";
+        let (out, r) = run(&format!("{h}\n{rows}"));
+        assert_eq!(r, Ok(4));
+        let want: Vec<String> = rows.lines().zip(["00000000", "00000001", "00000002", "00000001"]).map(|(l, r)| format!("{l},{r}\n")).collect();
+        assert_eq!(out, format!("{h},result\n{}", want.concat()));
+        let (_, r) = run("form,init,b\nred.add.f32,1,0\n");
+        assert!(r.unwrap_err().starts_with("line 2: add.f32 names no state space (generic addressing)"));
+        let (_, r) = run(&format!("{h}\nred.add.noftz.v2.f16,1,0,100000000,\n"));
+        assert!(r.unwrap_err().contains("vector red takes global addresses only"));
+        let (_, r) = run(&format!("{h}\nred.global.add.u32,1,0,,5\n"));
+        assert!(r.unwrap_err().contains("cache_policy: global.add.u32 has no .L2::cache_hint"));
+        let (_, r) = run("form,init,b\nred.global.add.noftz.noftz.f16,1,0\n");
+        assert!(r.unwrap_err().contains("`.noftz` appears twice"));
     }
 
     fn run(input: &str) -> (String, Result<u64, String>) {

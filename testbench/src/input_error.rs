@@ -53,6 +53,23 @@ pub fn check_header<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteReco
     Ok(())
 }
 
+/// Reads the header record and checks it is one of `expected`; returns which. A header that is
+/// none of them is reported as [`check_header`] reports it against the first.
+pub fn check_header_any<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, expected: &[&str]) -> anyhow::Result<usize> {
+    if !next_record(rdr, rec)? {
+        return Err(InputError::new(rdr.line + 1, format!("empty input: expected the header `{}`", expected[0])).into());
+    }
+    let line = rec.position().map_or(1, |p| p.line());
+    let got: Vec<&[u8]> = rec.iter().collect();
+    for (k, e) in expected.iter().enumerate() {
+        if got == e.split(',').map(str::as_bytes).collect::<Vec<_>>() {
+            return Ok(k);
+        }
+    }
+    let got = shown(&got.join(&b","[..]));
+    Err(InputError::new(line, format!("expected the header `{}`, found `{got}`", expected[0])).into())
+}
+
 /// Reads the project's CSV formats a row at a time. A row is one line (ended by `\n` or
 /// `\r\n`) split at every comma: no field of these formats holds a comma or a quote, so there
 /// is no quoting, and a row's position is exactly its line. Blank lines are skipped; a UTF-8
@@ -162,6 +179,20 @@ impl<T> Parsed<T> {
         check_header(&mut rdr, &mut rec, header)?;
         let mut rows = Vec::new();
         let error = rows_into(&mut rdr, &mut rec, &mut rows).err();
+        Ok(Parsed { rows, error })
+    }
+
+    /// As [`Parsed::read`], with any of `headers`; `rows_into` learns which one came.
+    pub fn read_any<R: std::io::Read>(
+        input: R,
+        headers: &[&str],
+        rows_into: impl FnOnce(&mut Rows<R>, &mut csv::ByteRecord, &mut Vec<T>, usize) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Parsed<T>> {
+        let mut rdr = csv_reader(input);
+        let mut rec = csv::ByteRecord::new();
+        let which = check_header_any(&mut rdr, &mut rec, headers)?;
+        let mut rows = Vec::new();
+        let error = rows_into(&mut rdr, &mut rec, &mut rows, which).err();
         Ok(Parsed { rows, error })
     }
 

@@ -252,6 +252,10 @@ enum Cmd {
         /// CSV with the header `code,form,bytes,latency,unit,lanes` (lanes: a bit mask).
         #[arg(long)]
         csv: bool,
+        /// Every PTX `red` spelling that eval and run rows accept (the seed grammar with each
+        /// .sem, .scope, state space and .L2::cache_hint), as CSV `spelling,space,form`.
+        #[arg(long)]
+        all: bool,
     },
     /// Measure the cosimulation speed (Verilated ALU + golden-model check) and rust-hdl's own
     /// simulator on the same block (release build; numbers for BENCHMARKS.md).
@@ -319,7 +323,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Merge { json, files } => regress::merge(&files, json.as_deref()),
         Cmd::BenchAlu { ops, hdl_ops } => cli::bench_alu::bench_alu(ops, hdl_ops),
-        Cmd::Forms { csv } => cli::forms::forms_cmd(csv),
+        Cmd::Forms { csv, all } => cli::forms::forms_cmd(csv, all),
         Cmd::BenchRedux { insts, seed } => cli::bench::bench_redux(insts, seed),
         Cmd::BenchAsync { phases, per_phase, stream } => cli::bench::bench_async(phases, per_phase, stream),
         Cmd::Synth { top, mem_bytes, depths, freq, seed, seeds, jobs, placer, no_tmg_ripup, no_pnr, no_breakdown, no_save, json } => {

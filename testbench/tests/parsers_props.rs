@@ -193,7 +193,8 @@ fn name_like() -> impl Strategy<Value = String> {
     const TOKENS: &[&str] = &[
         "red", "atom", "ld", "st", "global", "shared", "shared::cta", "shared::cluster", "v2", "v4", "v8", "noftz",
         "add", "and", "or", "xor", "min", "max", "inc", "dec", "b32", "b64", "b128", "u32", "s32", "u64", "s64",
-        "f32", "f64", "f16", "bf16", "f16x2", "bf16x2", "relaxed", "release", "cluster", "gpu", "sys", "async",
+        "f32", "f64", "f16", "bf16", "f16x2", "bf16x2", "relaxed", "release", "cta", "cluster", "gpu", "sys", "async",
+        "L2::cache_hint", "acquire",
         "mmio", "mbarrier::complete_tx::bytes", "redux", "sync", "abs", "NaN", "", "gpu.acquire",
     ];
     let token = prop_oneof![4 => prop::sample::select(TOKENS).prop_map(String::from), 1 => any::<String>()];
@@ -215,6 +216,12 @@ proptest! {
         }
         if let Ok(r) = name.parse::<sim::red_async::RedAsync>() {
             prop_assert_eq!(r.to_string().parse::<sim::red_async::RedAsync>().ok(), Some(r));
+        }
+        if let Ok(i) = name.parse::<sim::RedInstr>() {
+            prop_assert_eq!(i.to_string().parse::<sim::RedInstr>().ok(), Some(i));
+        }
+        if let Ok(t) = name.parse::<sim::TraceOp>() {
+            prop_assert_eq!(t.to_string().parse::<sim::TraceOp>().ok(), Some(t));
         }
         if let Ok(r) = name.parse::<sim::redux::ReduxForm>() {
             prop_assert_eq!(r.to_string().parse::<sim::redux::ReduxForm>().ok(), Some(r));

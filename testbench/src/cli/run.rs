@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sim::Memory;
 use testbench::engine::EngineKind;
 use testbench::unit::RtlUnit;
 use testbench::{InputError, trace};
@@ -49,18 +48,31 @@ pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option
     }
     // A bad row stops the trace there: the requests before it run and their rows are written.
     let parsed = trace::parse_prefix(&input[..]).map_err(|e| in_file(e, &trace))?;
-    let reqs = &parsed.rows;
+    let rows = &parsed.rows;
+    let needs_shared = rows.iter().any(|r| r.space() == sim::Space::Shared);
     let (outcomes, cov) = match engine {
-        EngineKind::Model => (trace::MemEngine::execute(&mut Memory::new(mem_bytes), reqs)?, None),
+        EngineKind::Model => {
+            let mut m = sim::Spaces::new(mem_bytes, mem_bytes);
+            (trace::execute(rows, &mut m.global, Some(&mut m.shared))?, None)
+        }
         EngineKind::Rtl => {
             let mut unit = match &vcd {
                 Some(path) => RtlUnit::with_vcd(mem_bytes, path, 0)?,
                 None => RtlUnit::new(mem_bytes)?,
             };
-            let (outcomes, _) = testbench::unit::execute_trace(&mut unit, reqs)?;
+            // Shared memory is a second instance of the unit (see docs/cli.md); built only
+            // when the trace has shared rows, so a global trace runs as it always did.
+            let mut shared = if needs_shared { Some(RtlUnit::new(mem_bytes)?) } else { None };
+            let outcomes = trace::execute(rows, &mut unit, shared.as_mut().map(|u| u as &mut dyn trace::MemEngine))?;
             unit.idle(2);
             let cycles = unit.cycle();
-            let cov = unit.cov_counts();
+            let mut cov = unit.cov_counts();
+            if let Some(s) = &mut shared {
+                s.idle(2);
+                for (c, k) in cov.iter_mut().zip(s.cov_counts()) {
+                    *c += k;
+                }
+            }
             drop(unit); // closes the waveform and writes the viewer set-ups beside it
             if let Some(path) = &vcd {
                 eprintln!(
@@ -70,25 +82,28 @@ pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option
                     path.display(),
                     path.with_extension("sucl").display()
                 );
+                if needs_shared {
+                    eprintln!("redunit: the waveform shows the global-memory unit; shared-memory rows ran on a second, untraced unit");
+                }
             }
             (outcomes, Some((cov, cycles)))
         }
     };
     let stdout = BufWriter::new(std::io::stdout().lock());
-    trace::write_results(reqs, &outcomes, stdout)?;
+    trace::write_results(rows, &outcomes, stdout)?;
     if coverage {
         let mut c = testbench::unit_cosim::Coverage::default();
-        for (q, o) in reqs.iter().zip(&outcomes) {
-            c.add_request(q.access);
+        for (q, o) in rows.iter().zip(&outcomes) {
+            c.add_request(q.req().access);
             c.add_status(sim::status_code(o.map(|_| ())));
         }
         let mut err = std::io::stderr().lock();
         match cov {
             Some((bits, cycles)) => {
                 c.cov = bits;
-                writeln!(err, "coverage of {} requests over {cycles} cycles (engine rtl, {mem_bytes} bytes):", reqs.len())?;
+                writeln!(err, "coverage of {} requests over {cycles} cycles (engine rtl, {mem_bytes} bytes):", rows.len())?;
             }
-            None => writeln!(err, "coverage of {} requests (engine model: no coverage points):", reqs.len())?,
+            None => writeln!(err, "coverage of {} requests (engine model: no coverage points):", rows.len())?,
         }
         c.report(&mut err)?;
     }

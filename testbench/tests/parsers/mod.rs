@@ -48,13 +48,16 @@ fn redux_with(i: &[u8], engine: EngineKind) -> Outcome {
 
 fn run_model(i: &[u8]) -> Outcome {
     let mut out = Vec::new();
-    let r = trace::run(i, &mut out, &mut sim::Memory::new(sim::memory::DEFAULT_MEM_BYTES));
+    let n = sim::memory::DEFAULT_MEM_BYTES;
+    let r = trace::run(i, &mut out, &mut sim::Memory::new(n), &mut sim::Memory::new(n));
     outcome(out, r)
 }
 
 fn run_rtl(i: &[u8]) -> Outcome {
     let mut out = Vec::new();
-    let r = testbench::unit::RtlUnit::new(sim::memory::DEFAULT_MEM_BYTES).and_then(|mut u| trace::run(i, &mut out, &mut u));
+    let n = sim::memory::DEFAULT_MEM_BYTES;
+    let units = testbench::unit::RtlUnit::new(n).and_then(|g| Ok((g, testbench::unit::RtlUnit::new(n)?)));
+    let r = units.and_then(|(mut g, mut s)| trace::run(i, &mut out, &mut g, &mut s));
     outcome(out, r)
 }
 
@@ -93,7 +96,7 @@ pub const RUN: Target = Target {
     run: run_model,
     header: || "op,addr,value".into(),
     echoes: false,
-    rows: |n| prop::collection::vec(request_row(), 0..=n).boxed(),
+    rows: |n| prop::collection::vec(spaced_request_row(), 0..=n).boxed(),
 };
 pub const RUN_RTL: Target = Target { name: "run rtl", run: run_rtl, ..RUN };
 pub const WARP: Target = Target {
@@ -186,6 +189,31 @@ pub fn request_row() -> impl Strategy<Value = String> {
         let value = if bits == 0 { String::new() } else { hex(v, bits, style) };
         format!("{name},{},{value}", hex(a as u128, 64, style >> 2))
     })
+}
+
+/// One `op,addr,value` row of a `run` trace: as [`request_row`], or a `red`/`atom` written as a
+/// PTX instruction with a `.sem`, a `.scope` and sometimes no state space (scalars only, so that
+/// every address is legal for it), or an `ld`/`st` that names a space; addresses sometimes in
+/// the generic shared window.
+pub fn spaced_request_row() -> impl Strategy<Value = String> {
+    let window = (0u64..4096).prop_map(|s| sim::spaces::SHARED_WINDOW_BASE + s * 16);
+    let addr = prop_oneof![3 => addr(), 1 => window];
+    let qualified = (0..2 * FORMS.len(), any::<u8>(), addr, any::<u128>(), any::<u8>()).prop_map(|(k, q, a, v, style)| {
+        let form = FORMS[k % FORMS.len()];
+        let sem = ["", "relaxed.", "release."][(q % 3) as usize];
+        let scope = ["", "cta.", "cluster.", "gpu.", "sys."][(q / 3 % 5) as usize];
+        let name = form.to_string();
+        let body = if !form.is_vector() && q / 15 % 2 == 1 { name.split_once('.').unwrap().1.to_string() } else { name };
+        let op = if k < FORMS.len() { format!("red.{sem}{scope}{body}") } else { format!("atom.{sem}{scope}{body}") };
+        format!("{op},{},{}", hex(a as u128, 64, style), hex(v, form.bytes() as u32 * 8, style >> 2))
+    });
+    let spaces = ["", "global.", "shared.", "shared::cta.", "shared::cluster."];
+    let plain = (0..6usize, 0..spaces.len(), (0u64..4096).prop_map(|s| s * 16), any::<u128>()).prop_map(move |(op, sp, a, v)| {
+        let (kind, w) = if op < 3 { ("ld", 32 << op) } else { ("st", 32 << (op - 3)) };
+        let value = if kind == "ld" { String::new() } else { hex(v, w, 0) };
+        format!("{kind}.{}b{w},{a:x},{value}", spaces[sp])
+    });
+    prop_oneof![2 => request_row(), 2 => qualified, 1 => plain]
 }
 
 /// One warp row: a `red` form, a mask, and 32 lanes (inactive lanes sometimes left empty).
