@@ -1,6 +1,7 @@
 // Formal harness of the ordering queue (hw::ordering_queue::OrderingQueue, module `top`).
 // Parameters (defines): DEPTH (slots), WMAX (largest push_wait), LBITS (line bits used),
-// REGISTERED (the registered push, whose chain keys shorten a dependent's window to 1),
+// REGISTERED (the registered push, whose chain keys shorten a dependent's window to
+// CHAIN_WAIT, default 1),
 // LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
 // solver), bit 1 one later ordered entry B to A's line and one of its words. Every entry could be A or B, so a
@@ -19,7 +20,7 @@ module harness(
     input push_ordered,
     input [4:0] push_wait,
     input [7:0] push_key,
-    input [3:0] push_words,
+    input [3:0] words_nx,
     input issue_enable,
     input pick_a,
     input pick_b,
@@ -34,6 +35,9 @@ module harness(
     wire [27:0] nx = {{(28 - `LBITS){1'b0}}, line_nx[`LBITS-1:0]};
     reg [27:0] push_line = 0;
     always @(posedge clock) if (!keep) push_line <= nx;
+    // The words the push touches, registered like the line (the same contract).
+    reg [3:0] push_words = 4'hf;
+    always @(posedge clock) if (!keep) push_words <= words_nx;
 
     wire dut_ready, push_ready_nx, issue_valid, issue_ordered;
     wire [27:0] issue_line;
@@ -67,6 +71,9 @@ module harness(
 `endif
     wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && same_line;
     reg chain_b = 0;
+`ifndef CHAIN_WAIT
+`define CHAIN_WAIT 5'd1
+`endif
 `ifdef REGISTERED
     wire key_eq = push_key == ka && push_key[7];
 `else
@@ -93,6 +100,8 @@ module harness(
 
     always @(*) begin
         assume(push_wait <= `WMAX);
+        // The chain contract: a chainable entry's own window is at least the chain's.
+        assume(!push_key[7] || push_wait >= `CHAIN_WAIT);
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.
@@ -109,7 +118,7 @@ module harness(
             assert(!iss_b || sb == 1);
             // order: B (ordered, same line, pushed after A) issues after A, and more than A's
             // window later (more than 1 cycle when B chains behind A: equal chainable keys).
-            assert(!iss_b || (sa == 2 && since_a > (chain_b ? 5'd1 : wa)));
+            assert(!iss_b || (sa == 2 && since_a > (chain_b ? `CHAIN_WAIT : wa)));
             // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
 `ifndef SKIP_LIVE
             assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND));

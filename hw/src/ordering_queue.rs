@@ -76,8 +76,9 @@
 //! # Chains (registered push)
 //! Each entry carries a *chain key* (`push_key`: the bytes it touches and the loop its
 //! operation takes; 0 when it takes none). At the push the key is compared with every slot's
-//! (`e_ch`); when an entry's dependence with an equal key issues, the entry waits a window of
-//! 1 after it instead of that entry's own: the unit forwards the producer's result into the
+//! (`e_ch`); when an entry's dependence with an equal key issues, the entry waits the chain's
+//! window after it ([`OrderingQueue::with_chain_wait`], 1 by default) instead of that entry's
+//! own: the unit forwards the producer's result into the
 //! consumer's operand inside the ALU's loop, so the consumer does not need the merged line.
 //! A dependence with another key (other bytes, another loop, a line-path access) gives its
 //! full window, and the count keeps the largest. An entry pushed after its producer issued
@@ -144,9 +145,11 @@ pub struct OrderingQueue {
     pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
     /// Registered push only: the entry's *chain key* (bit [`QUEUE_KEY_BITS`] - 1 set: the
     /// entry may chain; the rest name the bytes and the loop it takes). An entry that waits on
-    /// an older entry to its line with an equal chainable key waits only a window of 1 after
-    /// that one's issue, not that one's window: the consumer takes its operand from the
-    /// producer's result in the ALU's loop, not from the line. 0: never chains.
+    /// an older entry to its line with an equal chainable key waits only the chain's window
+    /// after that one's issue, not that one's window: the consumer takes its operand from the
+    /// producer's result in the ALU's loop, not from the line. 0: never chains. A chainable
+    /// entry's own window (`push_wait`) must be at least the chain's (the unit's integer
+    /// window is).
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
     /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
     /// on the older entries to its line that touch one of them, and on no other. All ones:
@@ -194,6 +197,13 @@ pub struct OrderingQueue {
     e_words: [DFF<Bits<4>>; QUEUE_DEPTH],
     /// The pushed words intersect slot j's (bit j).
     p_wm: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Registered push: the slots whose words met the entry's at its push. Its dependences
+    /// are its raw line matches in its first cycle (it is not eligible then) and are masked
+    /// with these from then on, so the word compare is off the push's line-match path.
+    e_wm: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// A chain dependent's window less one (thermometer), and whether it is 2 or more.
+    ch_wt: Constant<Bits<QUEUE_WAIT_MAX>>,
+    ch_wt0: Constant<Bit>,
     mk_words: Signal<Local, Bits<4>>,
     e_payload: [DFF<Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
@@ -394,6 +404,9 @@ impl OrderingQueue {
             e_ch: Default::default(),
             e_words: Default::default(),
             p_wm: Default::default(),
+            e_wm: Default::default(),
+            ch_wt: Constant::new(Bits::default()),
+            ch_wt0: Constant::new(false),
             mk_words: Default::default(),
             e_payload: Default::default(),
             e_elig: Default::default(),
@@ -491,6 +504,17 @@ impl OrderingQueue {
     }
 }
 
+impl OrderingQueue {
+    /// The window of a chain dependent (1..=`max_wait`; 1 when not set): it waits this many
+    /// cycles after its chain producer's issue, whatever that one's own window.
+    pub fn with_chain_wait(mut self, wait: usize) -> Self {
+        assert!((1..=QUEUE_WAIT_MAX).contains(&wait), "OrderingQueue: chain wait {wait} is not in 1..={QUEUE_WAIT_MAX}");
+        self.ch_wt = Constant::new(((1u128 << (wait - 1)) - 1).to_bits());
+        self.ch_wt0 = Constant::new(wait >= 2);
+        self
+    }
+}
+
 impl Logic for OrderingQueue {
     #[hdl_gen]
     fn update(&mut self) {
@@ -520,6 +544,7 @@ impl Logic for OrderingQueue {
             self.e_dw[i].clock.next = self.clock.val();
             self.e_key[i].clock.next = self.clock.val();
             self.e_ch[i].clock.next = self.clock.val();
+            self.e_wm[i].clock.next = self.clock.val();
             self.e_words[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
@@ -735,7 +760,11 @@ impl Logic for OrderingQueue {
             self.vb.next = (self.e_words[j].q.val() & self.push_words.val()).any();
             self.p_wm.next = (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
-        self.m.next = self.m.val() & self.p_wm.val();
+        // (Registered push: the entry keeps its raw line matches a cycle, `e_wm` masks them
+        // after; the history's windows take the words at once.)
+        if !self.rp.val() {
+            self.m.next = self.m.val() & self.p_wm.val();
+        }
         // The pushed key's matches with the slots' keys (a chainable key only; the line
         // match is the dependence itself).
         self.p_ch.next = self.zero_d.val();
@@ -774,11 +803,11 @@ impl Logic for OrderingQueue {
         // cycle ahead; the slot of an issue stays intact for two cycles); `ph_hr` the places
         // after them, through their compares of the cycle before.)
         self.ph_w[0].d.next = self.zero_w.val();
-        if (self.m.val() & self.last_fs.q.val()).any() {
+        if (self.m.val() & self.p_wm.val() & self.last_fs.q.val()).any() {
             self.ph_w[0].d.next = self.i_wt.val();
         }
         self.ph_w[1].d.next = self.zero_w.val();
-        if (self.m.val() & self.last2_fs.q.val()).any() {
+        if (self.m.val() & self.p_wm.val() & self.last2_fs.q.val()).any() {
             self.ph_w[1].d.next = self.h_t[0].q.val();
         }
         for k in 0..self.h_line.len() {
@@ -845,10 +874,16 @@ impl Logic for OrderingQueue {
             self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs.q.val()).any();
             self.k_chain.next = (self.e_dep[i].q.val() & self.e_ch[i].q.val() & self.last_fs.q.val()).any();
             if self.rp.val() {
-                self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
-                // (A chain producer's issue adds no window: a window of 1.)
-                if self.k_hit.val() && !self.k_chain.val() {
+                self.k_hit.next = (self.e_dep[i].q.val() & self.e_wm[i].q.val() & self.last_fs.q.val()).any();
+            }
+            if self.rp.val() {
+                self.k_dep.next = self.e_dep[i].q.val() & self.e_wm[i].q.val() & !self.last_fs.q.val();
+                // (A chain producer's issue adds the chain's window, not its own.)
+                if self.k_hit.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
+                    if self.k_chain.val() {
+                        self.k_cnt.next = self.e_cnt[i].q.val() | self.ch_wt.val();
+                    }
                     self.k_hz.next = true;
                 }
                 if self.ph_we.q.val().get_bit(i) {
@@ -917,7 +952,7 @@ impl Logic for OrderingQueue {
             self.k_c0.next = self.k_cnt.val().get_bit(0);
             if self.rp.val() {
                 self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
-                    || (self.e_dw[i].q.val() & self.last_fs.q.val()).any()
+                    || (self.e_dw[i].q.val() & self.e_wm[i].q.val() & self.last_fs.q.val()).any()
                     || (self.ph_we.q.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
             self.e_elig[i].d.next = self.e_valid[i].q.val()
@@ -963,8 +998,10 @@ impl Logic for OrderingQueue {
             self.e_key[i].d.next = self.e_key[i].q.val();
             self.ch_next.next = self.e_ch[i].q.val();
             self.e_words[i].d.next = self.e_words[i].q.val();
+            self.e_wm[i].d.next = self.e_wm[i].q.val();
             if self.ld_vec.val().get_bit(i) {
                 self.e_words[i].d.next = self.push_words.val();
+                self.e_wm[i].d.next = self.p_wm.val();
                 self.e_key[i].d.next = self.push_key.val();
                 self.ch_next.next = self.p_ch.val();
             }
@@ -975,7 +1012,10 @@ impl Logic for OrderingQueue {
             if (self.e_ordered[i].q.val() && !self.ld_vec.val().get_bit(i))
                 || (self.push_ordered.val() && self.ld_vec.val().get_bit(i))
             {
-                self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val() & !self.ch_next.val();
+                self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val();
+                if !self.ch_wt0.val() {
+                    self.e_dw[i].d.next = self.d_next.val() & self.wt0_vec.val() & !self.ch_next.val();
+                }
             }
         }
         self.c_lw.d.next = self.lw_v.val();

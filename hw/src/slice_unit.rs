@@ -89,13 +89,13 @@
 //!   only; the request credit count then lags by up to one issue and allows one place
 //!   less.
 //! - **sc** registers the issued request and compares its line with the ops that will be
-//!   three stages further when it reaches s1, into a one-hot forwarding select (`fsel_c`).
+//!   three stages further when it reaches s1, into a one-hot forwarding select (`fsel_cq`, one per word).
 //! - **si** registers sc's request; the RAM address comes from there (the pick does not
 //!   drive the block RAMs' address pins). The forwarding select is copied, with no logic
 //!   between, into one register per 32-bit quarter of sr's select (`fsel_q`, replicas that
-//!   placement puts by their quarter) and one for s1 (`fsel_r`, copied in sr into
-//!   per-quarter replicas `fsel_s`): the select's fan-out to 128 bits and its compares are in
-//!   different cycles.
+//!   placement puts by their quarter) and one per word for s1 (`fsel_rq`, copied in sr into
+//!   per-quarter replicas `fsel_s`), and the op's own word's (`fsel_r`, for the integer
+//!   loop): the select's fan-out to 128 bits and its compares are in different cycles.
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
 //!   RAM's clock-to-output starts no path). Meanwhile sr selects the forwarding sources whose
@@ -114,9 +114,9 @@
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent FP ops issue
-//!   every `L + 3` cycles and a request behind an integer op to other bytes of its line
-//!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues 2
-//!   cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
+//!   every `L + 3` cycles and a request behind an integer op to other bytes of its word
+//!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues
+//!   `Li + 1` cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
 //!   issue one per cycle.
 //!
 //! # The integer loop (registered pipeline)
@@ -125,16 +125,18 @@
 //! to its own input the same way). An integer `red`/`atom` on a plain access carries a
 //! *chain key* (offset and size) into the queue; one that waits on an older entry with the
 //! same key (the same bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or
-//! `atom`) waits a window of 1 after that entry's issue instead of `Li + 2`
-//! ([`OrderingQueue`], "Chains"). It reaches s1b 2 to `Li + 2` cycles behind its producer,
-//! whose result is then the integer ALU's output `y` (2 cycles with `Li` = 2), `y_r` or
-//! `y_rr`: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
+//! `atom`) waits a window of `Li` after that entry's issue instead of `Li + 2`
+//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li + 1` to `Li + 2` cycles behind its
+//! producer, whose result is then in the integer ALU's result register `y_r` or the one after
+//! it, `y_rr`: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
 //! queue lets no other so close) and registers a one-hot source select (`ch_d`), and s1b
 //! puts that result on the ALU's `a` input and, for `atom`, in the response. The line it
 //! forwarded is right but for its own bytes (a producer's line carries its bytes cleared
-//! until its merge), which its own result replaces. Dependent integer ops issue every 2
-//! cycles; the loop is the integer ALU's second segment and a 2:1 select into its input
-//! registers. Masked sector requests, FP forms and accesses to other bytes take the line.
+//! until its merge), which its own result replaces. Dependent integer ops issue every
+//! `Li + 1` cycles (3); the loop is the ALU's two segments, `y_r` and a 2:1 select into the
+//! ALU's input registers: taking `y` itself (every 2 cycles) put the ALU's last segment and
+//! the select in one cycle, 7.6 ns on the ECP5. Masked sector requests, FP forms and
+//! accesses to other bytes take the line.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 12` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
@@ -257,14 +259,14 @@ pub struct Shape {
     /// The window of `ld`/`st` (their line is final after s1).
     pub win_mem: usize,
     /// The window of a chained integer op: an integer `red`/`atom` behind one to the same
-    /// bytes takes its operand from the integer ALU's loop (registered pipeline: 1, so
-    /// dependent integer ops issue every 2 cycles; the shallow pipeline forwards the merged
-    /// line in the cycle the result is made, `win_int`).
+    /// bytes takes its operand from the integer ALU's loop (registered pipeline: the ALU's
+    /// latency `Li`, so dependent integer ops issue every `Li + 1` cycles, 3 by default; the
+    /// shallow pipeline forwards the merged line in the cycle the result is made, `win_int`).
     pub win_chain: usize,
     /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
-    /// producer's result `d` cycles after the integer ALU made it (0: its output `y`, 1:
-    /// `y_r`, 2: `y_rr`). Zero in the shallow pipeline.
-    pub chain_map: [u128; 3],
+    /// producer's result `d + 1` cycles after the integer ALU made it (0: `y_r`, 1: `y_rr`).
+    /// Zero in the shallow pipeline.
+    pub chain_map: [u128; 2],
     /// Places of the response FIFO (at least the requests in flight from issue to response).
     pub rsp_depth: usize,
 }
@@ -281,13 +283,15 @@ pub fn shape(cfg: &Config) -> Shape {
         // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
         // later: every window is one cycle longer than the merge stage alone needs (si, before
         // the forwarding point, delays producer and dependent alike).
-        // The chain: a consumer `d` cycles behind its producer (distance 2, the least the
-        // registered queue gives, up to the integer window) is in s1 when the producer is in
-        // sp[d - 2], and finds its result `d - int_lat` cycles after the ALU made it.
+        // The chain: a consumer `d` cycles behind its producer (from `int_lat + 1`: the loop
+        // takes the ALU's registered result `y_r`, so that no cycle holds the ALU's last
+        // segment and the operand select together; up to the integer window) is in s1 when
+        // the producer is in sp[d - 2], and finds its result `d - int_lat` cycles after the
+        // ALU made it (1: `y_r`, 2: `y_rr`).
         let win_int = int_at + 2;
-        let mut chain_map = [0u128; 3];
-        for d in 2.max(int_lat)..=win_int {
-            chain_map[d - int_lat] |= 1 << (d - 2);
+        let mut chain_map = [0u128; 2];
+        for d in (int_lat + 1).max(2)..=win_int {
+            chain_map[d - int_lat - 1] |= 1 << (d - 2);
         }
         Shape {
             stages,
@@ -298,7 +302,7 @@ pub fn shape(cfg: &Config) -> Shape {
             win_fp: fp_at + 2,
             win_int,
             win_mem: 1,
-            win_chain: 2.max(int_lat) - 1,
+            win_chain: int_lat.max(1),
             chain_map,
             rsp_depth: 32,
         }
@@ -315,7 +319,7 @@ pub fn shape(cfg: &Config) -> Shape {
             win_int: int_at,
             win_mem: 0,
             win_chain: int_at,
-            chain_map: [0; 3],
+            chain_map: [0; 2],
             rsp_depth: RSP_FIFO_DEPTH,
         }
     }
@@ -647,7 +651,7 @@ pub struct SliceUnit {
     // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read (registered
     // pipeline only) ====
     /// sc: the issued request registered; its line is compared with the ops in flight here,
-    /// two cycles before sr's select needs the result (`fsel_c`), so that the select's
+    /// two cycles before sr's select needs the result (`fsel_cq`), so that the select's
     /// registers (`fsel_q`) are copies loaded across the chip with no logic before them.
     sc_valid: DFF<Bit>,
     sc_ordered: DFF<Bit>,
@@ -683,7 +687,7 @@ pub struct SliceUnit {
     s1b_ww: DFF<Bits<4>>,
     sp_ww: Vec<DFF<Bits<4>>>,
     /// Per word of the line, its forwarding source (one-hot as `fsel`), found in sc and copied
-    /// in si; `fsel_c`/`fsel_r`/`fsel` are the source of the op's own (lowest) word.
+    /// in si; `fsel_r`/`fsel` are the source of the op's own (lowest) word.
     fsel_cq: [DFF<Bits<32>>; 4],
     fsel_rq: [DFF<Bits<32>>; 4],
     fs_v: [Signal<Local, Bits<32>>; 4],
@@ -691,12 +695,11 @@ pub struct SliceUnit {
     fs_hq: Signal<Local, Bits<4>>,
     fs_b: Signal<Local, Bit>,
     /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
-    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in sc (`fsel_c`), copied in si
+    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in sc per word (`fsel_cq`), copied in si
     /// (`fsel_r`, and `fsel_q`: one replica per 32-bit quarter of sr's select), delayed to
     /// s1 (`fsel`).
     fsel: DFF<Bits<32>>,
     fsel_r: DFF<Bits<32>>,
-    fsel_c: DFF<Bits<32>>,
     fsel_q: [ReplicaReg<Bits<32>>; 4],
     /// The 32-bit quarters of a line, for `fsel_q` and `fsel_s`.
     qmask: [Constant<Bits<128>>; 4],
@@ -749,11 +752,11 @@ pub struct SliceUnit {
     /// The integer loop: lane 0's result one cycle after `y_r` (a chain source).
     y_rr: Cut<Bits<64>>,
     /// Bit j: a chain consumer whose producer is in `sp_*[j]` when it is in s1 takes the
-    /// producer's result from `int_alu.y` (`ch_m[0]`), `y_r` (`ch_m[1]`) or `y_rr` (`ch_m[2]`).
-    ch_m: [Constant<Bits<32>>; 3],
-    /// s1b's chain source (one-hot over `int_alu.y`, `y_r[0]`, `y_rr`; zero: the line).
-    ch_d: [DFF<Bit>; 3],
-    ch_nx: [Signal<Local, Bit>; 3],
+    /// producer's result from `y_r` (`ch_m[0]`) or `y_rr` (`ch_m[1]`).
+    ch_m: [Constant<Bits<32>>; 2],
+    /// s1b's chain source (one-hot over `y_r[0]`, `y_rr`; zero: the line).
+    ch_d: [DFF<Bit>; 2],
+    ch_nx: [Signal<Local, Bit>; 2],
     /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
     ch_me: Signal<Local, Bit>,
     ch_p: Signal<Local, Bit>,
@@ -1044,7 +1047,7 @@ impl SliceUnit {
             rsp_data: Default::default(),
             rsp_status: Default::default(),
             cov: Default::default(),
-            queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs),
+            queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs).with_chain_wait(sh.win_chain.max(1)),
             mem,
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
@@ -1189,7 +1192,6 @@ impl SliceUnit {
             sr_payload: Default::default(),
             fsel: Default::default(),
             fsel_r: Default::default(),
-            fsel_c: Default::default(),
             fsel_q: Default::default(),
             qmask: std::array::from_fn(|q| k((u32::MAX as u128) << (32 * q))),
             fsel_s: Default::default(),
@@ -1391,7 +1393,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fsel_c, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1400,7 +1402,7 @@ impl Logic for SliceUnit {
             self.fpre[h].clock.next = self.clock.val();
         }
         self.y_rr.clock.next = self.clock.val();
-        for d in 0..3 {
+        for d in 0..2 {
             self.ch_d[d].clock.next = self.clock.val();
         }
         for q in 0..4 {
@@ -1956,26 +1958,25 @@ impl Logic for SliceUnit {
                 self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val() | self.sc_ww.q.val();
             }
         }
-        // Per word, and for the op's own lowest word (the chain and the coverage read it).
         for q in 0..4 {
             self.fsel_cq[q].d.next = self.zero32.val();
             if self.sc_valid.q.val() && self.sc_ordered.q.val() {
                 self.fsel_cq[q].d.next = self.fs_v[q].val() >> self.fs_sh.val();
             }
         }
-        self.fsel_c.d.next = self.fsel_cq[3].d.val();
-        if self.sc_ww.q.val().get_bit(2) {
-            self.fsel_c.d.next = self.fsel_cq[2].d.val();
-        }
-        if self.sc_ww.q.val().get_bit(1) {
-            self.fsel_c.d.next = self.fsel_cq[1].d.val();
-        }
-        if self.sc_ww.q.val().get_bit(0) {
-            self.fsel_c.d.next = self.fsel_cq[0].d.val();
-        }
         // si: each word's select copied, with no logic between, into a register per quarter
-        // of sr's select (replicas: each sits by its quarter) and one for s1.
-        self.fsel_r.d.next = self.fsel_c.q.val();
+        // of sr's select (replicas: each sits by its quarter); for s1 the select of the op's
+        // own lowest word (the chain and the coverage read it), chosen here from registers.
+        self.fsel_r.d.next = self.fsel_cq[3].q.val();
+        if self.si_ww.q.val().get_bit(2) {
+            self.fsel_r.d.next = self.fsel_cq[2].q.val();
+        }
+        if self.si_ww.q.val().get_bit(1) {
+            self.fsel_r.d.next = self.fsel_cq[1].q.val();
+        }
+        if self.si_ww.q.val().get_bit(0) {
+            self.fsel_r.d.next = self.fsel_cq[0].q.val();
+        }
         self.fs_any_r.d.next = self.zero4.val();
         for q in 0..4 {
             self.fsel_rq[q].d.next = self.fsel_cq[q].q.val();
@@ -2184,7 +2185,7 @@ impl Logic for SliceUnit {
             && !self.s1r_fp.val()
             && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any()
             && ((self.s1r_kind.val() == self.kind_red.val()) || (self.s1r_kind.val() == self.kind_atom.val()));
-        for d in 0..3 {
+        for d in 0..2 {
             self.ch_nx[d].next = false;
         }
         for j in 0..self.sp_valid.len() {
@@ -2193,13 +2194,13 @@ impl Logic for SliceUnit {
                 && !self.sp_fp[j].q.val()
                 && !self.sp_sector[j].q.val()
                 && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()));
-            for d in 0..3 {
+            for d in 0..2 {
                 if self.ch_p.val() && self.ch_m[d].val().get_bit(j) {
                     self.ch_nx[d].next = true;
                 }
             }
         }
-        for d in 0..3 {
+        for d in 0..2 {
             self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
         }
         // The registered pipeline registers the forwarded line (s1b) before it computes.
@@ -2251,20 +2252,17 @@ impl Logic for SliceUnit {
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        // A chained op's operand is its producer's result, from the ALU's output or the
-        // registers after it (`ch_d`, one-hot; the shallow pipeline has none).
+        // A chained op's operand is its producer's result, from the registers after the ALU
+        // (`ch_d`, one-hot; the shallow pipeline has none).
         self.y_rr.d.next = self.y_r[0].q.val();
         self.ch_val.next = self.zero64.val();
         if self.ch_d[0].q.val() {
-            self.ch_val.next = self.ch_val.val() | self.int_alu.y.val();
-        }
-        if self.ch_d[1].q.val() {
             self.ch_val.next = self.ch_val.val() | self.y_r[0].q.val();
         }
-        if self.ch_d[2].q.val() {
+        if self.ch_d[1].q.val() {
             self.ch_val.next = self.ch_val.val() | self.y_rr.q.val();
         }
-        self.ch_any.next = self.ch_d[0].q.val() || self.ch_d[1].q.val() || self.ch_d[2].q.val();
+        self.ch_any.next = self.ch_d[0].q.val() || self.ch_d[1].q.val();
         if self.ch_any.val() && self.c_valid.val() {
             self.ev_int_chain.next = true;
         }

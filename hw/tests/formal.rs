@@ -104,10 +104,12 @@ fn queue_properties_bounded() {
 #[ignore = "bounded model check, minutes: scripts/formal.sh"]
 fn queue_registered_properties_bounded() {
     let steps = depth("REDUNIT_FORMAL_QUEUE_REG_STEPS", 12);
-    let w = hw::slice_unit::shape(&hw::Config::unit_default()).win_fp.max(1);
-    let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true));
+    let sh = hw::slice_unit::shape(&hw::Config::unit_default());
+    let w = sh.win_fp.max(1);
+    let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true).with_chain_wait(sh.win_chain));
     let wmax = format!("WMAX={w}");
-    let defs = ["DEPTH=8", &wmax, "LBITS=2", "LIVE_BOUND=200", "REGISTERED"];
+    let cw = format!("CHAIN_WAIT={}", sh.win_chain);
+    let defs = ["DEPTH=8", &wmax, "LBITS=2", "LIVE_BOUND=200", "REGISTERED", &cw];
     assert_eq!(check("queue_registered", "queue_props.sv", &v, &defs, steps), Verdict::Pass);
 }
 

@@ -196,7 +196,7 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
         let a = Access::Red(form.parse().unwrap());
         let n = hw::slice_unit::dependent_issue_interval_with(a, cfg) as f64;
         let got = r.ops_per_cycle(name);
-        assert!((got - 1.0 / n).abs() < 0.002, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
+        assert!((got * n - 1.0).abs() < 0.01, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
     };
     every("global.add.u32", "same_addr_int");
     every("global.add.f32", "same_addr_f32");
@@ -207,7 +207,7 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
         let a = if atom { Access::Atom(f) } else { Access::Red(f) };
         let n = hw::slice_unit::dependent_issue_interval_with(a, cfg) as f64;
         let got = r.ops_per_cycle(name);
-        assert!((got - 1.0 / n).abs() < 0.002, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
+        assert!((got * n - 1.0).abs() < 0.01, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
     }
     // Hazards are per 32-bit word in the registered unit (four f32 words of one line run as
     // four chains side by side) and per line in the shallow one; K hot lines overlap up to
