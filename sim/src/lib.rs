@@ -11,6 +11,7 @@ pub mod memory;
 pub mod ptx;
 pub mod red_async;
 pub mod redux;
+pub mod sass;
 pub mod spaces;
 pub mod warp;
 
@@ -20,7 +21,7 @@ pub use redux::{ReduxForm, ReduxFormError, ReduxOp, ReduxType};
 pub use memory::{Access, MemError, Memory, Request, Width, status_code};
 pub use ptx::{AddrSpace, RedInstr, Scope, Sem};
 pub use spaces::{Spaces, TraceOp};
-pub use warp::{UnitRequest, WarpInst, WarpOutcome, coalesce, line_accesses};
+pub use warp::{UnitRequest, WarpInst, WarpOutcome, WideWarpInst, coalesce, line_accesses};
 
 /// One step of splitmix64: advances `state` and returns the next output. Used for the
 /// exhaustive digests (see `h100/README.md`) and as the project's seeded random source.

@@ -112,36 +112,50 @@ fn lane_elem_mask(form: Form, off: u32) -> u8 {
 
 /// The unit requests of `inst`, in issue order (see the module doc).
 pub fn coalesce(inst: &WarpInst) -> Vec<UnitRequest> {
-    let size = inst.form.bytes() as u32;
-    let access = Access::Red(inst.form);
-    let mut pending = inst.active;
+    rounds(inst.form, inst.active, &widen(&inst.addrs), &inst.operands)
+        .into_iter()
+        .map(|(addr, mask, data, lanes)| UnitRequest { access: Access::Red(inst.form), addr: addr as u32, mask, data, lanes })
+        .collect()
+}
+
+fn widen(addrs: &[u32; WARP_LANES]) -> [u64; WARP_LANES] {
+    addrs.map(u64::from)
+}
+
+/// The coalescing rounds of [`coalesce`] on 64-bit lane addresses: (address, mask, data,
+/// lanes) per unit request. Lanes in different sectors never share a round, so the rounds of
+/// a set of lanes are those of its part below 2^32 plus those of the rest.
+fn rounds(form: Form, active: u32, addrs: &[u64; WARP_LANES], operands: &[u128; WARP_LANES]) -> Vec<(u64, u8, u128, u32)> {
+    let size = form.bytes() as u64;
+    let sector_bytes = SECTOR_BYTES as u64;
+    let mut pending = active;
     let mut out = Vec::new();
     while pending != 0 {
         let leader = pending.trailing_zeros() as usize;
-        let la = inst.addrs[leader];
+        let la = addrs[leader];
         if la % size != 0 {
-            out.push(UnitRequest { access, addr: la, mask: 0, data: inst.operands[leader], lanes: 1 << leader });
+            out.push((la, 0, operands[leader], 1 << leader));
             pending &= !(1 << leader);
             continue;
         }
-        let sector = la / SECTOR_BYTES;
+        let sector = la / sector_bytes;
         let (mut taken, mut lanes, mut mask, mut data) = (0u32, 0u32, 0u8, 0u128);
         for i in 0..WARP_LANES {
-            let a = inst.addrs[i];
-            if pending >> i & 1 == 0 || a % size != 0 || a / SECTOR_BYTES != sector {
+            let a = addrs[i];
+            if pending >> i & 1 == 0 || a % size != 0 || a / sector_bytes != sector {
                 continue;
             }
-            let off = a % SECTOR_BYTES;
-            let slot = off / size;
+            let off = (a % sector_bytes) as u32;
+            let slot = off / size as u32;
             if taken >> slot & 1 != 0 {
                 continue;
             }
             taken |= 1 << slot;
             lanes |= 1 << i;
-            mask |= lane_elem_mask(inst.form, off);
-            data |= (inst.operands[i] & bytes_mask(size as usize)) << (8 * off);
+            mask |= lane_elem_mask(form, off);
+            data |= (operands[i] & bytes_mask(size as usize)) << (8 * off);
         }
-        out.push(UnitRequest { access, addr: sector * SECTOR_BYTES, mask, data, lanes });
+        out.push((sector * sector_bytes, mask, data, lanes));
         pending &= !lanes;
     }
     out
@@ -158,23 +172,27 @@ pub fn lanes_per_group(form: Form) -> usize {
 
 /// The 128-byte line accesses of `inst` as the SASS text counts them (see the module doc).
 pub fn line_accesses(inst: &WarpInst) -> usize {
-    let size = inst.form.bytes() as u32;
-    let group = lanes_per_group(inst.form);
+    line_accesses_at(inst.form, inst.active, &widen(&inst.addrs))
+}
+
+fn line_accesses_at(form: Form, active: u32, addrs: &[u64; WARP_LANES]) -> usize {
+    let size = form.bytes() as u64;
+    let group = lanes_per_group(form);
     let mut total = 0;
     for g in (0..WARP_LANES).step_by(group) {
         // (line, address, lanes at that address)
-        let mut per_addr: Vec<(u32, u32, usize)> = Vec::new();
+        let mut per_addr: Vec<(u64, u64, usize)> = Vec::new();
         for i in g..g + group {
-            let a = inst.addrs[i];
-            if inst.active >> i & 1 == 0 || a % size != 0 {
+            let a = addrs[i];
+            if active >> i & 1 == 0 || a % size != 0 {
                 continue;
             }
             match per_addr.iter_mut().find(|(_, x, _)| *x == a) {
                 Some(e) => e.2 += 1,
-                None => per_addr.push((a / LINE_BYTES, a, 1)),
+                None => per_addr.push((a / LINE_BYTES as u64, a, 1)),
             }
         }
-        let mut lines: Vec<(u32, usize)> = Vec::new();
+        let mut lines: Vec<(u64, usize)> = Vec::new();
         for (line, _, n) in per_addr {
             match lines.iter_mut().find(|(l, _)| *l == line) {
                 Some(e) => e.1 = e.1.max(n),
@@ -184,6 +202,63 @@ pub fn line_accesses(inst: &WarpInst) -> usize {
         total += lines.iter().map(|(_, n)| n).sum::<usize>();
     }
     total
+}
+
+/// A warp instruction with 64-bit lane addresses: SASS `RED.E`, whose register pairs address
+/// beyond 2^32 (and `RED` with an immediate offset, whose 32-bit sums are zero-extended).
+/// The unit's request port has 32 address bits; [`WideWarpInst::split`] gives the part it can
+/// carry. A lane at or above 2^32 is outside every memory the model takes (at most 4 GiB), so
+/// it fails `misaligned` (checked first) or `out-of-range`, as any lane outside the memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WideWarpInst {
+    pub form: Form,
+    /// Bit i: lane i takes part.
+    pub active: u32,
+    /// Byte address of each lane's access.
+    pub addrs: [u64; WARP_LANES],
+    /// Each lane's operand in its low [`Form::bytes`] bytes (element 0 lowest).
+    pub operands: [u128; WARP_LANES],
+}
+
+impl From<&WarpInst> for WideWarpInst {
+    fn from(w: &WarpInst) -> WideWarpInst {
+        WideWarpInst { form: w.form, active: w.active, addrs: widen(&w.addrs), operands: w.operands }
+    }
+}
+
+impl WideWarpInst {
+    /// The active lanes whose address is at or above 2^32.
+    pub fn high_lanes(&self) -> u32 {
+        (0..WARP_LANES).filter(|&i| self.active >> i & 1 != 0 && self.addrs[i] >> 32 != 0).fold(0, |m, i| m | 1 << i)
+    }
+
+    /// The lanes below 2^32 as a [`WarpInst`] (the others inactive, their addresses 0), and
+    /// the active lanes at or above 2^32.
+    pub fn split(&self) -> (WarpInst, u32) {
+        let high = self.high_lanes();
+        let addrs = std::array::from_fn(|i| if high >> i & 1 != 0 { 0 } else { self.addrs[i] as u32 });
+        (WarpInst { form: self.form, active: self.active & !high, addrs, operands: self.operands }, high)
+    }
+
+    /// The 128-byte line accesses ([`line_accesses`]).
+    pub fn line_accesses(&self) -> usize {
+        line_accesses_at(self.form, self.active, &self.addrs)
+    }
+
+    /// The unit requests [`coalesce`] makes of the lanes in `lanes` (a subset of the active).
+    pub fn requests_of(&self, lanes: u32) -> usize {
+        rounds(self.form, self.active & lanes, &self.addrs, &self.operands).len()
+    }
+
+    /// How the lanes in `lanes` fail when each is outside the memory (`misaligned` first).
+    pub fn outside(&self, lanes: u32) -> WarpOutcome {
+        let size = self.form.bytes() as u64;
+        let mut out = WarpOutcome::default();
+        for i in (0..WARP_LANES).filter(|&i| lanes >> i & 1 != 0) {
+            out.fail(1 << i, if self.addrs[i] % size != 0 { MemError::Misaligned } else { MemError::OutOfRange });
+        }
+        out
+    }
 }
 
 impl Memory {
@@ -221,12 +296,17 @@ impl Memory {
 
     /// Executes a warp instruction: its active lanes' reductions in lane order.
     pub fn execute_warp(&mut self, inst: &WarpInst) -> WarpOutcome {
+        self.execute_wide_warp(&WideWarpInst::from(inst))
+    }
+
+    /// Executes a warp instruction with 64-bit lane addresses, lanes in lane order.
+    pub fn execute_wide_warp(&mut self, inst: &WideWarpInst) -> WarpOutcome {
         let mut out = WarpOutcome::default();
         for i in 0..WARP_LANES {
             if inst.active >> i & 1 == 0 {
                 continue;
             }
-            let r = Request { access: Access::Red(inst.form), addr: inst.addrs[i] as u64, value: inst.operands[i] };
+            let r = Request { access: Access::Red(inst.form), addr: inst.addrs[i], value: inst.operands[i] };
             if let Err(e) = self.execute(&r) {
                 out.fail(1 << i, e);
             }
@@ -357,5 +437,40 @@ mod tests {
             assert_eq!(served, w.active);
             assert!(reqs.len() >= line_accesses(&w).min(1));
         }
+    }
+
+    /// Lanes at or above 2^32 (SASS `RED.E`): the part below goes through the coalescer, the
+    /// rest fails outside the memory; the same memory, outcome and request count as lane order
+    /// on the whole instruction.
+    #[test]
+    fn wide_addresses_split_at_the_port() {
+        let forms = Form::all();
+        let mut s = 0xe64_u64;
+        for n in 0..2000 {
+            let form = forms[splitmix64_next(&mut s) as usize % forms.len()];
+            let size = form.bytes() as u64;
+            let mut rnd = || splitmix64_next(&mut s);
+            let addrs: [u64; 32] = std::array::from_fn(|_| {
+                let r = rnd();
+                let a = (r % [2u64, 8, 64][n % 3]) * size + (r >> 62) * 0x8000_0000;
+                if r >> 59 & 1 == 1 { a + 1 } else { a }
+            });
+            let operands = std::array::from_fn(|_| rnd() as u128);
+            let w = WideWarpInst { form, active: rnd() as u32, addrs, operands };
+            let (low, high) = w.split();
+            assert_eq!(low.active | high, w.active);
+            assert_eq!(w.requests_of(low.active) + w.requests_of(high), w.requests_of(!0));
+            assert_eq!(coalesce(&low).len(), w.requests_of(low.active));
+            let mut a = Memory::new(1 << 12);
+            let mut b = Memory::new(1 << 12);
+            let oa = a.execute_wide_warp(&w);
+            let (ol, _) = b.execute_warp_coalesced(&low);
+            let oh = w.outside(high);
+            assert_eq!(oa, WarpOutcome { misaligned: ol.misaligned | oh.misaligned, out_of_range: ol.out_of_range | oh.out_of_range });
+            assert!(a == b);
+        }
+        // Narrow instructions count the same lines either way.
+        let w = inst("global.add.u32", !0, |i| 0x100 + 4 * i as u32, |i| i as u128);
+        assert_eq!(WideWarpInst::from(&w).line_accesses(), line_accesses(&w));
     }
 }

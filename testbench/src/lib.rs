@@ -25,5 +25,7 @@ pub mod traffic;
 pub mod bench;
 pub mod synth;
 pub mod warp;
+pub mod warp_trace;
+pub mod mem_dump;
 
 pub use input_error::InputError;

@@ -53,6 +53,10 @@ enum Cmd {
         /// Write a waveform (VCD) of the whole run (needs --engine rtl).
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
+        /// After the trace, write the memory's non-zero 16-byte lines to FILE as CSV
+        /// `space,addr,data` (request and warp traces; docs/cli.md).
+        #[arg(long, value_name = "FILE")]
+        dump_mem: Option<PathBuf>,
         /// The trace (CSV); `-` reads stdin.
         trace: PathBuf,
     },
@@ -288,7 +292,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
         Cmd::Eval { engine, vcd } => cli::eval::eval_cmd(engine, vcd),
-        Cmd::Run { engine, mem_bytes, coverage, vcd, trace } => cli::run::run_cmd(engine, mem_bytes, coverage, vcd, trace),
+        Cmd::Run { engine, mem_bytes, coverage, vcd, dump_mem, trace } => {
+            cli::run::run_cmd(engine, mem_bytes, coverage, vcd, dump_mem, trace)
+        }
         Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json, depths } => {
             cli::bench::bench_cmd(requests, latency_requests, mem_bytes, warp_insts, json, &depths)
         }

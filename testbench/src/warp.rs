@@ -3,28 +3,25 @@
 //! patterns of `redunit bench`.
 //!
 //! # Warp trace (`redunit run`)
-//! Header exactly `op,mask,addr0,value0,addr1,value1,...,addr31,value31` (66 columns), one
-//! warp instruction per row: `op` a `red` form (`global.add.u32`, `red.` prefix allowed; no
-//! `atom`, `ld`, `st`: SASS `RED` only), `mask` the active mask (bit i = lane i), `addrN`
-//! lane N's byte address (at most 32 bits: `RED` without `.E`), `valueN` its operand (the whole
-//! vector for vector forms, element 0 low). Values are hex as in the `op,addr,value` traces;
-//! the columns of inactive lanes may be empty. Output: the header
-//! `index,op,mask,lines,requests,misaligned,out_of_range` and one row per instruction: `lines`
-//! the 128-byte line accesses as the SASS text counts them ([`sim::warp::line_accesses`], a
-//! property of the instruction, the same for both engines), `requests` the unit requests it
-//! took (model: [`sim::warp::coalesce`]; rtl: the requests the Verilated coalescer sent), and
-//! the lanes that failed with each error, as 8-digit hex lane masks.
+//! The rows ([`crate::warp_trace`]): one warp instruction per row, a global `red` form or a
+//! SASS `RED{.E}.op{.sz}` with its lanes' registers, operands and immediate offset. Output: the
+//! header `index,op,mask,lines,requests,misaligned,out_of_range` and one row per instruction:
+//! `lines` the 128-byte line accesses as the SASS text counts them
+//! ([`sim::warp::line_accesses`], a property of the instruction, the same for both engines),
+//! `requests` the unit requests it took (model: [`sim::warp::coalesce`]; rtl: the requests the
+//! Verilated coalescer sent), and the lanes that failed with each error, as 8-digit hex lane
+//! masks.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::io::{Read, Write};
+
 
 use anyhow::bail;
 use sim::warp::{WarpInst, WarpOutcome, coalesce, line_accesses};
-use sim::{Access, MemError, Memory, Request};
+use sim::{MemError, Memory, Request};
 
-use crate::hex;
-use crate::input_error::{Cached, InputError, Parsed, Rows, next_record};
+
+
 
 /// The header of a warp trace.
 pub fn header() -> String {
@@ -46,59 +43,6 @@ pub struct WarpResult {
     pub lines: usize,
     pub requests: usize,
     pub outcome: WarpOutcome,
-}
-
-/// Parses a warp trace.
-pub fn parse(input: impl Read) -> anyhow::Result<Vec<WarpInst>> {
-    parse_prefix(input)?.into_result()
-}
-
-/// Parses a warp trace up to its first bad row; the error when the header is bad.
-pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<WarpInst>> {
-    Parsed::read(input, &header(), parse_rows)
-}
-
-fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, out: &mut Vec<WarpInst>) -> anyhow::Result<()> {
-    let mut cached = Cached::<Access>::default();
-    while next_record(rdr, rec)? {
-        let line = rec.position().map_or(0, |p| p.line());
-        let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
-        if rec.len() != 66 {
-            return Err(bad(format!("expected 66 columns (op,mask,addr0,value0,...,addr31,value31), found {}", rec.len())));
-        }
-        let form = match cached.parse(&rec[0], line, "op")? {
-            Access::Red(f) => f,
-            a => return Err(bad(format!("`{a}`: a warp row is a `red` form (SASS RED), e.g. global.add.u32"))),
-        };
-        let active = hex::parse(&rec[1], 32).map_err(|e| bad(format!("mask: {e}")))? as u32;
-        let mut w = WarpInst { form, active, addrs: [0; 32], operands: [0; 32] };
-        let bits = form.bytes() as u32 * 8;
-        for i in 0..32 {
-            let (a, v) = (&rec[2 + 2 * i], &rec[3 + 2 * i]);
-            if active >> i & 1 == 0 && a.is_empty() && v.is_empty() {
-                continue;
-            }
-            w.addrs[i] = hex::parse(a, 32).map_err(|e| bad(format!("addr{i}: {e} (lane addresses are 32-bit)")))? as u32;
-            w.operands[i] = hex::parse(v, bits)
-                .map_err(|e| bad(format!("value{i}: {e} (the operand of {form} is {bits} bits)")))?;
-        }
-        out.push(w);
-    }
-    Ok(())
-}
-
-/// Writes the `index,op,mask,lines,requests,misaligned,out_of_range` rows.
-pub fn write_results(insts: &[WarpInst], results: &[WarpResult], mut out: impl Write) -> anyhow::Result<()> {
-    writeln!(out, "index,op,mask,lines,requests,misaligned,out_of_range")?;
-    for (i, (w, r)) in insts.iter().zip(results).enumerate() {
-        writeln!(
-            out,
-            "{i},{},{:08x},{},{},{:08x},{:08x}",
-            w.form, w.active, r.lines, r.requests, r.outcome.misaligned, r.outcome.out_of_range
-        )?;
-    }
-    out.flush()?;
-    Ok(())
 }
 
 /// The golden model: lane order on `mem`, requests from [`coalesce`].
@@ -359,27 +303,7 @@ impl Drop for RtlWarp {
     }
 }
 
-/// Parses a warp trace, executes it and writes the rows (`redunit run` on a warp trace). On a
-/// bad row, the rows before it are executed and written, and the error is an [`InputError`].
-pub fn run_trace(input: impl Read, output: impl Write, rtl: bool, mem_bytes: usize) -> anyhow::Result<usize> {
-    let parsed = parse_prefix(input)?;
-    let insts = &parsed.rows;
-    let results = if rtl {
-        if mem_bytes != RtlWarp::MEM_BYTES {
-            bail!(
-                "--engine rtl runs warp traces on the built warp unit of {} bytes; --mem-bytes {mem_bytes} is \
-                 available with --engine model only",
-                RtlWarp::MEM_BYTES
-            );
-        }
-        RtlWarp::new().execute(insts)?
-    } else {
-        execute_model(&mut Memory::new(mem_bytes), insts)
-    };
-    write_results(insts, &results, output)?;
-    let n = insts.len();
-    parsed.then(n)
-}
+pub use crate::warp_trace::{run_trace, run_trace_dump};
 
 /// One warp pattern of `redunit bench`.
 #[derive(Clone, Debug)]

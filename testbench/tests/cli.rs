@@ -124,3 +124,26 @@ fn eval_stops_on_a_bad_redux_row_with_its_line_and_status_2() {
         }
     }
 }
+
+/// `run --dump-mem`: the non-zero lines of both spaces after a request trace, the same on both
+/// engines; refused for red.async traces.
+#[test]
+fn run_dump_mem_writes_the_memory_of_both_spaces() {
+    let trace = "op,addr,value\nglobal.add.u32,40,1\nshared.add.u32,40,2\nst.b64,1008,5\nld.b32,40,\n";
+    for engine in ["model", "rtl"] {
+        let path = std::env::temp_dir().join(format!("redunit-cli-dump-{}-{engine}.csv", std::process::id()));
+        let o = redunit(&["run", "--engine", engine, "--dump-mem", path.to_str().unwrap(), "-"], trace);
+        assert!(o.status.success(), "{engine}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), "index,op,addr,result\n3,ld.b32,40,00000001\n", "{engine}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "space,addr,data\nglobal,40,00000000000000000000000000000001\n\
+             global,1000,00000000000000050000000000000000\nshared,40,00000000000000000000000000000002\n",
+            "{engine}"
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+    let o = redunit(&["run", "--dump-mem", "x.csv", "-"], "op,addr,value,mbar\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--dump-mem are not available for traces with the mbar column"));
+}

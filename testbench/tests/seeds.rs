@@ -5,9 +5,10 @@
 mod common;
 use common::{redunit, text};
 
-/// One table row: the spelling, its operands (`key=value` words), the result or the quoted
-/// refusal, and the outcome column.
+/// One table row: the seed, the spelling, its operands (`key=value` words), the result or the
+/// quoted refusal, and the outcome column.
 struct Row {
+    seed: String,
     spelling: String,
     ops: Vec<(String, String)>,
     expect: String,
@@ -44,7 +45,7 @@ fn table() -> Vec<Row> {
             outcome.starts_with("executes") || outcome.starts_with("parses, no effect here (") || outcome.starts_with("refused ("),
             "outcome `{outcome}` is one of the three: {line}"
         );
-        rows.push(Row { spelling: cells[1].trim_matches('`').to_string(), ops, expect: cells[3].to_string(), outcome });
+        rows.push(Row { seed: cells[0].to_string(), spelling: cells[1].trim_matches('`').to_string(), ops, expect: cells[3].to_string(), outcome });
     }
     rows
 }
@@ -107,6 +108,48 @@ fn run_red(row: &Row, engine: &str) {
     check(&format!("run --engine {engine}"), row, &["run", "--engine", engine, "-"], &input, results);
 }
 
+/// A warp row of one active lane: `init` put at the lane's address by `global.or`, the row's
+/// instruction with `b`, the memory read back with `--dump-mem` (see docs/seeds.md).
+fn warp_red(row: &Row, engine: &str) {
+    let reg = u64::from_str_radix(row.get("reg").unwrap_or("40"), 16).unwrap();
+    let imm = row.get("imm").unwrap_or("");
+    let lane0 = |op: &str, reg: u64, v: &str, imm: &str| format!("{op},1,{reg:x},{v}{},{imm}\n", ",,".repeat(31));
+    let mut input = testbench::warp_trace::header_imm() + "\n";
+    let mut at = None;
+    if row.refused().is_none() {
+        let form: sim::Form = match row.spelling.parse::<sim::sass::SassRed>() {
+            Ok(s) => s.form().unwrap(),
+            Err(_) => row.spelling.parse().unwrap(),
+        };
+        let extended = row.spelling.starts_with("RED.E.");
+        let addr = sim::sass::address(extended, reg, sim::sass::parse_imm(imm).unwrap());
+        if let (Some(init), true) = (row.get("init"), addr < 1 << 16) {
+            input += &lane0(&format!("global.or.b{}", 8 * form.bytes()), addr, init, "");
+            at = Some((addr, form.bytes()));
+        }
+    }
+    input += &lane0(&row.spelling, reg, row.get("b").unwrap(), imm);
+    let path = std::env::temp_dir().join(format!("redunit-seeds-{}-{engine}.csv", std::process::id()));
+    let args = ["run", "--engine", engine, "--dump-mem", path.to_str().unwrap(), "-"];
+    let results = |out: &str| -> Vec<String> {
+        let last = out.lines().last().unwrap_or_default();
+        if last.ends_with(",00000000,00000001") {
+            return vec!["error:out-of-range".into()];
+        }
+        if !last.ends_with(",00000000,00000000") {
+            return vec![format!("a failed lane: {last}")];
+        }
+        let dump = std::fs::read_to_string(&path).unwrap();
+        let Some((addr, bytes)) = at else { return vec![format!("no address in memory: {last}")] };
+        let line = dump.lines().find(|l| l.starts_with(&format!("global,{:x},", addr & !15)));
+        let v = line.map_or(0, |l| u128::from_str_radix(l.rsplit(',').next().unwrap(), 16).unwrap());
+        let v = (v >> (8 * (addr & 15))) & ((1u128 << (8 * bytes)) - 1);
+        vec![format!("{v:0w$x}", w = 2 * bytes)]
+    };
+    check(&format!("run (warp) --engine {engine}"), row, &args, &input, results);
+    let _ = std::fs::remove_file(&path);
+}
+
 fn eval_redux(row: &Row, engine: &str) {
     let mut src = row.list("src");
     src.resize(32, "0".into());
@@ -128,14 +171,26 @@ fn eval_redux(row: &Row, engine: &str) {
 #[test]
 fn every_row_of_the_seed_table_does_what_it_says() {
     let rows = table();
-    let red = rows.iter().filter(|r| r.spelling.starts_with("red.")).count();
+    let sass = rows.iter().filter(|r| r.seed == "004").count();
+    let red = rows.iter().filter(|r| r.seed != "004" && r.spelling.starts_with("red.")).count();
     let redux = rows.iter().filter(|r| r.spelling.starts_with("redux.sync.")).count();
-    assert_eq!(red + redux, rows.len(), "every row is a red or a redux.sync");
+    assert_eq!(red + redux + sass, rows.len(), "every row is a red, a redux.sync or a SASS RED");
     // The 25 scalar and 32 vector op/type forms of the seed, and all 17 redux.sync forms, at least.
     assert!(red >= 57 + 20 && redux >= 17 + 5, "{red} red rows, {redux} redux rows");
+    // Every cell of seed 004's operations table (26), and the refusals around it.
+    let cells = sim::sass::SASS_OPS.iter().map(|&op| sim::sass::table_sizes(op).len()).sum::<usize>();
+    for op in sim::sass::SASS_OPS {
+        for &size in sim::sass::table_sizes(op) {
+            let r = sim::sass::SassRed { extended: false, op, size };
+            assert!(rows.iter().any(|row| row.seed == "004" && row.spelling == r.to_string()), "seed 004 table has {r}");
+        }
+    }
+    assert!(sass >= cells + 20, "{sass} SASS RED rows");
     for row in &rows {
         for engine in ["model", "rtl"] {
-            if row.spelling.starts_with("redux.") {
+            if row.seed == "004" {
+                warp_red(row, engine);
+            } else if row.spelling.starts_with("redux.") {
                 eval_redux(row, engine);
             } else {
                 eval_red(row, engine);

@@ -13,7 +13,14 @@ use testbench::{InputError, trace};
 use super::check_mem_bytes;
 
 /// `redunit run`.
-pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option<PathBuf>, trace: PathBuf) -> anyhow::Result<ExitCode> {
+pub fn run_cmd(
+    engine: EngineKind,
+    mem_bytes: usize,
+    coverage: bool,
+    vcd: Option<PathBuf>,
+    dump_mem: Option<PathBuf>,
+    trace: PathBuf,
+) -> anyhow::Result<ExitCode> {
     check_mem_bytes(mem_bytes)?;
     if vcd.is_some() && engine != EngineKind::Rtl {
         anyhow::bail!("--vcd needs --engine rtl: the golden model has no waveform");
@@ -28,21 +35,29 @@ pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option
     let first = testbench::input_error::first_row(&input).unwrap_or_default();
     // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
     if first.trim_ascii_end() == testbench::async_run::HEADER.as_bytes() {
-        if coverage || vcd.is_some() {
-            anyhow::bail!("--coverage and --vcd are not available for traces with the mbar column (red.async)");
+        if coverage || vcd.is_some() || dump_mem.is_some() {
+            anyhow::bail!("--coverage, --vcd and --dump-mem are not available for traces with the mbar column (red.async)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
         let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout)
             .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::from(code));
     }
+    // Opened before the trace runs, so that a path that cannot be written costs no run.
+    let mut dump = match &dump_mem {
+        Some(p) => Some(BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("--dump-mem: cannot create {}", p.display()))?,
+        )),
+        None => None,
+    };
     // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
     if testbench::warp::is_warp_header(&String::from_utf8_lossy(first)) {
         if coverage || vcd.is_some() {
             anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
-        testbench::warp::run_trace(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes)
+        let dump = dump.as_mut().map(|d| d as &mut dyn Write);
+        testbench::warp::run_trace_dump(&input[..], stdout, engine == EngineKind::Rtl, mem_bytes, dump)
             .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -50,10 +65,15 @@ pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option
     let parsed = trace::parse_prefix(&input[..]).map_err(|e| in_file(e, &trace))?;
     let rows = &parsed.rows;
     let needs_shared = rows.iter().any(|r| r.space() == sim::Space::Shared);
+    let mut mem = Vec::new();
     let (outcomes, cov) = match engine {
         EngineKind::Model => {
             let mut m = sim::Spaces::new(mem_bytes, mem_bytes);
-            (trace::execute(rows, &mut m.global, Some(&mut m.shared))?, None)
+            let outcomes = trace::execute(rows, &mut m.global, Some(&mut m.shared))?;
+            if dump.is_some() {
+                mem = vec![m.global.bytes().to_vec(), m.shared.bytes().to_vec()];
+            }
+            (outcomes, None)
         }
         EngineKind::Rtl => {
             let mut unit = match &vcd {
@@ -73,6 +93,14 @@ pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option
                     *c += k;
                 }
             }
+            if dump.is_some() {
+                // Read back after the cycles and coverage are taken: they are the trace's.
+                let shared_mem = match &mut shared {
+                    Some(s) => testbench::mem_dump::read_back(s, mem_bytes)?,
+                    None => Vec::new(),
+                };
+                mem = vec![testbench::mem_dump::read_back(&mut unit, mem_bytes)?, shared_mem];
+            }
             drop(unit); // closes the waveform and writes the viewer set-ups beside it
             if let Some(path) = &vcd {
                 eprintln!(
@@ -91,6 +119,10 @@ pub fn run_cmd(engine: EngineKind, mem_bytes: usize, coverage: bool, vcd: Option
     };
     let stdout = BufWriter::new(std::io::stdout().lock());
     trace::write_results(rows, &outcomes, stdout)?;
+    if let Some(d) = &mut dump {
+        let spaces: Vec<(sim::Space, &[u8])> = [sim::Space::Global, sim::Space::Shared].into_iter().zip(mem.iter().map(|m| &m[..])).collect();
+        testbench::mem_dump::write(d, &spaces)?;
+    }
     if coverage {
         let mut c = testbench::unit_cosim::Coverage::default();
         for (q, o) in rows.iter().zip(&outcomes) {

@@ -130,6 +130,21 @@ impl std::fmt::Debug for Target {
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(Form::all);
 static REDUX_FORMS: LazyLock<Vec<ReduxForm>> = LazyLock::new(ReduxForm::all);
 static ASYNC_FORMS: LazyLock<Vec<RedAsync>> = LazyLock::new(RedAsync::all);
+/// The ops of warp rows with their operand bytes: the global forms (a warp row refuses shared
+/// ones: RED addresses global memory) and every SASS `RED` opcode of seed 004's table.
+static WARP_OPS: LazyLock<Vec<(String, usize)>> = LazyLock::new(|| {
+    let mut ops: Vec<(String, usize)> =
+        FORMS.iter().filter(|f| f.space() == sim::Space::Global).map(|f| (f.to_string(), f.bytes())).collect();
+    for op in sim::sass::SASS_OPS {
+        for &size in sim::sass::table_sizes(op) {
+            for extended in [false, true] {
+                let r = sim::sass::SassRed { extended, op, size };
+                ops.push((r.to_string(), r.form().unwrap().bytes()));
+            }
+        }
+    }
+    ops
+});
 
 /// `v` (cut to `bits`) as hex in one of the spellings the formats allow: `style` picks
 /// shortest lowercase, uppercase, zero-padded, or extra leading zeros.
@@ -216,14 +231,15 @@ pub fn spaced_request_row() -> impl Strategy<Value = String> {
     prop_oneof![2 => request_row(), 2 => qualified, 1 => plain]
 }
 
-/// One warp row: a `red` form, a mask, and 32 lanes (inactive lanes sometimes left empty).
+/// One warp row: a global `red` form or a SASS `RED` opcode, a mask, and 32 lanes (inactive
+/// lanes sometimes left empty).
 pub fn warp_row() -> impl Strategy<Value = String> {
     let lane = (prop_oneof![3 => (0u32..512).prop_map(|s| s * 16), 1 => any::<u32>()], any::<u128>());
-    (0..FORMS.len(), any::<u32>(), prop::collection::vec(lane, 32), any::<bool>(), any::<u8>()).prop_map(
+    (0..WARP_OPS.len(), any::<u32>(), prop::collection::vec(lane, 32), any::<bool>(), any::<u8>()).prop_map(
         |(f, mask, lanes, empty, style)| {
-            let form = FORMS[f];
-            let bits = form.bytes() as u32 * 8;
-            let mut r = format!("{form},{}", hex(mask as u128, 32, style));
+            let (op, bytes) = &WARP_OPS[f];
+            let bits = *bytes as u32 * 8;
+            let mut r = format!("{op},{}", hex(mask as u128, 32, style));
             for (i, (a, v)) in lanes.iter().enumerate() {
                 if empty && mask >> i & 1 == 0 {
                     r.push_str(",,");
