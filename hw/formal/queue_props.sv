@@ -20,7 +20,7 @@ module harness(
     input push_ordered,
     input [4:0] push_wait,
     input [7:0] push_key,
-    input [3:0] words_nx,
+    input [3:0] push_words,
     input issue_enable,
     input pick_a,
     input pick_b,
@@ -35,9 +35,6 @@ module harness(
     wire [27:0] nx = {{(28 - `LBITS){1'b0}}, line_nx[`LBITS-1:0]};
     reg [27:0] push_line = 0;
     always @(posedge clock) if (!keep) push_line <= nx;
-    // The words the push touches, registered like the line (the same contract).
-    reg [3:0] push_words = 4'hf;
-    always @(posedge clock) if (!keep) push_words <= words_nx;
 
     wire dut_ready, push_ready_nx, issue_valid, issue_ordered;
     wire [27:0] issue_line;
