@@ -42,7 +42,8 @@
 //!   last issue).
 //!
 //! # Registered push ([`OrderingQueue::with_registered_push`], the unit's registered pipeline)
-//! The push keeps the pushed line's raw matches with the slots (`m_q`) and the history's
+//! The push keeps the pushed request's raw matches with the slots (`m_q`: line and words,
+//! with no issue applied) and the history's
 //! count, and is not eligible in its first cycle; every entry applies an issue one cycle late
 //! (`last_fs`: its dependence bit on the issued entry is cleared, and that entry's window,
 //! `i_wt` read from its slot, joins its count, a cycle after the issue). So neither the pushed request's
@@ -53,7 +54,8 @@
 //!   with its window) are registered, and join the entry's count a cycle later (the entry is
 //!   not eligible then anyway) through one OR of three registers: the issue of the cycle
 //!   before and the newest place (`ph_w`, the issue before it), both matched through their
-//!   slots' compares (a slot stays intact for two cycles after its issue), and the older
+//!   slots' line compares (a slot stays intact for two cycles after its issue; their word
+//!   matches are registered apart, `ph_wh`, and ANDed in the OR), and the older
 //!   places already ORed (`ph_hr`), whose matches are compared a cycle ahead like the
 //!   slots' (`hm_r`: a place k > 0 is place k - 1 of the cycle before);
 //! - a push takes the slot chosen a cycle before (`fr`, among the slots free then and not
@@ -197,10 +199,6 @@ pub struct OrderingQueue {
     e_words: [DFF<Bits<4>>; QUEUE_DEPTH],
     /// The pushed words intersect slot j's (bit j).
     p_wm: Signal<Local, Bits<QUEUE_DEPTH>>,
-    /// Registered push: the slots whose words met the entry's at its push. Its dependences
-    /// are its raw line matches in its first cycle (it is not eligible then) and are masked
-    /// with these from then on, so the word compare is off the push's line-match path.
-    e_wm: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     /// A chain dependent's window less one (thermometer), and whether it is 2 or more.
     ch_wt: Constant<Bits<QUEUE_WAIT_MAX>>,
     ch_wt0: Constant<Bit>,
@@ -247,6 +245,10 @@ pub struct OrderingQueue {
     /// Registered already ANDed, so the entries' state a cycle later reads one OR (`ph_or`),
     /// not the matches and the windows.
     ph_w: [DFF<Bits<QUEUE_WAIT_MAX>>; 2],
+    /// Registered push: whether the pushed words meet those of `ph_w`'s sources (the issued
+    /// entry's words, `issue_words`, and history place 0's). Registered apart from the line
+    /// match and ANDed in `ph_or`, so the pushed words reach a register through two LUTs.
+    ph_wh: [DFF<Bit>; 2],
     /// Registered push: history places 1.. (whose lines shift in from the place before):
     /// their matches with the push line compared a cycle ahead (`hm_r[k - 1]`: place k), and
     /// the OR of the windows of those that match (`ph_hr`, from `ph_hn`): one register for
@@ -359,7 +361,7 @@ impl OrderingQueue {
 
     /// A queue for windows of up to `max_wait` cycles whose push, when `registered`, takes
     /// nothing from the cycle's issue or from the pushed request beyond its line: the pushed
-    /// entry keeps its raw line matches and the history's count, applies the issue of its
+    /// entry keeps its raw line and word matches and the history's count, applies the issue of its
     /// push cycle one cycle later, and is never eligible in its first cycle (one more cycle
     /// from push to issue; the push no longer meets the pick in one cycle's logic). Every
     /// entry applies an issue one cycle late (its dependence bit and the issued entry's
@@ -404,7 +406,6 @@ impl OrderingQueue {
             e_ch: Default::default(),
             e_words: Default::default(),
             p_wm: Default::default(),
-            e_wm: Default::default(),
             ch_wt: Constant::new(Bits::default()),
             ch_wt0: Constant::new(false),
             mk_words: Default::default(),
@@ -433,6 +434,7 @@ impl OrderingQueue {
             ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
             ph_we: Default::default(),
             ph_w: Default::default(),
+            ph_wh: Default::default(),
             hm_r: (1..hist).map(|_| Default::default()).collect(),
             ph_hr: Default::default(),
             ph_hn: Default::default(),
@@ -532,6 +534,7 @@ impl Logic for OrderingQueue {
         }
         for k in 0..self.ph_w.len() {
             self.ph_w[k].clock.next = self.clock.val();
+            self.ph_wh[k].clock.next = self.clock.val();
         }
         for i in 0..QUEUE_DEPTH {
             self.e_valid[i].clock.next = self.clock.val();
@@ -544,7 +547,6 @@ impl Logic for OrderingQueue {
             self.e_dw[i].clock.next = self.clock.val();
             self.e_key[i].clock.next = self.clock.val();
             self.e_ch[i].clock.next = self.clock.val();
-            self.e_wm[i].clock.next = self.clock.val();
             self.e_words[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
@@ -760,8 +762,8 @@ impl Logic for OrderingQueue {
             self.vb.next = (self.e_words[j].q.val() & self.push_words.val()).any();
             self.p_wm.next = (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
-        // (Registered push: the entry keeps its raw line matches a cycle, `e_wm` masks them
-        // after; the history's windows take the words at once.)
+        // (Registered push: `m` keeps the raw line matches for the history's windows, whose
+        // words are matched apart, `ph_wh`; the pushed entry's dependences take them at once.)
         if !self.rp.val() {
             self.m.next = self.m.val() & self.p_wm.val();
         }
@@ -774,7 +776,7 @@ impl Logic for OrderingQueue {
         }
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
-            self.vb.next = self.m.val().get_bit(j) && self.e_valid[j].q.val() && self.e_ordered[j].q.val();
+            self.vb.next = self.m.val().get_bit(j) && self.p_wm.val().get_bit(j) && self.e_valid[j].q.val() && self.e_ordered[j].q.val();
             self.m_q.next = (self.m_q.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
         for j in 0..QUEUE_DEPTH {
@@ -802,14 +804,18 @@ impl Logic for OrderingQueue {
         // place 0 (the issue before it), matched through their slots' compares (`m`: made a
         // cycle ahead; the slot of an issue stays intact for two cycles); `ph_hr` the places
         // after them, through their compares of the cycle before.)
+        // (The issued slots are one-hot, so the word match is that of their words alone:
+        // `issue_words` is slot `last_fs`'s, history place 0 slot `last2_fs`'s.)
         self.ph_w[0].d.next = self.zero_w.val();
-        if (self.m.val() & self.p_wm.val() & self.last_fs.q.val()).any() {
+        if (self.m.val() & self.last_fs.q.val()).any() {
             self.ph_w[0].d.next = self.i_wt.val();
         }
         self.ph_w[1].d.next = self.zero_w.val();
-        if (self.m.val() & self.p_wm.val() & self.last2_fs.q.val()).any() {
+        if (self.m.val() & self.last2_fs.q.val()).any() {
             self.ph_w[1].d.next = self.h_t[0].q.val();
         }
+        self.ph_wh[0].d.next = (self.issue_words.val() & self.push_words.val()).any();
+        self.ph_wh[1].d.next = (self.h_words[0].q.val() & self.push_words.val()).any();
         for k in 0..self.h_line.len() {
             if (self.h_line[k].q.val() == self.push_line.val()) && (self.h_words[k].q.val() & self.push_words.val()).any() {
                 self.hist.next = self.hist.val() | self.h_t[k].q.val();
@@ -841,7 +847,12 @@ impl Logic for OrderingQueue {
         // A registered push takes them a cycle later: a window that was at place k then sits
         // in history place k with one cycle less (`>> 1`: the place after the last one would
         // hold at most 1 >> 1 = 0, so nothing is lost).
-        self.ph_or.next = self.ph_w[0].q.val() | self.ph_w[1].q.val() | self.ph_hr.q.val();
+        self.ph_or.next = self.ph_hr.q.val();
+        for k in 0..self.ph_w.len() {
+            if self.ph_wh[k].q.val() {
+                self.ph_or.next = self.ph_or.val() | self.ph_w[k].q.val();
+            }
+        }
         self.ph_we.d.next = self.zero_d.val();
         if self.push_ordered.val() {
             self.ph_we.d.next = self.we.val();
@@ -865,19 +876,16 @@ impl Logic for OrderingQueue {
         }
         for i in 0..QUEUE_DEPTH {
             // The entry's dependences and count this cycle. With a registered push, an entry in
-            // its first cycle holds the raw line matches of its push (`e_dep`) and the history's
+            // its first cycle holds the raw matches of its push (`e_dep`) and the history's
             // count; the issue of that cycle (`last_fs`, `i_wt`) is applied now.
             self.k_dep.next = self.e_dep[i].q.val();
             self.k_cnt.next = self.e_cnt[i].q.val();
             self.k_hz.next = self.e_hzc[i].q.val();
             // (The entries it waits on are ordered, hence late with a registered push.)
             self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs.q.val()).any();
-            self.k_chain.next = (self.e_dep[i].q.val() & self.e_ch[i].q.val() & self.last_fs.q.val()).any();
+            self.k_chain.next = (self.e_ch[i].q.val() & self.last_fs.q.val()).any();
             if self.rp.val() {
-                self.k_hit.next = (self.e_dep[i].q.val() & self.e_wm[i].q.val() & self.last_fs.q.val()).any();
-            }
-            if self.rp.val() {
-                self.k_dep.next = self.e_dep[i].q.val() & self.e_wm[i].q.val() & !self.last_fs.q.val();
+                self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.q.val();
                 // (A chain producer's issue adds the chain's window, not its own.)
                 if self.k_hit.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
@@ -952,7 +960,7 @@ impl Logic for OrderingQueue {
             self.k_c0.next = self.k_cnt.val().get_bit(0);
             if self.rp.val() {
                 self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
-                    || (self.e_dw[i].q.val() & self.e_wm[i].q.val() & self.last_fs.q.val()).any()
+                    || (self.e_dw[i].q.val() & self.last_fs.q.val()).any()
                     || (self.ph_we.q.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
             self.e_elig[i].d.next = self.e_valid[i].q.val()
@@ -998,14 +1006,13 @@ impl Logic for OrderingQueue {
             self.e_key[i].d.next = self.e_key[i].q.val();
             self.ch_next.next = self.e_ch[i].q.val();
             self.e_words[i].d.next = self.e_words[i].q.val();
-            self.e_wm[i].d.next = self.e_wm[i].q.val();
             if self.ld_vec.val().get_bit(i) {
                 self.e_words[i].d.next = self.push_words.val();
-                self.e_wm[i].d.next = self.p_wm.val();
                 self.e_key[i].d.next = self.push_key.val();
                 self.ch_next.next = self.p_ch.val();
             }
-            self.e_ch[i].d.next = self.ch_next.val();
+            // (Kept among the dependences: a chain producer is one the entry still waits on.)
+            self.e_ch[i].d.next = self.ch_next.val() & self.d_next.val();
             // (An unordered entry's raw matches in its first cycle are not dependences. Chain
             // producers are not among the windows of 2 or more: theirs is 1 for this entry.)
             self.e_dw[i].d.next = self.zero_d.val();

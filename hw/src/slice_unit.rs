@@ -661,6 +661,10 @@ pub struct SliceUnit {
     /// line pulled it to the queue, which made the forwarding compares from it critical
     /// paths.
     sc_cl: ReplicaReg<Bits<LINE_BITS>>,
+    /// sc holds a valid ordered op: one register for its forwarding compares, which each
+    /// take it into their line compare (no gating after the select, and not `sc_valid`'s
+    /// fan-out).
+    sc_vo: DFF<Bit>,
     sc_ra: DFF<Bits<LINE_BITS>>,
     si_valid: DFF<Bit>,
     si_ordered: DFF<Bit>,
@@ -1179,6 +1183,7 @@ impl SliceUnit {
             sc_ordered: Default::default(),
             sc_line: Default::default(),
             sc_cl: Default::default(),
+            sc_vo: Default::default(),
             sc_ra: Default::default(),
             si_valid: Default::default(),
             si_ordered: Default::default(),
@@ -1393,7 +1398,7 @@ impl SliceUnit {
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -1863,6 +1868,7 @@ impl Logic for SliceUnit {
         // address too, so that si's is a register's copy.)
         self.sc_valid.d.next = self.issue.val() && !self.reset.val();
         self.sc_ordered.d.next = self.queue.issue_ordered.val();
+        self.sc_vo.d.next = self.issue.val() && !self.reset.val() && self.queue.issue_ordered.val();
         self.sc_line.d.next = self.queue.issue_line.val();
         self.sc_cl.d.next = self.queue.issue_line.val();
         self.sc_ra.d.next = self.issue_ra.val();
@@ -1900,7 +1906,7 @@ impl Logic for SliceUnit {
         // register (`fpre`), s1 the rest.
         // (Each one-hot vector is built one source at a time, shifted in at bit 31, then moved
         // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_eq.next = !((self.sr_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
+        self.fs_eq.next = self.sc_vo.q.val() && !((self.sr_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
         self.fs_hq.next = self.zero4.val();
         if self.sr_valid.q.val() && self.sr_ordered.q.val() && self.fs_eq.val() {
             self.fs_hq.next = self.sr_ww.q.val();
@@ -1910,10 +1916,10 @@ impl Logic for SliceUnit {
             self.fs_v[q].next = bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val();
         }
         self.sup_s1.d.next = self.zero4.val();
-        if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+        if self.fs_eq.val() {
             self.sup_s1.d.next = self.sc_ww.q.val();
         }
-        self.fs_eq.next = !((self.s1_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
+        self.fs_eq.next = self.sc_vo.q.val() && !((self.s1_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
         self.fs_hq.next = self.zero4.val();
         if self.s1_valid.q.val() && self.s1_ordered.q.val() && self.fs_eq.val() {
             self.fs_hq.next = self.s1_ww.q.val() & !self.sup_s1.q.val();
@@ -1923,10 +1929,10 @@ impl Logic for SliceUnit {
             self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
         }
         self.sup_s1b.d.next = self.sup_s1.q.val();
-        if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+        if self.fs_eq.val() {
             self.sup_s1b.d.next = self.sup_s1.q.val() | self.sc_ww.q.val();
         }
-        self.fs_eq.next = !((self.s1b_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
+        self.fs_eq.next = self.sc_vo.q.val() && !((self.s1b_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
         self.fs_hq.next = self.zero4.val();
         if self.s1b_valid.q.val() && self.s1b_ordered.q.val() && self.fs_eq.val() {
             self.fs_hq.next = self.s1b_ww.q.val() & !self.sup_s1b.q.val();
@@ -1936,11 +1942,11 @@ impl Logic for SliceUnit {
             self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
         }
         self.sup_sp[0].d.next = self.sup_s1b.q.val();
-        if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+        if self.fs_eq.val() {
             self.sup_sp[0].d.next = self.sup_s1b.q.val() | self.sc_ww.q.val();
         }
         for j in 1..self.sp_valid.len() {
-            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
+            self.fs_eq.next = self.sc_vo.q.val() && !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
             self.fs_hq.next = self.zero4.val();
             if self.sp_valid[j - 1].q.val() && self.sp_ordered[j - 1].q.val() && self.fs_eq.val() {
                 self.fs_hq.next = self.sp_ww[j - 1].q.val() & !self.sup_sp[j - 1].q.val();
@@ -1952,17 +1958,14 @@ impl Logic for SliceUnit {
         }
         // (The same compares again, which synthesis shares; the last stage's op is no source.)
         for j in 1..self.sup_sp.len() {
-            self.fs_eq.next = !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
+            self.fs_eq.next = self.sc_vo.q.val() && !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
             self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val();
-            if self.sc_valid.q.val() && self.sc_ordered.q.val() && self.fs_eq.val() {
+            if self.fs_eq.val() {
                 self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val() | self.sc_ww.q.val();
             }
         }
         for q in 0..4 {
-            self.fsel_cq[q].d.next = self.zero32.val();
-            if self.sc_valid.q.val() && self.sc_ordered.q.val() {
-                self.fsel_cq[q].d.next = self.fs_v[q].val() >> self.fs_sh.val();
-            }
+            self.fsel_cq[q].d.next = self.fs_v[q].val() >> self.fs_sh.val();
         }
         // si: each word's select copied, with no logic between, into a register per quarter
         // of sr's select (replicas: each sits by its quarter); for s1 the select of the op's
