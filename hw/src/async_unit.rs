@@ -6,13 +6,13 @@
 //!                                         │ done/status/data ◄── unit rsp (any order)
 //!   rsp (request order) ◄── retire head ──┤
 //!                                         └─ mbar_en && status ok ─► complete-tx ─► Mbarrier
-//!   bar (init/arrive/expect_tx/complete_tx/test_wait) ─────────────────────────────► Mbarrier
+//!   bar (init/arrive/expect_tx/complete_tx/test_wait/inval) ───────────────────────► Mbarrier
 //! ```
 //!
 //! # Requests
 //! `req_op`/`req_addr`/`req_data` are the unit's ([`sim::Access::code`]); any access may come
 //! in. A `red.async` of a `.relaxed` form is its `red` form ([`sim::red_async::RedAsync::red_form`])
-//! with `req_mbar_en` high and the mbarrier slot in `req_mbar`; `.release` forms and plain
+//! with `req_mbar_en` high and its mbarrier's address / 8 in `req_mbar`; `.release` forms and plain
 //! accesses have `req_mbar_en` low. The complete-tx count is the bytes of the op's type
 //! (8 for the 64-bit types, else 4: the `red.async` types). `req_mbar_en` with an op other
 //! than a scalar integer `red` is outside the contract.
@@ -23,21 +23,31 @@
 //! unit answers in any order; its response marks the entry done. The head entry retires in
 //! request order when done and `rsp_ready` is high: it is the response (`rsp_data`,
 //! `rsp_status`), and when it has `mbar_en` and status ok, the mbarrier performs
-//! complete-tx with its bytes in the same cycle (`tx_valid`, `tx_slot`, `tx_bytes` show it).
-//! A failed request stores nothing and performs no complete-tx. Retiring in request order
-//! makes the complete-tx sequence of an mbarrier the program order of its `red.async`s.
+//! complete-tx with its bytes on that mbarrier in the same cycle (`tx_valid`, `tx_addr`,
+//! `tx_bytes` show it). A failed request stores nothing and performs no complete-tx. Retiring
+//! in request order makes the complete-tx sequence of an mbarrier the program order of its
+//! `red.async`s.
 //!
 //! # Barrier operations
-//! `bar_valid`/`bar_ready`, `bar_op`, `bar_slot`, `bar_arg` ([`sim::mbarrier::mbar_encoding`]).
-//! `bar_ready` is low while a `red.async` on the same slot accepted earlier has not retired:
-//! a barrier operation takes effect after every earlier `red.async` on its mbarrier has
-//! completed (program order per mbarrier), so `test_wait` sees their bytes. Operations on
-//! other slots go ahead. The outputs `bar_wait_complete`, `bar_parity`, `bar_pending`,
-//! `bar_tx`, `bar_err` show the addressed slot before the cycle's updates (the
-//! `test_wait.parity` result when `bar_op` is test_wait). A barrier operation and a
-//! complete-tx from a retiring request in one cycle both take effect (on one slot: the
-//! operation first, [`crate::mbarrier`]); a barrier operation in the cycle a request is
-//! accepted is earlier than that request.
+//! `bar_valid`/`bar_ready`, `bar_op`, `bar_addr` (the mbarrier's address / 8), `bar_arg`
+//! ([`sim::mbarrier::mbar_encoding`]). `bar_ready` is high except in reset: a barrier
+//! operation takes effect in the cycle it is offered and sees the mbarrier as it is in that
+//! cycle, so a `test_wait` issued while a `red.async` on that mbarrier is in flight sees the
+//! phase incomplete (as a consumer on the GPU does). The outputs `bar_wait_complete`,
+//! `bar_parity`, `bar_pending`, `bar_tx`, `bar_err` show the addressed mbarrier before the
+//! cycle's updates (the `test_wait.parity` result when `bar_op` is test_wait), `bar_full`
+//! that an init finds the table full ([`crate::mbarrier`]). A barrier operation and a
+//! complete-tx from a retiring request in one cycle both take effect (on one mbarrier: the
+//! operation first); a barrier operation in the cycle a request is accepted is earlier than
+//! that request.
+//!
+//! # Completion bound
+//! With `rsp_ready` high, a `red.async` performs its complete-tx at most
+//! [`ASYNC_COMPLETION_BOUND`] cycles after its acceptance (it retires behind at most
+//! `ASYNC_TAGS - 1` older requests, each answered by the unit within a few cycles of the one
+//! before it); a phase therefore completes at most that many cycles after its last arrival
+//! and the acceptance of the last `red.async` it waits for. The testbench checks the bound
+//! every cycle.
 //!
 //! # Timing (no waits)
 //! Request accepted in cycle a → unit response in cycle a + [`UNIT_MIN_LATENCY`] → retire and
@@ -54,7 +64,7 @@ use crate::slice_unit::{ID_WIDTH, SliceUnit, UNIT_MIN_LATENCY};
 use crate::k;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{TYPE_LSB, TYPE_WIDTH};
-use sim::mbarrier::mbar_encoding::{ARG_WIDTH, ERR_WIDTH, OP_WIDTH, SLOT_WIDTH, TX_WIDTH};
+use sim::mbarrier::mbar_encoding::{ADDR_WIDTH, ARG_WIDTH, ERR_WIDTH, OP_WIDTH, TX_WIDTH};
 use sim::memory::req_encoding::{REQ_OP_WIDTH, STATUS_OK, STATUS_WIDTH};
 
 /// Completion-table entries (requests in flight at most).
@@ -64,6 +74,9 @@ pub const ASYNC_TAGS: usize = 16;
 pub const ASYNC_FLIP_LATENCY: usize = UNIT_MIN_LATENCY + 2;
 /// Cycles from the unit's response (`u_rsp_valid`) to the flip being visible.
 pub const ASYNC_FLIP_AFTER_RESPONSE: usize = 2;
+/// The most cycles from a `red.async`'s acceptance to its complete-tx while `rsp_ready` is
+/// high (module doc): the minimum latency plus 4 cycles for each older request in the table.
+pub const ASYNC_COMPLETION_BOUND: usize = ASYNC_FLIP_LATENCY + 4 * (ASYNC_TAGS - 1);
 
 const _: () = assert!(ASYNC_TAGS == 16 && MBARRIER_SLOTS == 8, "loops and pointer widths below");
 
@@ -79,7 +92,7 @@ pub struct AsyncUnit {
     pub req_addr: Signal<In, Bits<32>>,
     pub req_data: Signal<In, Bits<128>>,
     pub req_mbar_en: Signal<In, Bit>,
-    pub req_mbar: Signal<In, Bits<SLOT_WIDTH>>,
+    pub req_mbar: Signal<In, Bits<ADDR_WIDTH>>,
     // Responses, in request order.
     pub rsp_valid: Signal<Out, Bit>,
     pub rsp_ready: Signal<In, Bit>,
@@ -89,19 +102,21 @@ pub struct AsyncUnit {
     pub bar_valid: Signal<In, Bit>,
     pub bar_ready: Signal<Out, Bit>,
     pub bar_op: Signal<In, Bits<OP_WIDTH>>,
-    pub bar_slot: Signal<In, Bits<SLOT_WIDTH>>,
+    pub bar_addr: Signal<In, Bits<ADDR_WIDTH>>,
     pub bar_arg: Signal<In, Bits<ARG_WIDTH>>,
     pub bar_wait_complete: Signal<Out, Bit>,
     pub bar_parity: Signal<Out, Bit>,
     pub bar_pending: Signal<Out, Bits<ARG_WIDTH>>,
     pub bar_tx: Signal<Out, Bits<TX_WIDTH>>,
     pub bar_err: Signal<Out, Bits<ERR_WIDTH>>,
-    // Observation.
+    pub bar_full: Signal<Out, Bit>,
+    // Observation (per mbarrier table entry).
+    pub mbar_valid: Signal<Out, Bits<MBARRIER_SLOTS>>,
     pub phase: Signal<Out, Bits<MBARRIER_SLOTS>>,
     pub mbar_errs: Signal<Out, Bits<MBARRIER_SLOTS>>,
     pub flip: Signal<Out, Bits<MBARRIER_SLOTS>>,
     pub tx_valid: Signal<Out, Bit>,
-    pub tx_slot: Signal<Out, Bits<SLOT_WIDTH>>,
+    pub tx_addr: Signal<Out, Bits<ADDR_WIDTH>>,
     pub tx_bytes: Signal<Out, Bits<4>>,
     pub u_rsp_valid: Signal<Out, Bit>,
     pub u_rsp_tag: Signal<Out, Bits<4>>,
@@ -111,7 +126,7 @@ pub struct AsyncUnit {
 
     // Completion table.
     e_mbar_en: [DFF<Bit>; ASYNC_TAGS],
-    e_slot: [DFF<Bits<SLOT_WIDTH>>; ASYNC_TAGS],
+    e_mbar: [DFF<Bits<ADDR_WIDTH>>; ASYNC_TAGS],
     e_bytes8: [DFF<Bit>; ASYNC_TAGS],
     e_done: [DFF<Bit>; ASYNC_TAGS],
     e_status: [DFF<Bits<STATUS_WIDTH>>; ASYNC_TAGS],
@@ -119,13 +134,11 @@ pub struct AsyncUnit {
     wr_ptr: DFF<Bits<4>>,
     rd_ptr: DFF<Bits<4>>,
     count: DFF<Bits<5>>,
-    outstanding: [DFF<Bits<5>>; MBARRIER_SLOTS],
 
     ty_lsb: Constant<Bits<4>>,
     bytes8_tbl: Constant<Bits<16>>,
     status_ok: Constant<Bits<STATUS_WIDTH>>,
     one16: Constant<Bits<ASYNC_TAGS>>,
-    one8: Constant<Bits<MBARRIER_SLOTS>>,
     one4: Constant<Bits<4>>,
     one5: Constant<Bits<5>>,
     zero4: Constant<Bits<4>>,
@@ -134,7 +147,7 @@ pub struct AsyncUnit {
     /// `req_mask` of a plain (unmasked) unit request.
     zero_mask: Constant<Bits<8>>,
     zero_status: Constant<Bits<STATUS_WIDTH>>,
-    zero_slot: Constant<Bits<SLOT_WIDTH>>,
+    zero_mbar: Constant<Bits<ADDR_WIDTH>>,
     four_bytes: Constant<Bits<4>>,
     eight_bytes: Constant<Bits<4>>,
 
@@ -148,17 +161,13 @@ pub struct AsyncUnit {
     ursp_fire: Signal<Local, Bit>,
     hd_done: Signal<Local, Bit>,
     hd_mbar_en: Signal<Local, Bit>,
-    hd_slot: Signal<Local, Bits<SLOT_WIDTH>>,
+    hd_mbar: Signal<Local, Bits<ADDR_WIDTH>>,
     hd_bytes8: Signal<Local, Bit>,
     hd_status: Signal<Local, Bits<STATUS_WIDTH>>,
     hd_data: Signal<Local, Bits<128>>,
     retire: Signal<Local, Bit>,
     cpl: Signal<Local, Bit>,
     cpl_bytes: Signal<Local, Bits<4>>,
-    bar_oh: Signal<Local, Bits<MBARRIER_SLOTS>>,
-    acc_slot_oh: Signal<Local, Bits<MBARRIER_SLOTS>>,
-    ret_slot_oh: Signal<Local, Bits<MBARRIER_SLOTS>>,
-    bar_busy: Signal<Local, Bit>,
     unused_unit: Signal<Local, Bit>,
     unused_b8: Signal<Local, Bit>,
 }
@@ -189,25 +198,27 @@ impl AsyncUnit {
             bar_valid: Default::default(),
             bar_ready: Default::default(),
             bar_op: Default::default(),
-            bar_slot: Default::default(),
+            bar_addr: Default::default(),
             bar_arg: Default::default(),
             bar_wait_complete: Default::default(),
             bar_parity: Default::default(),
             bar_pending: Default::default(),
             bar_tx: Default::default(),
             bar_err: Default::default(),
+            bar_full: Default::default(),
+            mbar_valid: Default::default(),
             phase: Default::default(),
             mbar_errs: Default::default(),
             flip: Default::default(),
             tx_valid: Default::default(),
-            tx_slot: Default::default(),
+            tx_addr: Default::default(),
             tx_bytes: Default::default(),
             u_rsp_valid: Default::default(),
             u_rsp_tag: Default::default(),
             unit: SliceUnit::new(mem_bytes),
             mbar: Default::default(),
             e_mbar_en: Default::default(),
-            e_slot: Default::default(),
+            e_mbar: Default::default(),
             e_bytes8: Default::default(),
             e_done: Default::default(),
             e_status: Default::default(),
@@ -215,12 +226,10 @@ impl AsyncUnit {
             wr_ptr: Default::default(),
             rd_ptr: Default::default(),
             count: Default::default(),
-            outstanding: Default::default(),
             ty_lsb: k(TYPE_LSB as u128),
             bytes8_tbl: k(b8),
             status_ok: k(STATUS_OK as u128),
             one16: k(1),
-            one8: k(1),
             one4: k(1),
             one5: k(1),
             zero4: k(0),
@@ -228,7 +237,7 @@ impl AsyncUnit {
             zero128: k(0),
             zero_mask: k(0),
             zero_status: k(0),
-            zero_slot: k(0),
+            zero_mbar: k(0),
             four_bytes: k(4),
             eight_bytes: k(8),
             acc: Default::default(),
@@ -241,17 +250,13 @@ impl AsyncUnit {
             ursp_fire: Default::default(),
             hd_done: Default::default(),
             hd_mbar_en: Default::default(),
-            hd_slot: Default::default(),
+            hd_mbar: Default::default(),
             hd_bytes8: Default::default(),
             hd_status: Default::default(),
             hd_data: Default::default(),
             retire: Default::default(),
             cpl: Default::default(),
             cpl_bytes: Default::default(),
-            bar_oh: Default::default(),
-            acc_slot_oh: Default::default(),
-            ret_slot_oh: Default::default(),
-            bar_busy: Default::default(),
             unused_unit: Default::default(),
             unused_b8: Default::default(),
         }
@@ -264,21 +269,17 @@ impl Logic for AsyncUnit {
         dff_setup!(self, clock, wr_ptr, rd_ptr, count);
         for i in 0..16 {
             self.e_mbar_en[i].clock.next = self.clock.val();
-            self.e_slot[i].clock.next = self.clock.val();
+            self.e_mbar[i].clock.next = self.clock.val();
             self.e_bytes8[i].clock.next = self.clock.val();
             self.e_done[i].clock.next = self.clock.val();
             self.e_status[i].clock.next = self.clock.val();
             self.e_data[i].clock.next = self.clock.val();
             self.e_mbar_en[i].d.next = self.e_mbar_en[i].q.val();
-            self.e_slot[i].d.next = self.e_slot[i].q.val();
+            self.e_mbar[i].d.next = self.e_mbar[i].q.val();
             self.e_bytes8[i].d.next = self.e_bytes8[i].q.val();
             self.e_done[i].d.next = self.e_done[i].q.val();
             self.e_status[i].d.next = self.e_status[i].q.val();
             self.e_data[i].d.next = self.e_data[i].q.val();
-        }
-        for i in 0..8 {
-            self.outstanding[i].clock.next = self.clock.val();
-            self.outstanding[i].d.next = self.outstanding[i].q.val();
         }
         self.unit.clock.next = self.clock.val();
         self.mbar.clock.next = self.clock.val();
@@ -302,7 +303,7 @@ impl Logic for AsyncUnit {
         for i in 0..16 {
             if self.acc.val() && self.wr_oh.val().get_bit(i) {
                 self.e_mbar_en[i].d.next = self.req_mbar_en.val();
-                self.e_slot[i].d.next = self.req_mbar.val();
+                self.e_mbar[i].d.next = self.req_mbar.val();
                 self.e_bytes8[i].d.next = self.acc_bytes8.val();
                 self.e_done[i].d.next = false;
             }
@@ -327,7 +328,7 @@ impl Logic for AsyncUnit {
         self.rd_oh.next = self.one16.val() << self.rd_ptr.q.val();
         self.hd_done.next = false;
         self.hd_mbar_en.next = false;
-        self.hd_slot.next = self.zero_slot.val();
+        self.hd_mbar.next = self.zero_mbar.val();
         self.hd_bytes8.next = false;
         self.hd_status.next = self.zero_status.val();
         self.hd_data.next = self.zero128.val();
@@ -335,7 +336,7 @@ impl Logic for AsyncUnit {
             if self.rd_oh.val().get_bit(i) {
                 self.hd_done.next = self.e_done[i].q.val();
                 self.hd_mbar_en.next = self.e_mbar_en[i].q.val();
-                self.hd_slot.next = self.e_slot[i].q.val();
+                self.hd_mbar.next = self.e_mbar[i].q.val();
                 self.hd_bytes8.next = self.e_bytes8[i].q.val();
                 self.hd_status.next = self.e_status[i].q.val();
                 self.hd_data.next = self.e_data[i].q.val();
@@ -371,46 +372,25 @@ impl Logic for AsyncUnit {
             self.cpl_bytes.next = self.four_bytes.val();
         }
         self.mbar.cpl_valid.next = self.cpl.val();
-        self.mbar.cpl_slot.next = self.hd_slot.val();
+        self.mbar.cpl_addr.next = self.hd_mbar.val();
         self.mbar.cpl_bytes.next = bit_cast::<ARG_WIDTH, 4>(self.cpl_bytes.val());
         self.tx_valid.next = self.cpl.val();
-        self.tx_slot.next = self.hd_slot.val();
+        self.tx_addr.next = self.hd_mbar.val();
         self.tx_bytes.next = self.cpl_bytes.val();
 
-        // ---- per-slot count of red.async not yet retired ----
-        self.acc_slot_oh.next = self.one8.val() << self.req_mbar.val();
-        self.ret_slot_oh.next = self.one8.val() << self.hd_slot.val();
-        for i in 0..8 {
-            if (self.acc.val() && self.req_mbar_en.val() && self.acc_slot_oh.val().get_bit(i))
-                && !(self.retire.val() && self.hd_mbar_en.val() && self.ret_slot_oh.val().get_bit(i))
-            {
-                self.outstanding[i].d.next = self.outstanding[i].q.val() + self.one5.val();
-            }
-            if !(self.acc.val() && self.req_mbar_en.val() && self.acc_slot_oh.val().get_bit(i))
-                && (self.retire.val() && self.hd_mbar_en.val() && self.ret_slot_oh.val().get_bit(i))
-            {
-                self.outstanding[i].d.next = self.outstanding[i].q.val() - self.one5.val();
-            }
-        }
-
-        // ---- barrier operations ----
-        self.bar_oh.next = self.one8.val() << self.bar_slot.val();
-        self.bar_busy.next = false;
-        for i in 0..8 {
-            if self.bar_oh.val().get_bit(i) && self.outstanding[i].q.val().any() {
-                self.bar_busy.next = true;
-            }
-        }
-        self.bar_ready.next = !self.bar_busy.val() && !self.reset.val();
+        // ---- barrier operations: taken at once ----
+        self.bar_ready.next = !self.reset.val();
         self.mbar.op_valid.next = self.bar_valid.val() && self.bar_ready.val();
         self.mbar.op_code.next = self.bar_op.val();
-        self.mbar.op_slot.next = self.bar_slot.val();
+        self.mbar.op_addr.next = self.bar_addr.val();
         self.mbar.op_arg.next = self.bar_arg.val();
         self.bar_wait_complete.next = self.mbar.op_wait_complete.val();
         self.bar_parity.next = self.mbar.op_parity.val();
         self.bar_pending.next = self.mbar.op_pending.val();
         self.bar_tx.next = self.mbar.op_tx.val();
         self.bar_err.next = self.mbar.op_err.val();
+        self.bar_full.next = self.mbar.op_full.val();
+        self.mbar_valid.next = self.mbar.valid.val();
         self.phase.next = self.mbar.phase.val();
         self.mbar_errs.next = self.mbar.errs.val();
         self.flip.next = self.mbar.flip.val();
@@ -421,9 +401,6 @@ impl Logic for AsyncUnit {
             self.count.d.next = self.zero5.val();
             for i in 0..16 {
                 self.e_done[i].d.next = false;
-            }
-            for i in 0..8 {
-                self.outstanding[i].d.next = self.zero5.val();
             }
         }
     }

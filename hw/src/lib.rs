@@ -18,7 +18,7 @@
 //! | `ordering_queue.rs` | [`ordering_queue::OrderingQueue`]: the unit's queue, arrival order per 16-byte line, other lines overtake |
 //! | `line_memory.rs` | [`line_memory::LineMemory`]: the unit's memory of 16-byte lines, synchronous read (block RAM) |
 //! | `response_fifo.rs` | [`response_fifo::ResponseFifo`]: the unit's responses waiting for `rsp_ready` |
-//! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: 8 mbarriers (phase, arrivals, tx-count), barrier ops and complete-tx |
+//! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: a table of 8 mbarrier objects by address (phase, arrivals, tx-count), barrier ops and complete-tx |
 //! | `async_unit.rs` | [`AsyncUnit`]: `SliceUnit` + `Mbarrier`, `red.async` completion by complete-tx |
 //! | `warp_coalescer.rs` | [`WarpCoalescer`]: warp `RED` → masked sector requests; [`WarpUnit`]: it in front of the unit |
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
@@ -48,7 +48,7 @@ pub(crate) fn k<const N: usize>(v: u128) -> rust_hdl::prelude::Constant<rust_hdl
     rust_hdl::prelude::Constant::new(fp_add::bits_u128(v))
 }
 
-pub use async_unit::{ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
+pub use async_unit::{ASYNC_COMPLETION_BOUND, ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
 pub use mbarrier::mbarrier_verilog;
 pub use config::Config;
 pub use alu::{ALU_LATENCY, AluUnit, ReductionAlu, alu_verilog, alu_verilog_with, latency, unit_lanes};

@@ -1,21 +1,24 @@
-//! The mbarrier block against the model (`sim::mbarrier`), cycle by cycle with a barrier
-//! operation and a complete-tx in the same cycle (often on the same slot); the async unit
+//! The mbarrier block against the model (`sim::mbarrier::MbarTable`), cycle by cycle with a
+//! barrier operation and a complete-tx in the same cycle (often on the same mbarrier), more
+//! addresses than table entries (the table fills, overflows and frees entries); the async unit
 //! (`AsyncUnit`) in rust-hdl's simulator: a phase flips exactly when the last byte of its
-//! red.async requests completes; and both blocks' Verilog through Yosys and Verilator lint.
+//! red.async requests completes, and a test_wait while they are in flight is taken at once
+//! and sees the phase incomplete; and both blocks' Verilog through Yosys and Verilator lint.
 
 mod common;
 use common::{Rng, b128, lint, seed, u128_of};
 use hw::async_unit::{ASYNC_FLIP_AFTER_RESPONSE, ASYNC_FLIP_LATENCY, AsyncUnit};
 use hw::mbarrier::Mbarrier as MbarBlock;
 use rust_hdl::prelude::*;
-use sim::mbarrier::{MBAR_MAX, MBARRIER_SLOTS, MbarError, MbarOp, Mbarrier};
+use sim::mbarrier::{MBAR_MAX, MBARRIER_SLOTS, MbarError, MbarOp, MbarTable};
 use sim::red_async::RedAsync;
 use sim::{Access, Memory, Request};
 
 fn random_op(rng: &mut Rng) -> MbarOp {
     let small = |rng: &mut Rng| [0, 4, 8, 12, 16][rng.below(5)];
     let bytes = |rng: &mut Rng| if rng.below(200) == 0 { MBAR_MAX - rng.below(3) as u32 } else { small(rng) };
-    match rng.below(20) {
+    match rng.below(21) {
+        20 => MbarOp::Inval,
         0 => MbarOp::Init(if rng.below(30) == 0 { 0 } else { 1 + rng.below(3) as u32 }),
         1..=5 => MbarOp::Arrive,
         6..=8 => MbarOp::ArriveExpectTx(bytes(rng)),
@@ -25,91 +28,109 @@ fn random_op(rng: &mut Rng) -> MbarOp {
     }
 }
 
+/// Mbarrier addresses / 8 of the test: more than the table has entries.
+const ADDRS: [u64; 10] = [1, 2, 3, 0x1000, 0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1fff];
+
 #[test]
 fn mbarrier_block_matches_the_model() {
     let s = seed("mbarrier_block_matches_the_model");
     let mut rng = Rng(s);
     let mut uut = MbarBlock::default();
     uut.connect_all();
-    let mut model = [Mbarrier::default(); MBARRIER_SLOTS];
-    let mut flips = 0;
-    let mut both_same_slot = 0;
+    let mut model = MbarTable::default();
+    let (mut flips, mut both_same, mut fulls, mut invals) = (0, 0, 0, 0);
     let mut model_errors = Vec::new();
-    for cycle in 0..6000u64 {
+    for cycle in 0..8000u64 {
         let reset = cycle < 2 || rng.below(3000) == 0;
-        // Few slots, so the operation and the completion often meet on one slot.
+        // Mostly three hot mbarriers, so the operation and the completion often meet on one.
+        let pick = |rng: &mut Rng| if rng.below(4) != 0 { ADDRS[rng.below(3)] } else { ADDRS[rng.below(ADDRS.len())] };
         let op = (rng.below(4) != 0).then(|| {
-            let slot = rng.below(3);
-            // A frozen (error) slot is soon initialised again.
-            if model[slot].error.is_some() && rng.below(3) == 0 {
-                (slot, MbarOp::Init(1 + rng.below(2) as u32))
+            let addr = pick(&mut rng);
+            // An mbarrier with an error, or not in the table, is soon initialised again.
+            let m = model.get(addr);
+            if m.is_none_or(|m| m.error.is_some()) && rng.below(3) == 0 {
+                (addr, MbarOp::Init(1 + rng.below(2) as u32))
             } else {
-                (slot, random_op(&mut rng))
+                (addr, random_op(&mut rng))
             }
         });
-        let cpl = (rng.below(2) == 0).then(|| (rng.below(3), [4u32, 8][rng.below(2)]));
+        let cpl = (rng.below(2) == 0).then(|| (pick(&mut rng), [4u32, 8][rng.below(2)]));
         uut.clock.next = Clock::from(false);
         uut.reset.next = reset;
         uut.op_valid.next = op.is_some();
-        let (slot, o) = op.unwrap_or((0, MbarOp::Arrive));
+        let (addr, o) = op.unwrap_or((0, MbarOp::Arrive));
         let (code, arg) = o.code();
         uut.op_code.next = b128(code as u128);
-        uut.op_slot.next = b128(slot as u128);
+        uut.op_addr.next = b128(addr as u128);
         uut.op_arg.next = b128(arg as u128);
         uut.cpl_valid.next = cpl.is_some();
-        let (cslot, cbytes) = cpl.unwrap_or((0, 0));
-        uut.cpl_slot.next = b128(cslot as u128);
+        let (caddr, cbytes) = cpl.unwrap_or((0, 0));
+        uut.cpl_addr.next = b128(caddr as u128);
         uut.cpl_bytes.next = b128(cbytes as u128);
         assert!(simulate(&mut uut, 1000), "did not settle");
-        // Outputs before the edge: the addressed slot's state and the state vectors.
-        let m = model[slot];
-        let ctx = format!("seed {s}, cycle {cycle}, op {op:?}, cpl {cpl:?}, slot state {m:?}");
+        // Outputs before the edge: the addressed object's state and the entry vectors.
+        let m = model.get(addr).copied();
+        let ctx = format!("seed {s}, cycle {cycle}, op {op:?}, cpl {cpl:?}, object {m:?}");
         if cycle >= 2 {
-            assert_eq!(uut.op_parity.val(), m.parity, "{ctx}");
-            assert_eq!(u128_of(uut.op_err.val()) as u8, m.error.map_or(0, MbarError::code), "{ctx}");
-            if m.error.is_none() {
+            assert_eq!(uut.op_parity.val(), m.is_some_and(|m| m.parity), "{ctx}");
+            let err = m.map_or(Some(MbarError::Uninitialized), |m| m.error);
+            assert_eq!(u128_of(uut.op_err.val()) as u8, err.map_or(0, MbarError::code), "{ctx}");
+            if let Some(m) = m.filter(|m| m.error.is_none()) {
                 assert_eq!(u128_of(uut.op_pending.val()) as u32, m.pending, "{ctx}");
                 let tx = u128_of(uut.op_tx.val()) as i64;
                 let tx = if tx >= 1 << 21 { tx - (1 << 22) } else { tx };
                 assert_eq!(tx, m.tx as i64, "{ctx}");
             }
-            let phase = u128_of(uut.phase.val()) as usize;
+            assert_eq!(u128_of(uut.valid.val()) as u64, model.valid(), "{ctx}: valid");
+            assert_eq!(u128_of(uut.phase.val()) as u64, model.parities(), "{ctx}: phase");
             let errs = u128_of(uut.errs.val()) as usize;
-            for (i, b) in model.iter().enumerate() {
-                assert_eq!(phase >> i & 1 == 1, b.parity, "{ctx}: phase of slot {i}");
-                assert_eq!(errs >> i & 1 == 1, b.error.is_some(), "{ctx}: error of slot {i}");
+            for (i, e) in model.entries.iter().enumerate() {
+                if let Some((_, b)) = e {
+                    assert_eq!(errs >> i & 1 == 1, b.error.is_some(), "{ctx}: error of entry {i}");
+                }
             }
         }
         // The model: the operation, then the completion.
         let mut flip = 0usize;
         let mut wait = false;
+        let mut full = false;
         if reset {
-            model = [Mbarrier::default(); MBARRIER_SLOTS];
+            model = MbarTable::default();
         } else {
-            if let Some((slot, o)) = op {
-                let e = model[slot].apply(o);
-                wait = e.wait_complete;
-                flip |= (e.flipped as usize) << slot;
+            if let Some((a, o)) = op {
+                let e = model.apply(a, o);
+                wait = e.effect.wait_complete;
+                full = e.full;
+                fulls += full as u32;
+                invals += (o == MbarOp::Inval && e.entry.is_some()) as u32;
+                flip |= (e.effect.flipped as usize) << e.entry.unwrap_or(0);
             }
-            if let Some((cs, b)) = cpl {
-                flip |= (model[cs].apply(MbarOp::CompleteTx(b)).flipped as usize) << cs;
-                both_same_slot += op.is_some_and(|(s, _)| s == cs) as u32;
+            if let Some((ca, b)) = cpl {
+                let e = model.apply(ca, MbarOp::CompleteTx(b));
+                flip |= (e.effect.flipped as usize) << e.entry.unwrap_or(0);
+                both_same += op.is_some_and(|(a, _)| a == ca) as u32;
             }
         }
         if cycle >= 2 && !reset {
             if let Some((_, MbarOp::TestWait(_))) = op {
                 assert_eq!(uut.op_wait_complete.val(), wait, "{ctx}: test_wait");
             }
+            if let Some((_, MbarOp::Init(_))) = op {
+                assert_eq!(uut.op_full.val(), full, "{ctx}: table full");
+            }
             assert_eq!(u128_of(uut.flip.val()) as usize, flip, "{ctx}: flip");
         }
         flips += flip.count_ones();
-        model_errors.extend(model.iter().filter_map(|m| m.error));
+        model_errors.extend(model.entries.iter().filter_map(|e| e.and_then(|(_, m)| m.error)));
         uut.clock.next = Clock::from(true);
         assert!(simulate(&mut uut, 1000), "did not settle");
     }
     let kinds = |k: MbarError| model_errors.iter().filter(|e| **e == k).count();
     assert!(kinds(MbarError::TxRange) > 0 && kinds(MbarError::Count) > 0, "error statuses not reached");
-    assert!(flips > 100 && both_same_slot > 500, "weak stimulus: {flips} flips, {both_same_slot} same-slot cycles");
+    assert!(
+        flips > 100 && both_same > 500 && fulls > 10 && invals > 50,
+        "weak stimulus: {flips} flips, {both_same} same-mbarrier cycles, {fulls} inits on a full table, {invals} invals"
+    );
 }
 
 /// Drives the async unit in rust-hdl's simulator, one cycle per call.
@@ -120,8 +141,8 @@ struct Async {
 
 #[derive(Default, Clone, Copy)]
 struct In {
-    req: Option<(Access, u32, u128, Option<usize>)>,
-    bar: Option<(usize, MbarOp)>,
+    req: Option<(Access, u32, u128, Option<u64>)>,
+    bar: Option<(u64, MbarOp)>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -131,7 +152,7 @@ struct Out {
     wait_complete: bool,
     rsp: Option<(u128, u8)>,
     phase: u8,
-    tx: Option<(usize, u32)>,
+    tx: Option<(u64, u32)>,
     u_rsp: bool,
 }
 
@@ -160,10 +181,10 @@ impl Async {
             u.req_mbar.next = b128(mbar.unwrap_or(0) as u128);
         }
         u.bar_valid.next = i.bar.is_some();
-        if let Some((slot, op)) = i.bar {
+        if let Some((addr, op)) = i.bar {
             let (c, arg) = op.code();
             u.bar_op.next = b128(c as u128);
-            u.bar_slot.next = b128(slot as u128);
+            u.bar_addr.next = b128(addr as u128);
             u.bar_arg.next = b128(arg as u128);
         }
         assert!(simulate(u, 10_000), "did not settle");
@@ -173,7 +194,7 @@ impl Async {
             wait_complete: u.bar_wait_complete.val(),
             rsp: u.rsp_valid.val().then(|| (u128_of(u.rsp_data.val()), u128_of(u.rsp_status.val()) as u8)),
             phase: u128_of(u.phase.val()) as u8,
-            tx: u.tx_valid.val().then(|| (u128_of(u.tx_slot.val()) as usize, u128_of(u.tx_bytes.val()) as u32)),
+            tx: u.tx_valid.val().then(|| (u128_of(u.tx_addr.val()) as u64, u128_of(u.tx_bytes.val()) as u32)),
             u_rsp: u.u_rsp_valid.val(),
         };
         u.clock.next = Clock::from(true);
@@ -183,10 +204,10 @@ impl Async {
     }
 }
 
-/// Three `red.async.relaxed ... add.u32` (4 bytes each) on mbarrier 1 that expects 12 bytes
-/// and one arrival: the phase must flip in the cycle after the third complete-tx, never
-/// before; the memory holds the sum; test_wait sees the new phase; a barrier operation on the
-/// slot waits while the red.async are in flight.
+/// Three `red.async.relaxed ... add.u32` (4 bytes each) on the mbarrier at 8 (tag 1) that
+/// expects 12 bytes and one arrival (table entry 0): the phase must flip in the cycle after the third
+/// complete-tx, never before; the memory holds the sum; a test_wait on the mbarrier in every
+/// cycle is taken at once and sees the phase incomplete until the flip, complete from then.
 #[test]
 fn async_unit_flips_the_phase_on_the_last_byte() {
     let mut a = Async::new();
@@ -203,11 +224,10 @@ fn async_unit_flips_the_phase_on_the_last_byte() {
     let mut last_u_rsp = 0;
     let mut k = 0;
     let addrs = [0x40u32, 0x80, 0x40];
-    let mut bar_blocked = false;
+    let mut waits_in_flight = 0;
     while a.cycle < 200 {
         let req = (k < 3).then(|| (red, addrs[k], 5u128 + k as u128, Some(1)));
-        // While they are in flight, a test_wait on slot 1 must wait; one on slot 2 goes ahead.
-        let bar = (k == 3 && flip_cycle.is_none()).then_some((1, MbarOp::TestWait(false)));
+        let bar = Some((1, MbarOp::TestWait(false)));
         let before = a.cycle;
         let o = a.step(In { req, bar });
         if o.req_taken {
@@ -222,24 +242,24 @@ fn async_unit_flips_the_phase_on_the_last_byte() {
             assert_eq!(t, (1, 4));
             txs.push(before);
         }
-        if o.phase & 2 != 0 && flip_cycle.is_none() {
+        if o.phase & 1 != 0 && flip_cycle.is_none() {
             flip_cycle = Some(before);
             assert_eq!(txs.len(), 3, "the phase flipped before the last byte completed");
             assert_eq!(before, txs[2] + 1, "the flip is visible the cycle after the last complete-tx");
         }
-        if o.phase & 2 == 0 {
+        if o.phase & 1 == 0 {
             assert!(txs.len() < 3 || before <= txs[2], "the phase did not flip after the last byte");
         }
-        if bar.is_some() {
-            if o.bar_taken {
-                assert!(flip_cycle.is_some(), "test_wait taken before the bytes completed");
-                assert!(o.wait_complete, "test_wait.parity(0) after the phase completed");
-                assert!(bar_blocked);
-                break;
-            }
-            bar_blocked = true;
+        assert!(o.bar_taken, "cycle {before}: a barrier operation is taken at once");
+        assert_eq!(o.wait_complete, flip_cycle.is_some(), "cycle {before}: test_wait sees the phase of this cycle");
+        if flip_cycle.is_none() && !accepted.is_empty() {
+            waits_in_flight += 1;
+        }
+        if flip_cycle.is_some_and(|f| before > f + 2) {
+            break;
         }
     }
+    assert!(waits_in_flight >= ASYNC_FLIP_LATENCY, "test_wait while the red.async were in flight: {waits_in_flight}");
     let flip = flip_cycle.expect("the phase never flipped");
     assert_eq!(flip - accepted[2], ASYNC_FLIP_LATENCY as u64, "flip latency from the last acceptance");
     assert_eq!(flip - last_u_rsp, ASYNC_FLIP_AFTER_RESPONSE as u64, "flip latency from the last unit response");

@@ -35,6 +35,20 @@
 //! `test_wait` returns false. `init` clears the error. The error is observable (the trace
 //! rows of `redunit run` report it on `test_wait`).
 //!
+//! # The table of mbarrier objects ([`MbarTable`])
+//! An mbarrier is an 8-byte object in shared memory, named by its address (in the traces of
+//! `redunit run`: a `.shared::cluster` address of the cluster's shared memories, [`CLUSTER_CTAS`]
+//! CTAs of [`CTA_SHARED_BYTES`] each). The hardware keeps the objects in a table of
+//! [`MBARRIER_SLOTS`] entries beside the memory, each an address tag and one [`Mbarrier`]:
+//! - `init` of an address in the table initialises its entry again; of an address not in the
+//!   table it takes the lowest free entry; with no free entry the table is full
+//!   ([`TableEffect::full`], `error:mbarrier-table-full` in traces) and nothing changes.
+//! - `inval` (PTX `mbarrier.inval`) frees the entry; of an address not in the table it does
+//!   nothing.
+//! - Every other operation on an address not in the table does nothing, and `test_wait` there
+//!   reports [`MbarError::Uninitialized`]; a complete-tx (a `red.async`'s completion) to an
+//!   address not in the table is dropped.
+//!
 //! # Two operations in one cycle
 //! The hardware block takes one barrier operation and one complete-tx per cycle. When both
 //! name the same mbarrier, the effect is the barrier operation first, then the complete-tx
@@ -42,10 +56,23 @@
 //! (after a flip pending is the expected count, at least 1, and a complete-tx alone cannot
 //! complete a phase with pending arrivals).
 
-/// Mbarrier slots of the hardware block (and of traces).
+/// Entries of the mbarrier table: live mbarrier objects at most (module doc).
 pub const MBARRIER_SLOTS: usize = 8;
-/// Bytes of one mbarrier object: trace `mbar` addresses are `8 * slot`.
+/// Bytes of one mbarrier object (its address is a multiple of this).
 pub const MBARRIER_BYTES: u64 = 8;
+/// CTAs of the cluster whose shared memories the traces address.
+pub const CLUSTER_CTAS: u64 = 2;
+/// Shared memory of one CTA: CTA `r`'s is `.shared::cluster` addresses
+/// `r * CTA_SHARED_BYTES ..` `(r + 1) * CTA_SHARED_BYTES`.
+pub const CTA_SHARED_BYTES: u64 = 0x8000;
+/// The cluster's shared memory: mbarrier addresses are below this.
+pub const CLUSTER_SHARED_BYTES: u64 = CLUSTER_CTAS * CTA_SHARED_BYTES;
+const _: () = assert!(CLUSTER_SHARED_BYTES == (MBARRIER_BYTES << mbar_encoding::ADDR_WIDTH));
+
+/// The CTA whose shared memory holds `.shared::cluster` address `addr`, if any.
+pub fn cta_of(addr: u64) -> Option<u64> {
+    (addr < CLUSTER_SHARED_BYTES).then_some(addr / CTA_SHARED_BYTES)
+}
 /// The largest expected arrival count and the largest |tx-count|: 2^20 - 1.
 pub const MBAR_MAX: u32 = (1 << 20) - 1;
 
@@ -54,7 +81,7 @@ pub const MBAR_MAX: u32 = (1 << 20) - 1;
 /// | field | bits | meaning |
 /// | --- | --- | --- |
 /// | op | `OP_WIDTH` | `OP_INIT` .. `OP_TEST_WAIT` |
-/// | slot | `SLOT_WIDTH` | mbarrier slot |
+/// | addr | `ADDR_WIDTH` | the mbarrier's address / [`MBARRIER_BYTES`] (the table's tag) |
 /// | arg | `ARG_WIDTH` | init: count; expect/complete: bytes; test_wait: parity in bit 0 |
 ///
 /// Error codes (`ERR_WIDTH` bits): [`MbarError::code`].
@@ -66,7 +93,11 @@ pub mod mbar_encoding {
     pub const OP_EXPECT_TX: u8 = 3;
     pub const OP_COMPLETE_TX: u8 = 4;
     pub const OP_TEST_WAIT: u8 = 5;
+    pub const OP_INVAL: u8 = 6;
+    /// Bits of a table entry's index.
     pub const SLOT_WIDTH: usize = 3;
+    /// Bits of an mbarrier's address / 8 (objects below 64 KiB).
+    pub const ADDR_WIDTH: usize = 13;
     pub const ARG_WIDTH: usize = 20;
     /// The tx-count register: two's complement, wide enough that count + arg never wraps.
     pub const TX_WIDTH: usize = 22;
@@ -88,6 +119,8 @@ pub enum MbarOp {
     CompleteTx(u32),
     /// `test_wait.parity`: the parity asked about.
     TestWait(bool),
+    /// `mbarrier.inval`: frees the object's table entry ([`MbarTable`]).
+    Inval,
 }
 
 impl MbarOp {
@@ -101,6 +134,7 @@ impl MbarOp {
             MbarOp::ExpectTx(b) => (OP_EXPECT_TX, b),
             MbarOp::CompleteTx(b) => (OP_COMPLETE_TX, b),
             MbarOp::TestWait(p) => (OP_TEST_WAIT, p as u32),
+            MbarOp::Inval => (OP_INVAL, 0),
         }
     }
 }
@@ -196,6 +230,8 @@ impl Mbarrier {
                 e.wait_complete = p != self.parity;
                 return e;
             }
+            // The table frees the entry; the object itself is unchanged.
+            MbarOp::Inval => return e,
         };
         if arrive && self.pending == 0 {
             self.error = Some(MbarError::Count);
@@ -219,9 +255,102 @@ impl Mbarrier {
     }
 }
 
+/// What one operation on the table did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TableEffect {
+    /// The entry the operation addressed (before it: for `inval`, the entry it freed).
+    pub entry: Option<usize>,
+    pub effect: Effect,
+    /// `init` found no free entry: nothing changed.
+    pub full: bool,
+    /// The object's error status after the operation (`Uninitialized` when it is not in the
+    /// table).
+    pub error: Option<MbarError>,
+}
+
+/// The table of mbarrier objects (module doc): [`MBARRIER_SLOTS`] entries, each free or an
+/// address with its mbarrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MbarTable {
+    pub entries: [Option<(u64, Mbarrier)>; MBARRIER_SLOTS],
+}
+
+impl MbarTable {
+    /// The entry holding the mbarrier at `addr`.
+    pub fn find(&self, addr: u64) -> Option<usize> {
+        self.entries.iter().position(|e| e.is_some_and(|(a, _)| a == addr))
+    }
+    /// The mbarrier at `addr`, if it is in the table.
+    pub fn get(&self, addr: u64) -> Option<&Mbarrier> {
+        self.find(addr).and_then(|i| self.entries[i].as_ref().map(|(_, m)| m))
+    }
+    /// Applies `op` to the mbarrier at `addr` (module doc).
+    pub fn apply(&mut self, addr: u64, op: MbarOp) -> TableEffect {
+        let mut t = TableEffect { entry: self.find(addr), ..TableEffect::default() };
+        match (op, t.entry) {
+            (MbarOp::Init(_), None) => match self.entries.iter().position(Option::is_none) {
+                Some(i) => {
+                    self.entries[i] = Some((addr, Mbarrier::default()));
+                    t.entry = Some(i);
+                }
+                None => {
+                    t.full = true;
+                    t.error = Some(MbarError::Uninitialized);
+                    return t;
+                }
+            },
+            (MbarOp::Inval, Some(i)) => {
+                self.entries[i] = None;
+                t.error = Some(MbarError::Uninitialized);
+                return t;
+            }
+            (_, None) => {
+                t.error = Some(MbarError::Uninitialized);
+                return t;
+            }
+            _ => {}
+        }
+        let i = t.entry.unwrap();
+        let m = &mut self.entries[i].as_mut().unwrap().1;
+        t.effect = m.apply(op);
+        t.error = m.error;
+        t
+    }
+    /// Bit i: entry i's phase parity (0 for a free entry).
+    pub fn parities(&self) -> u64 {
+        self.entries.iter().enumerate().map(|(i, e)| (e.is_some_and(|(_, m)| m.parity) as u64) << i).sum()
+    }
+    /// Bit i: entry i is in use.
+    pub fn valid(&self) -> u64 {
+        self.entries.iter().enumerate().map(|(i, e)| (e.is_some() as u64) << i).sum()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_holds_objects_by_address_and_reports_overflow() {
+        let mut t = MbarTable::default();
+        for k in 0..MBARRIER_SLOTS as u64 {
+            let e = t.apply(0x8000 + 8 * k, MbarOp::Init(1));
+            assert_eq!((e.entry, e.full, e.error), (Some(k as usize), false, None));
+        }
+        let e = t.apply(0x9000, MbarOp::Init(1));
+        assert!(e.full && e.entry.is_none(), "a ninth object does not fit");
+        assert_eq!(t.apply(0x9000, MbarOp::TestWait(false)).error, Some(MbarError::Uninitialized));
+        // Initialising an object in the table again takes no new entry.
+        assert_eq!(t.apply(0x8008, MbarOp::Init(2)).entry, Some(1));
+        assert_eq!(t.apply(0x8008, MbarOp::Inval).entry, Some(1));
+        assert_eq!(t.find(0x8008), None);
+        assert_eq!(t.apply(0x8008, MbarOp::Arrive).error, Some(MbarError::Uninitialized));
+        assert_eq!(t.apply(0x9000, MbarOp::Init(1)).entry, Some(1), "the freed entry is reused");
+        assert!(t.apply(0x9000, MbarOp::Arrive).effect.flipped);
+        assert_eq!(t.parities(), 0b10);
+        assert_eq!(t.valid(), 0xff);
+        assert_eq!((cta_of(0x7ff8), cta_of(0x8000), cta_of(CLUSTER_SHARED_BYTES)), (Some(0), Some(1), None));
+    }
 
     #[test]
     fn phase_completes_when_arrivals_and_bytes_are_in() {

@@ -28,8 +28,10 @@
 //!    For `.release` it must not be given (and there is no `[mbar]` operand).
 //! 3. **`.ss` is optional**: without it the address is generic (it must fall in the
 //!    `.shared::cluster` window for `.relaxed`, `.global` for `.release`, else undefined). The
-//!    two spellings are kept apart (printing round-trips) but perform the same operation here:
-//!    the unit has one memory.
+//!    two spellings are kept apart (printing round-trips). In `redunit run` traces a generic
+//!    `.relaxed` address must lie in the shared window (`sim::spaces::SHARED_WINDOW_BASE` +
+//!    the `.shared::cluster` address), else the row is refused; a generic `.release` address
+//!    is used as it is.
 //! 4. **`.add.s64`** exists only for `.release` (`.global`). Two's-complement addition is the
 //!    same bit operation for signed and unsigned operands, and `red` has no `add.s64` form
 //!    (see [`crate::form`]), so `add.s64` performs `global.add.u64`.
@@ -40,7 +42,9 @@
 //!    stored in bytes": the size of `.type`, 4 (`.u32 .s32 .b32`) or 8 (`.u64`). A request
 //!    that fails (misaligned, out of range) stores nothing and performs no complete-tx.
 //! 7. **Qualifier order.** PTX writes `red.async{.mmio}.sem.scope{.ss}{.completion}.op.type`;
-//!    like the `red` parser, any order is accepted after `red.async`.
+//!    like the `red` parser, any order is accepted after `red.async`. Every qualifier is
+//!    written at most once: a repeated one (`.mmio.mmio`, a second `.sem`, scope, state space,
+//!    completion mechanism, op or type) is refused with a message.
 
 use std::fmt;
 use std::str::FromStr;
@@ -286,7 +290,11 @@ impl FromStr for RedAsync {
                 "shared::cluster" | "global" | "shared::cta" | "shared" | "local" | "const" | "param" => {
                     once(&mut ss, tok, "state space", tok)?
                 }
+                "mmio" if mmio => return err(format!("`.mmio` is repeated in `{name}`: write it once")),
                 "mmio" => mmio = true,
+                COMPLETE_TX if completion => {
+                    return err(format!("`.{COMPLETE_TX}` is repeated in `{name}`: write it once"));
+                }
                 COMPLETE_TX => completion = true,
                 t if t.starts_with("mbarrier::") => {
                     return err(format!("the completion mechanism is .{COMPLETE_TX}, not .{t}"));
@@ -384,6 +392,16 @@ mod tests {
         assert!(e("red.async.relaxed.cluster.mbarrier::complete_tx::foo.add.u32").contains("completion mechanism"));
         assert!(e("red.async.relaxed.cluster.add.u32.bogus").contains("unknown qualifier `.bogus`"));
         assert!(e("red.async.relaxed.relaxed.cluster.add.u32").contains("second .sem"));
+        assert!(e("red.async.mmio.mmio.release.sys.global.add.u32").contains("`.mmio` is repeated"));
+        assert!(e("red.async.mmio.release.sys.mmio.add.u32").contains("`.mmio` is repeated"));
+        assert!(
+            e("red.async.relaxed.cluster.mbarrier::complete_tx::bytes.mbarrier::complete_tx::bytes.add.u32")
+                .contains("is repeated")
+        );
+        assert!(e("red.async.relaxed.cluster.shared::cluster.shared::cluster.add.u32").contains("second state space"));
+        assert!(e("red.async.relaxed.cluster.add.add.u32").contains("second op"));
+        assert!(e("red.async.relaxed.cluster.add.u32.u32").contains("second type"));
+        assert!(e("red.async.release.sys.sys.add.u32").contains("second .scope"));
         assert!(e("red.global.add.u32").contains("must start with `red.async.`"));
     }
 }

@@ -17,11 +17,11 @@
 struct AsyncIo {
     // Inputs.
     uint64_t reset, req_valid, req_op, req_addr, req_data_lo, req_data_hi, req_mbar_en, req_mbar;
-    uint64_t rsp_ready, bar_valid, bar_op, bar_slot, bar_arg;
+    uint64_t rsp_ready, bar_valid, bar_op, bar_addr, bar_arg;
     // Outputs (read before the rising edge).
     uint64_t req_ready, rsp_valid, rsp_data_lo, rsp_data_hi, rsp_status;
-    uint64_t bar_ready, bar_wait_complete, bar_parity, bar_pending, bar_tx, bar_err;
-    uint64_t phase, mbar_errs, flip, tx_valid, tx_slot, tx_bytes, u_rsp_valid, u_rsp_tag;
+    uint64_t bar_ready, bar_wait_complete, bar_parity, bar_pending, bar_tx, bar_err, bar_full, mbar_valid;
+    uint64_t phase, mbar_errs, flip, tx_valid, tx_addr, tx_bytes, u_rsp_valid, u_rsp_tag;
 };
 
 struct Async {
@@ -64,7 +64,7 @@ API void redunit_async_step(void* h, AsyncIo* io) {
     m->rsp_ready = io->rsp_ready;
     m->bar_valid = io->bar_valid;
     m->bar_op = io->bar_op;
-    m->bar_slot = io->bar_slot;
+    m->bar_addr = io->bar_addr;
     m->bar_arg = io->bar_arg;
     m->eval();
     io->req_ready = m->req_ready;
@@ -78,11 +78,13 @@ API void redunit_async_step(void* h, AsyncIo* io) {
     io->bar_pending = m->bar_pending;
     io->bar_tx = m->bar_tx;
     io->bar_err = m->bar_err;
+    io->bar_full = m->bar_full;
+    io->mbar_valid = m->mbar_valid;
     io->phase = m->phase;
     io->mbar_errs = m->mbar_errs;
     io->flip = m->flip;
     io->tx_valid = m->tx_valid;
-    io->tx_slot = m->tx_slot;
+    io->tx_addr = m->tx_addr;
     io->tx_bytes = m->tx_bytes;
     io->u_rsp_valid = m->u_rsp_valid;
     io->u_rsp_tag = m->u_rsp_tag;

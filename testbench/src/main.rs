@@ -57,6 +57,13 @@ enum Cmd {
         /// `space,addr,data` (request and warp traces; docs/cli.md).
         #[arg(long, value_name = "FILE")]
         dump_mem: Option<PathBuf>,
+        /// red.async traces, model engine: each red.async completes after a random 0..=N
+        /// later rows (--lag-rows), drawn from this seed, instead of right after its own row.
+        #[arg(long, value_name = "S", value_parser = testbench::stimulus::parse_seed)]
+        lag_seed: Option<u64>,
+        /// The most rows a completion lags behind its red.async (with --lag-seed).
+        #[arg(long, value_name = "N", default_value_t = 8, requires = "lag_seed")]
+        lag_rows: usize,
         /// The trace (CSV); `-` reads stdin.
         trace: PathBuf,
     },
@@ -292,8 +299,8 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
         Cmd::Eval { engine, vcd } => cli::eval::eval_cmd(engine, vcd),
-        Cmd::Run { engine, mem_bytes, coverage, vcd, dump_mem, trace } => {
-            cli::run::run_cmd(engine, mem_bytes, coverage, vcd, dump_mem, trace)
+        Cmd::Run { engine, mem_bytes, coverage, vcd, dump_mem, lag_seed, lag_rows, trace } => {
+            cli::run::run_cmd(engine, mem_bytes, coverage, vcd, dump_mem, lag_seed.map(|s| (s, lag_rows)), trace)
         }
         Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json, depths } => {
             cli::bench::bench_cmd(requests, latency_requests, mem_bytes, warp_insts, json, &depths)

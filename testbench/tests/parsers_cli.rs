@@ -42,9 +42,9 @@ fn run_writes_the_rows_before_a_bad_one_for_every_trace_format() {
     let plain = "op,addr,value\nst.b32,0,5\nld.b32,0,\nld.b32,0,1\nld.b32,0,\n";
     stops(&["run", "-"], plain.as_bytes(), "index,op,addr,result\n1,ld.b32,0,00000005\n", 4, "ld.b32 takes no value");
     stops(&["run", "--engine", "rtl", "-"], plain.as_bytes(), "index,op,addr,result\n1,ld.b32,0,00000005\n", 4, "ld.b32 takes no value");
-    let asy = "\u{feff}op,addr,value,mbar\r\nmbarrier.init,0,1,\r\nmbarrier.test_wait.parity,0,0,\r\nmbarrier.arrive,0,,\r\nmbarrier.arrive,40,,\r\n";
+    let asy = "\u{feff}op,addr,value,mbar\r\nmbarrier.init,0,1,\r\nmbarrier.test_wait.parity,0,0,\r\nmbarrier.arrive,0,,\r\nmbarrier.arrive,44,,\r\n";
     let want = "index,op,addr,result\n1,mbarrier.test_wait.parity,0,0\n";
-    stops(&["run", "-"], asy.as_bytes(), want, 5, "addr: `40` is not an mbarrier address");
+    stops(&["run", "-"], asy.as_bytes(), want, 5, "addr: `44` is not an mbarrier address");
     let warp_row = |mask: &str| format!("global.add.u32,{mask}{}", ",0,1".repeat(32));
     let warp = format!("{}\n{}\n\n{}\n", testbench::warp::header(), warp_row("1"), warp_row("x"));
     let want = "index,op,mask,lines,requests,misaligned,out_of_range\n0,global.add.u32,00000001,1,1,00000000,00000000\n";

@@ -108,6 +108,28 @@ fn run_red(row: &Row, engine: &str) {
     check(&format!("run --engine {engine}"), row, &["run", "--engine", engine, "-"], &input, results);
 }
 
+/// A `red.async` row (docs/seeds.md, seed 001): from CTA 0 (or `cta`), init the mbarrier at
+/// 8008, store `init` at 8040, apply the row with `b`, load the word back.
+fn run_async(row: &Row, engine: &str) {
+    let f = &row.spelling;
+    let relaxed = f.contains(".relaxed");
+    let base = if relaxed && !f.contains(".shared::cluster") { 0x1_0000_0000u64 } else { 0 };
+    let bits = if f.ends_with("64") { 64 } else { 32 };
+    let mbar = if relaxed { format!("{:x}", base + 0x8008) } else { String::new() };
+    let (header, tail) = match row.get("cta") {
+        Some(c) => ("op,addr,value,mbar,cta", format!(",{c}")),
+        None => ("op,addr,value,mbar", String::new()),
+    };
+    let input = format!(
+        "{header}\nmbarrier.init,8008,1,{tail}\nst.b{bits},8040,{},{tail}\n{f},{:x},{},{mbar}{tail}\nld.b{bits},8040,,{tail}\n",
+        row.get("init").unwrap(),
+        base + 0x8040,
+        row.get("b").unwrap()
+    );
+    let results = |out: &str| out.lines().filter(|l| l.starts_with("3,")).map(|l| l.rsplit(',').next().unwrap().to_string()).collect();
+    check(&format!("run --engine {engine}"), row, &["run", "--engine", engine, "-"], &input, results);
+}
+
 /// A warp row of one active lane: `init` put at the lane's address by `global.or`, the row's
 /// instruction with `b`, the memory read back with `--dump-mem` (see docs/seeds.md).
 fn warp_red(row: &Row, engine: &str) {
@@ -172,9 +194,12 @@ fn eval_redux(row: &Row, engine: &str) {
 fn every_row_of_the_seed_table_does_what_it_says() {
     let rows = table();
     let sass = rows.iter().filter(|r| r.seed == "004").count();
-    let red = rows.iter().filter(|r| r.seed != "004" && r.spelling.starts_with("red.")).count();
+    let red_async = rows.iter().filter(|r| r.seed == "001").count();
+    let red = rows.iter().filter(|r| r.seed != "004" && r.seed != "001" && r.spelling.starts_with("red.")).count();
     let redux = rows.iter().filter(|r| r.spelling.starts_with("redux.sync.")).count();
-    assert_eq!(red + redux + sass, rows.len(), "every row is a red, a redux.sync or a SASS RED");
+    assert_eq!(red + red_async + redux + sass, rows.len(), "every row is a red, a red.async, a redux.sync or a SASS RED");
+    // The 12 .relaxed op/types and the 4 .release types, at least.
+    assert!(red_async >= 16 + 5, "{red_async} red.async rows");
     // The 25 scalar and 32 vector op/type forms of the seed, and all 17 redux.sync forms, at least.
     assert!(red >= 57 + 20 && redux >= 17 + 5, "{red} red rows, {redux} redux rows");
     // Every cell of seed 004's operations table (26), and the refusals around it.
@@ -190,6 +215,8 @@ fn every_row_of_the_seed_table_does_what_it_says() {
         for engine in ["model", "rtl"] {
             if row.seed == "004" {
                 warp_red(row, engine);
+            } else if row.seed == "001" {
+                run_async(row, engine);
             } else if row.spelling.starts_with("redux.") {
                 eval_redux(row, engine);
             } else {

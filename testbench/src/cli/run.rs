@@ -19,6 +19,7 @@ pub fn run_cmd(
     coverage: bool,
     vcd: Option<PathBuf>,
     dump_mem: Option<PathBuf>,
+    lag: Option<(u64, usize)>,
     trace: PathBuf,
 ) -> anyhow::Result<ExitCode> {
     check_mem_bytes(mem_bytes)?;
@@ -34,14 +35,18 @@ pub fn run_cmd(
     // The header picks the format; it is found as the parsers find it (after blank lines).
     let first = testbench::input_error::first_row(&input).unwrap_or_default();
     // The header `op,addr,value,mbar` selects red.async/mbarrier traces (testbench::async_run).
-    if first.trim_ascii_end() == testbench::async_run::HEADER.as_bytes() {
+    let first_t = first.trim_ascii_end();
+    if first_t == testbench::async_run::HEADER.as_bytes() || first_t == testbench::async_run::HEADER_CTA.as_bytes() {
         if coverage || vcd.is_some() || dump_mem.is_some() {
             anyhow::bail!("--coverage, --vcd and --dump-mem are not available for traces with the mbar column (red.async)");
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
-        let code = testbench::async_run::run_cmd(&input, engine == EngineKind::Rtl, mem_bytes, stdout)
+        let code = testbench::async_run::run_cmd_lag(&input, engine == EngineKind::Rtl, mem_bytes, lag, stdout)
             .map_err(|e| in_file(e, &trace))?;
         return Ok(ExitCode::from(code));
+    }
+    if lag.is_some() {
+        anyhow::bail!("--lag-seed is for traces with the mbar column (red.async completions)");
     }
     // Opened before the trace runs, so that a path that cannot be written costs no run.
     let mut dump = match &dump_mem {
