@@ -164,4 +164,8 @@ fn lint_axi_blocks() {
     lint("axi_write", &verilog::<hw::axi::write::AxiWrite<4>>(), true);
     lint("axi_read", &verilog::<hw::axi::read::AxiRead<4>>(), true);
     lint("axi_rob", &verilog::<hw::axi::rob::ResponseOrder<4>>(), true);
+    // Other ID widths.
+    lint("axi_rob_id1", &verilog::<hw::axi::rob::ResponseOrder<1>>(), true);
+    lint("axi_write_id12", &verilog::<hw::axi::write::AxiWrite<12>>(), true);
+    lint("axi_read_id12", &verilog::<hw::axi::read::AxiRead<12>>(), true);
 }

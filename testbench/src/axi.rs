@@ -25,8 +25,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::c_void;
 
-use hw::axi::{ATOP_LOAD, ATOP_STORE, AWUSER_FORM_EN, BURST_FIXED, BURST_INCR, RESP_OKAY, RESP_SLVERR};
-use sim::{Access, Form, Memory, Request};
+use hw::axi::{ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_FIXED, BURST_INCR, RESP_OKAY, RESP_SLVERR};
+use sim::{Access, Form, Memory, Request, Width};
 
 /// Mirrors `AxiIo` in `csrc/axi_shim.cpp`.
 #[repr(C)]
@@ -136,6 +136,12 @@ impl Txn {
         Txn::atomic(id, atop, user, r.addr as u32, size, r.value << (8 * (r.addr % 16)))
     }
 
+    /// The same transaction at address `addr` (its strobes kept).
+    pub fn with_addr(mut self, addr: u32) -> Txn {
+        self.addr = addr;
+        self
+    }
+
     pub fn is_atomic(&self) -> bool {
         self.write && self.atop >> 4 != 0
     }
@@ -171,8 +177,8 @@ pub struct Expect {
     pub r: Vec<(u8, Option<u128>)>,
 }
 
-/// The unit operation of an atomic transaction and whether its operand is inverted; `None`:
-/// refused (`docs/axi.md`).
+/// The unit operation of an AtomicStore/AtomicLoad and whether its operand is inverted;
+/// `None`: refused (`docs/axi.md`; Swap and Compare are [`golden`]'s own).
 pub fn atomic_access(t: &Txn) -> Option<(Access, bool)> {
     let kind = t.atop >> 4 & 3;
     if kind == 3 || t.len != 0 {
@@ -192,6 +198,30 @@ pub fn atomic_access(t: &Txn) -> Option<(Access, bool)> {
     Some((wrap(f), o == 1))
 }
 
+/// AtomicSwap and AtomicCompare: a load of the operand, then its store (Compare: only if the
+/// old value equals the compare value, on the operand's lanes; the swap value is in the other
+/// half of the 2N-byte window).
+fn golden_exchange(mem: &mut Memory, t: &Txn) -> Expect {
+    let cas = t.atop == ATOP_COMPARE;
+    let n = if cas { t.size.wrapping_sub(1) } else { t.size };
+    if t.len != 0 || !(n == 2 || n == 3) {
+        return Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] };
+    }
+    let (nb, w) = if n == 3 { (8u32, Width::B64) } else { (4, Width::B32) };
+    let data = t.beats[0].0;
+    let sh = 8 * (t.addr & 14);
+    let Ok(Some(old)) = mem.execute(&Request { access: Access::Ld(w), addr: t.addr as u64, value: 0 }) else {
+        return Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] };
+    };
+    let sw_addr = if cas { t.addr ^ nb } else { t.addr };
+    let swap = data >> (8 * (sw_addr & 14));
+    let mask = (1u128 << (8 * nb)) - 1;
+    if !cas || (data >> sh) & mask == old {
+        mem.execute(&Request { access: Access::St(w), addr: t.addr as u64, value: swap }).expect("the load's address");
+    }
+    Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(old << sh))] }
+}
+
 /// Applies `t` to `mem` as the front end does and returns what it must answer.
 pub fn golden(mem: &mut Memory, t: &Txn) -> Expect {
     let ok = |r: bool| if r { RESP_OKAY } else { RESP_SLVERR };
@@ -207,6 +237,9 @@ pub fn golden(mem: &mut Memory, t: &Txn) -> Expect {
             })
             .collect();
         return Expect { b: None, r };
+    }
+    if t.atop == ATOP_SWAP || t.atop == ATOP_COMPARE {
+        return golden_exchange(mem, t);
     }
     if t.is_atomic() {
         let rn = if t.returns() { 1 } else { 0 };

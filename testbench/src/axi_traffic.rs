@@ -122,7 +122,8 @@ fn random_user(rng: &mut Rng, mem_bytes: u32, forms: &[Form]) -> Txn {
             };
             Txn::atomic(id, ATOP_LOAD << 4, 1 << AWUSER_FORM_EN | code, line(rng, mem_bytes), 2, rng.wide())
         }
-        94..=96 => Txn::atomic(id, if rng.pct(50) { ATOP_SWAP } else { ATOP_COMPARE }, 0, line(rng, mem_bytes), 2, rng.wide()),
+        // Swap/Compare of a size they do not take.
+        94..=96 => Txn::atomic(id, if rng.pct(50) { ATOP_SWAP } else { ATOP_COMPARE }, 0, line(rng, mem_bytes), if rng.pct(50) { 1 } else { 0 }, rng.wide()),
         _ => {
             let mut t = Txn::atomic(id, ATOP_STORE << 4, 0, line(rng, mem_bytes), 2, rng.wide());
             t.len = 1;
@@ -132,9 +133,24 @@ fn random_user(rng: &mut Rng, mem_bytes: u32, forms: &[Form]) -> Txn {
     }
 }
 
+/// AtomicSwap or AtomicCompare of 4 or 8 bytes, on 16 lines of their own (from 0x8000) with
+/// values 0 to 3, so that compares often match.
+fn random_exchange(rng: &mut Rng) -> Txn {
+    let n8 = rng.pct(50);
+    let nb = if n8 { 8u32 } else { 4 };
+    let addr = 0x8000 + 16 * rng.below(16) as u32 + nb * rng.below((16 / nb) as u64) as u32;
+    let small = |rng: &mut Rng| rng.below(4) as u128;
+    if rng.pct(40) {
+        Txn::atomic(atomic_id(rng), ATOP_SWAP, 0, addr, if n8 { 3 } else { 2 }, small(rng) << (8 * (addr % 16)))
+    } else {
+        let data = small(rng) << (8 * (addr % 16)) | small(rng) << (8 * ((addr ^ nb) % 16));
+        Txn::atomic(atomic_id(rng), ATOP_COMPARE, 0, addr & !(2 * nb - 1), if n8 { 4 } else { 3 }, data).with_addr(addr)
+    }
+}
+
 /// `n` random transactions over a memory of `mem_bytes`: plain writes (narrow, unaligned,
-/// partial strobes, FIXED, WRAP) and reads, ATOP atomics, GPU forms through `AWUSER`, and
-/// refused atomics; most of them on six hot lines.
+/// partial strobes, FIXED, WRAP) and reads, ATOP atomics, AtomicSwap/Compare, GPU forms
+/// through `AWUSER`, and refused atomics; most of them on six hot lines.
 pub fn random_traffic(seed: u64, n: usize, mem_bytes: usize) -> Vec<Txn> {
     let mut rng = Rng(seed);
     let forms = Form::all();
@@ -143,7 +159,8 @@ pub fn random_traffic(seed: u64, n: usize, mem_bytes: usize) -> Vec<Txn> {
         .map(|_| match rng.below(100) {
             0..=24 => random_write(&mut rng, m),
             25..=44 => random_read(&mut rng, m),
-            45..=79 => random_atop(&mut rng, m),
+            45..=71 => random_atop(&mut rng, m),
+            72..=79 => random_exchange(&mut rng),
             _ => random_user(&mut rng, m, &forms),
         })
         .collect()
@@ -173,6 +190,8 @@ pub struct AxiBenchRow {
 /// bare unit (request port, as `redunit bench`) and through AXI (each request an atomic with
 /// its form in `AWUSER`, no stall): operations per cycle from the first handshake to the last
 /// response. The AXI run checks every response against the golden model (an error fails).
+/// Then patterns of the AXI channels alone (`axi_*`: single-beat reads and writes of distinct
+/// lines, both channels at once, 16-beat read bursts), counted in unit requests.
 pub fn bench(n: usize) -> anyhow::Result<Vec<AxiBenchRow>> {
     let mem_bytes = crate::axi::AXI_MEM_BYTES;
     let mut rows = Vec::new();
@@ -183,6 +202,9 @@ pub fn bench(n: usize) -> anyhow::Result<Vec<AxiBenchRow>> {
         let last = rsps.iter().flatten().map(|r| r.cycle).max().unwrap_or(0);
         let mut golden = Memory::new(mem_bytes);
         let unit_mismatches = reqs.iter().zip(&outcomes).filter(|(q, o)| golden.execute(q) != **o).count() as u64;
+        if unit_mismatches > 0 {
+            anyhow::bail!("bench pattern {name}: {unit_mismatches} responses of the bare unit differ from the golden model");
+        }
         let txns: Vec<Txn> = reqs.iter().enumerate().map(|(i, r)| Txn::from_request(ATOMIC_IDS.start + (i % 4) as u8, r)).collect();
         let mut sim = AxiSim::new();
         let s = sim.run(&txns, &Policy::FULL_SPEED).map_err(|e| anyhow::anyhow!("bench pattern {name} through AXI: {e}"))?;
@@ -194,14 +216,38 @@ pub fn bench(n: usize) -> anyhow::Result<Vec<AxiBenchRow>> {
             unit_mismatches,
         });
     }
+    // The AXI channels alone: plain reads and writes of whole lines, and a read burst.
+    let lines = (mem_bytes / 16) as u32;
+    let half = lines / 2;
+    let rd = |i: usize| Txn::read((i % 12) as u8, 16 * (i as u32 % half), 0, 4, BURST_INCR);
+    let wr = |i: usize| Txn::write((i % 12) as u8, 16 * (half + i as u32 % half), 4, BURST_INCR, vec![(i as u128, 0xffff)]);
+    let channel: Vec<(&'static str, Vec<Txn>)> = vec![
+        ("axi_read_distinct", (0..n).map(rd).collect()),
+        ("axi_write_distinct", (0..n).map(wr).collect()),
+        ("axi_read_write_distinct", (0..n).map(|i| if i % 2 == 0 { rd(i / 2) } else { wr(i / 2) }).collect()),
+        ("axi_read_burst16", (0..n.div_ceil(16)).map(|i| Txn::read((i % 12) as u8, 16 * (16 * i as u32 % (lines - 16)), 15, 4, BURST_INCR)).collect()),
+    ];
+    for (name, txns) in channel {
+        let mut sim = AxiSim::new();
+        let s = sim.run(&txns, &Policy::FULL_SPEED).map_err(|e| anyhow::anyhow!("bench pattern {name}: {e}"))?;
+        rows.push(AxiBenchRow {
+            name,
+            requests: s.unit_requests as usize,
+            unit_ops_per_cycle: f64::NAN,
+            axi_ops_per_cycle: s.unit_requests as f64 / (s.last + 1 - s.first).max(1) as f64,
+            unit_mismatches: 0,
+        });
+    }
     Ok(rows)
 }
 
-/// The table of [`bench`].
+/// The table of [`bench`] (`-`: a pattern of the AXI channels, with no bare-unit twin).
 pub fn bench_text(rows: &[AxiBenchRow]) -> String {
-    let mut s = String::from("pattern              requests  unit ops/cycle  AXI ops/cycle\n");
+    let mut s = format!("{:<26} {:>9}  {:>14}  {:>13}\n", "pattern", "requests", "unit ops/cycle", "AXI ops/cycle");
     for r in rows {
-        s += &format!("{:<20} {:>9}  {:>14.4}  {:>13.4}\n", r.name, r.requests, r.unit_ops_per_cycle, r.axi_ops_per_cycle);
+        let unit = if r.unit_ops_per_cycle.is_nan() { "-".to_string() } else { format!("{:.4}", r.unit_ops_per_cycle) };
+        s += &format!("{:<26} {:>9}  {:>14}  {:>13.4}\n", r.name, r.requests, unit, r.axi_ops_per_cycle);
     }
+    s += "(unit requests per cycle, first handshake to last response; AXI rows: the channels alone)\n";
     s
 }

@@ -24,6 +24,19 @@ fn axi_random_traffic_with_stalls() {
     let n: usize = std::env::var("REDUNIT_AXI_TXNS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
     for (k, (valid, ready)) in [(100, 100), (70, 50), (30, 90), (90, 20)].into_iter().enumerate() {
         let txns = random_traffic(s.wrapping_add(k as u64), n, testbench::axi::AXI_MEM_BYTES);
+        // The golden model in program order (the order the driver issues in): compares that
+        // match and compares that do not both occur.
+        let mut mem = Memory::new(testbench::axi::AXI_MEM_BYTES);
+        let (mut hit, mut miss) = (0, 0);
+        for t in &txns {
+            let e = golden(&mut mem, t);
+            if t.atop == ATOP_COMPARE && e.b == Some(RESP_OKAY) {
+                let nb = 1u32 << (t.size - 1);
+                let cmp = t.beats[0].0 >> (8 * (t.addr & 14)) & ((1u128 << (8 * nb)) - 1);
+                if e.r[0].1 == Some(cmp << (8 * (t.addr & 14))) { hit += 1 } else { miss += 1 }
+            }
+        }
+        assert!(hit > 50 && miss > 50, "compares: {hit} matched, {miss} did not");
         let mut sim = AxiSim::new();
         let pol = Policy { valid_pct: valid, ready_pct: ready, seed: s ^ (k as u64) << 32 };
         let st = sim.run(&txns, &pol).unwrap_or_else(|e| panic!("seed {s:#x}, policy {pol:?}: {e}"));
@@ -77,8 +90,21 @@ fn axi_directed_outcomes() {
         (Txn::atomic(14, ATOP_LOAD << 4 | ATOP_BIG_ENDIAN | 4, 0, line, 2, 5), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
         // Big-endian EOR is the same operation: taken.
         (Txn::atomic(14, ATOP_STORE << 4 | ATOP_BIG_ENDIAN | 2, 0, line, 2, 0xff), Expect { b: Some(RESP_OKAY), r: vec![] }),
-        (Txn::atomic(15, ATOP_SWAP, 0, line, 2, 1), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
+        // Swap of the u32 at +0 (0x030201ff after the EOR above) with 7.
+        (Txn::atomic(15, ATOP_SWAP, 0, line, 2, 7), Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x030201ff))] }),
+        // Compare at +0 (8-byte window 0..7: compare value at +0, swap value at +4): 7 matches,
+        // 9 is stored; then 7 no longer matches and nothing is stored.
+        (Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 9 << 32 | 7), Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(7))] }),
+        (Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 5 << 32 | 7), Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(9))] }),
+        // Compare of the u32 at +4 (window 0..7 from its base: compare value at +4, swap at +0).
+        (
+            Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 0x07060514u128 << 32 | 0xabcd).with_addr(line + 4),
+            Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x07060514 << 32))] },
+        ),
+        (Txn::read(1, line, 0, 2, BURST_INCR), Expect { b: None, r: vec![(RESP_OKAY, Some(0x0f000d0c_0b0a0900_0000abcd_00000009))] }),
+        // Compare of 2 bytes and Swap of 2 bytes: refused.
         (Txn::atomic(15, ATOP_COMPARE, 0, line, 2, 1), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
+        (Txn::atomic(15, ATOP_SWAP, 0, line, 1, 1), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
         // A 2-byte ATOP: refused.
         (Txn::atomic(12, ATOP_STORE << 4, 0, line, 1, 1), Expect { b: Some(RESP_SLVERR), r: vec![] }),
         // f32 add through AWUSER at +12 (1.0 + 0x0f0e0d0c); a misaligned u32 ATOP.

@@ -7,7 +7,7 @@ use crate::k;
 use rust_hdl::prelude::*;
 use sim::form::encoding::CODE_WIDTH;
 use sim::memory::req_encoding::{KIND_ATOM, KIND_LSB, KIND_RED, REQ_OP_WIDTH};
-use sim::{Op, Type};
+use sim::{Access, Op, Type, Width};
 
 /// Per ATOP operation (`AWATOP[2:0]`: ADD, CLR, EOR, SET, SMAX, SMIN, UMAX, UMIN): the unit's
 /// op, its type for 4-byte and for 8-byte operands, and whether the operation is the same in
@@ -39,6 +39,14 @@ pub struct AtopDecode {
     pub inv: Signal<Out, Bit>,
     /// The atomic is refused (`SLVERR`): see `docs/axi.md`.
     pub bad: Signal<Out, Bit>,
+    /// AtomicSwap or AtomicCompare of a 4- or 8-byte operand (one beat): a load, then a store
+    /// (`xld`, `xst`); `cas`: AtomicCompare (the store only if the old value equals the
+    /// compare value); `n8`: the operand has 8 bytes.
+    pub xchg: Signal<Out, Bit>,
+    pub cas: Signal<Out, Bit>,
+    pub n8: Signal<Out, Bit>,
+    pub xld: Signal<Out, Bits<REQ_OP_WIDTH>>,
+    pub xst: Signal<Out, Bits<REQ_OP_WIDTH>>,
 
     /// Bit f: form code f is a legal form ([`sim::Form::from_code`]).
     legal: Constant<Bits<1024>>,
@@ -63,6 +71,16 @@ pub struct AtopDecode {
     form: Signal<Local, Bits<CODE_WIDTH>>,
     kind: Signal<Local, Bits<REQ_OP_WIDTH>>,
     size_ok: Signal<Local, Bit>,
+    k3: Signal<Local, Bit>,
+    is_swap: Signal<Local, Bit>,
+    is_cas: Signal<Local, Bit>,
+    c_swap: Constant<Bits<6>>,
+    c_cas: Constant<Bits<6>>,
+    c_four: Constant<Bits<3>>,
+    op_ld32: Constant<Bits<REQ_OP_WIDTH>>,
+    op_ld64: Constant<Bits<REQ_OP_WIDTH>>,
+    op_st32: Constant<Bits<REQ_OP_WIDTH>>,
+    op_st64: Constant<Bits<REQ_OP_WIDTH>>,
     unused: Signal<Local, Bit>,
 }
 
@@ -117,6 +135,21 @@ impl Default for AtopDecode {
             form: Default::default(),
             kind: Default::default(),
             size_ok: Default::default(),
+            xchg: Default::default(),
+            cas: Default::default(),
+            n8: Default::default(),
+            xld: Default::default(),
+            xst: Default::default(),
+            k3: Default::default(),
+            is_swap: Default::default(),
+            is_cas: Default::default(),
+            c_swap: k(super::ATOP_SWAP as u128),
+            c_cas: k(super::ATOP_COMPARE as u128),
+            c_four: k(4),
+            op_ld32: k(Access::Ld(Width::B32).code() as u128),
+            op_ld64: k(Access::Ld(Width::B64).code() as u128),
+            op_st32: k(Access::St(Width::B32).code() as u128),
+            op_st64: k(Access::St(Width::B64).code() as u128),
             unused: Default::default(),
         }
     }
@@ -143,14 +176,31 @@ impl Logic for AtopDecode {
             | bit_cast::<CODE_WIDTH, 3>(self.osh.val().get_bits::<3>(0));
         self.size_ok.next = (self.size.val() == self.c_two.val()) || (self.size.val() == self.c_three.val());
         self.inv.next = false;
-        // AtomicSwap and AtomicCompare (AWATOP[5:4] = 11), multi-beat atomics.
-        self.bad.next = self.atop.val().get_bits::<2>(4).all() || (self.len.val() != self.c_zero8.val());
-        if self.user.val().get_bit(10) {
+        // AtomicSwap: a 4- or 8-byte operand; AtomicCompare: 8 or 16 bytes of compare and swap
+        // values (a 4- or 8-byte operand); the other AWATOP[5:4] = 11 codes are reserved.
+        self.k3.next = self.atop.val().get_bits::<2>(4).all();
+        self.is_swap.next = self.atop.val() == self.c_swap.val();
+        self.is_cas.next = self.atop.val() == self.c_cas.val();
+        self.n8.next = (self.is_swap.val() && (self.size.val() == self.c_three.val()))
+            || (self.is_cas.val() && (self.size.val() == self.c_four.val()));
+        self.xchg.next = (self.len.val() == self.c_zero8.val())
+            && ((self.is_swap.val() && (self.size.val() == self.c_two.val() || self.size.val() == self.c_three.val()))
+                || (self.is_cas.val() && (self.size.val() == self.c_three.val() || self.size.val() == self.c_four.val())));
+        self.cas.next = self.is_cas.val();
+        self.xld.next = self.op_ld32.val();
+        self.xst.next = self.op_st32.val();
+        if self.n8.val() {
+            self.xld.next = self.op_ld64.val();
+            self.xst.next = self.op_st64.val();
+        }
+        // Multi-beat atomics; the reserved codes and Swap/Compare of other sizes.
+        self.bad.next = (self.k3.val() && !self.xchg.val()) || (self.len.val() != self.c_zero8.val());
+        if self.user.val().get_bit(10) && !self.k3.val() {
             self.form.next = self.user.val().get_bits::<CODE_WIDTH>(0);
             if !self.legal.val().get_bit(self.user.val().get_bits::<CODE_WIDTH>(0).index()) {
                 self.bad.next = true;
             }
-        } else {
+        } else if !self.k3.val() {
             self.inv.next = self.o.val() == self.c_clr.val();
             if !self.size_ok.val() {
                 self.bad.next = true;

@@ -12,7 +12,7 @@
 
 use super::decode::AtopDecode;
 use super::write_pick::WritePick;
-use super::AWUSER_BITS;
+use super::{AWUSER_BITS, ROB_TAG_BITS};
 use crate::k;
 use rust_hdl::prelude::*;
 use sim::memory::req_encoding::REQ_OP_WIDTH;
@@ -44,6 +44,12 @@ pub struct AxiWrite<const IDW: usize> {
     pub q_b: Signal<Out, Bit>,
     pub q_id: Signal<Out, Bits<IDW>>,
     pub go: Signal<In, Bit>,
+    /// The tag the request gets (the reorder buffer's next entry), and the unit's responses
+    /// (the low 64 bits of the data, unshifted): AtomicCompare waits for its load's.
+    pub tag: Signal<In, Bits<ROB_TAG_BITS>>,
+    pub rsp_valid: Signal<In, Bit>,
+    pub rsp_tag: Signal<In, Bits<ROB_TAG_BITS>>,
+    pub rsp_data: Signal<In, Bits<64>>,
 
     dec: AtopDecode,
     pick: WritePick,
@@ -61,6 +67,23 @@ pub struct AxiWrite<const IDW: usize> {
     ret: DFF<Bit>,
     done: DFF<Bits<4>>,
     pdone: DFF<Bit>,
+    xchg: DFF<Bit>,
+    cas: DFF<Bit>,
+    n8: DFF<Bit>,
+    xld: DFF<Bits<REQ_OP_WIDTH>>,
+    xst: DFF<Bits<REQ_OP_WIDTH>>,
+    ph: DFF<Bit>,
+    old_ok: DFF<Bit>,
+    old: DFF<Bits<64>>,
+    ld_tag: DFF<Bits<ROB_TAG_BITS>>,
+    sw_addr: Signal<Local, Bits<3>>,
+    unused: Signal<Local, Bit>,
+    sh_cmp: Signal<Local, Bits<8>>,
+    sh_swp: Signal<Local, Bits<8>>,
+    cmpv: Signal<Local, Bits<128>>,
+    c4: Constant<Bits<4>>,
+    h4: Constant<Bits<3>>,
+    h8: Constant<Bits<3>>,
     finish: Signal<Local, Bit>,
     step: Signal<Local, Bits<32>>,
     one32: Constant<Bits<32>>,
@@ -99,6 +122,10 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
             q_b: Default::default(),
             q_id: Default::default(),
             go: Default::default(),
+            tag: Default::default(),
+            rsp_valid: Default::default(),
+            rsp_tag: Default::default(),
+            rsp_data: Default::default(),
             dec: Default::default(),
             pick: Default::default(),
             busy: Default::default(),
@@ -115,6 +142,23 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
             ret: Default::default(),
             done: Default::default(),
             pdone: Default::default(),
+            xchg: Default::default(),
+            cas: Default::default(),
+            n8: Default::default(),
+            xld: Default::default(),
+            xst: Default::default(),
+            ph: Default::default(),
+            old_ok: Default::default(),
+            old: Default::default(),
+            ld_tag: Default::default(),
+            sw_addr: Default::default(),
+            unused: Default::default(),
+            sh_cmp: Default::default(),
+            sh_swp: Default::default(),
+            cmpv: Default::default(),
+            c4: k(4),
+            h4: k(2),
+            h8: k(4),
             finish: Default::default(),
             step: Default::default(),
             one32: k(1),
@@ -131,7 +175,7 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
 impl<const IDW: usize> Logic for AxiWrite<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone);
+        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg, cas, n8, xld, xst, ph, old_ok, old, ld_tag);
         self.dec.atop.next = self.awatop.val();
         self.dec.size.next = self.awsize.val();
         self.dec.user.next = self.awuser.val();
@@ -150,6 +194,31 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
         self.pick.wvalid.next = self.wvalid.val();
         self.pick.wdata.next = self.wdata.val();
         self.pick.wstrb.next = self.wstrb.val();
+        // AtomicSwap/Compare: the compare value on the operand's lanes, the swap value there
+        // (Swap) or in the other half of the 2N-byte window (Compare).
+        // (In 2-byte steps: address bits 3..1.)
+        self.sw_addr.next = self.addr.q.val().get_bits::<3>(1);
+        if self.cas.q.val() {
+            self.sw_addr.next = self.addr.q.val().get_bits::<3>(1) ^ self.h4.val();
+            if self.n8.q.val() {
+                self.sw_addr.next = self.addr.q.val().get_bits::<3>(1) ^ self.h8.val();
+            }
+        }
+        self.sh_cmp.next = bit_cast::<8, 3>(self.addr.q.val().get_bits::<3>(1)) << self.c4.val();
+        self.sh_swp.next = bit_cast::<8, 3>(self.sw_addr.val()) << self.c4.val();
+        self.cmpv.next = self.wdata.val() >> self.sh_cmp.val();
+        self.unused.next = self.cmpv.val().get_bits::<64>(64).any();
+        self.pick.xchg.next = self.xchg.q.val();
+        self.pick.cas.next = self.cas.q.val();
+        self.pick.ph.next = self.ph.q.val();
+        self.pick.old_ok.next = self.old_ok.q.val();
+        self.pick.xld.next = self.xld.q.val();
+        self.pick.xst.next = self.xst.q.val();
+        self.pick.sw_data.next = self.wdata.val() >> self.sh_swp.val();
+        self.pick.eq.next = self.cmpv.val().get_bits::<32>(0) == self.old.q.val().get_bits::<32>(0);
+        if self.n8.q.val() {
+            self.pick.eq.next = self.cmpv.val().get_bits::<64>(0) == self.old.q.val();
+        }
 
         self.q_valid.next = self.pick.q_valid.val();
         self.q_op.next = self.pick.q_op.val();
@@ -175,8 +244,19 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
                 self.pdone.d.next = true;
             }
         }
+        // AtomicSwap/Compare: the load went; its value comes back with its tag.
+        if self.go.val() && self.xchg.q.val() && !self.ph.q.val() {
+            self.ph.d.next = true;
+            self.old_ok.d.next = false;
+            self.ld_tag.d.next = self.tag.val();
+        }
+        if self.ph.q.val() && !self.old_ok.q.val() && self.rsp_valid.val() && (self.rsp_tag.val() == self.ld_tag.q.val()) {
+            self.old.d.next = self.rsp_data.val();
+            self.old_ok.d.next = true;
+        }
         if self.finish.val() {
             self.busy.d.next = false;
+            self.ph.d.next = false;
         }
         self.step.next = self.one32.val() << self.awsize.val();
         if self.awvalid.val() && (!self.busy.q.val() || self.finish.val()) {
@@ -203,9 +283,16 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
             }
             self.done.d.next = self.zero4.val();
             self.pdone.d.next = false;
+            self.xchg.d.next = self.dec.xchg.val();
+            self.cas.d.next = self.dec.cas.val();
+            self.n8.d.next = self.dec.n8.val();
+            self.xld.d.next = self.dec.xld.val();
+            self.xst.d.next = self.dec.xst.val();
+            self.ph.d.next = false;
         }
         if self.reset.val() {
             self.busy.d.next = false;
+            self.ph.d.next = false;
         }
     }
 }

@@ -10,7 +10,9 @@
 //! partial groups are not written. A beat with no strobe at all sends `ld.b128` of its line
 //! (no effect on memory) so that every beat has a response to wait for. An atomic sends its
 //! one request on its last W beat (earlier beats of a multi-beat atomic are taken and
-//! dropped: such an atomic is refused).
+//! dropped: such an atomic is refused); AtomicSwap and AtomicCompare send two, a load and
+//! then the store (AtomicCompare: once the load's value is back, and a no-op load of the line
+//! instead of the store when the values differ), and take the W beat with the second.
 
 use crate::k;
 use rust_hdl::prelude::*;
@@ -26,6 +28,17 @@ pub struct WritePick {
     pub inv: Signal<In, Bit>,
     /// The atomic has a read response.
     pub ret: Signal<In, Bit>,
+    /// AtomicSwap/AtomicCompare ([`super::decode::AtopDecode`]): `ph` low sends the load
+    /// `xld`, high the store `xst` of `sw_data` (AtomicCompare: once the load's value is in,
+    /// `old_ok`, and only if it equals the compare value, `eq`; else a no-op load of the line).
+    pub xchg: Signal<In, Bit>,
+    pub cas: Signal<In, Bit>,
+    pub ph: Signal<In, Bit>,
+    pub old_ok: Signal<In, Bit>,
+    pub eq: Signal<In, Bit>,
+    pub xld: Signal<In, Bits<REQ_OP_WIDTH>>,
+    pub xst: Signal<In, Bits<REQ_OP_WIDTH>>,
+    pub sw_data: Signal<In, Bits<128>>,
     pub op: Signal<In, Bits<REQ_OP_WIDTH>>,
     pub addr: Signal<In, Bits<32>>,
     pub last_beat: Signal<In, Bit>,
@@ -95,6 +108,14 @@ impl Default for WritePick {
             bad: Default::default(),
             inv: Default::default(),
             ret: Default::default(),
+            xchg: Default::default(),
+            cas: Default::default(),
+            ph: Default::default(),
+            old_ok: Default::default(),
+            eq: Default::default(),
+            xld: Default::default(),
+            xst: Default::default(),
+            sw_data: Default::default(),
             op: Default::default(),
             addr: Default::default(),
             last_beat: Default::default(),
@@ -188,6 +209,23 @@ impl Logic for WritePick {
             if self.bad.val() {
                 self.q_op.next = self.op_ld128.val();
                 self.q_addr.next = self.line.val() | self.a1.val();
+            }
+            if self.xchg.val() && !self.ph.val() {
+                // The load: its response is the R beat; the W beat stays on the bus.
+                self.q_op.next = self.xld.val();
+                self.q_b.next = false;
+                self.beat_end.next = false;
+            } else if self.xchg.val() {
+                self.q_op.next = self.xst.val();
+                self.q_data.next = self.sw_data.val();
+                self.q_r.next = false;
+                if self.cas.val() {
+                    self.q_valid.next = self.busy.val() && self.wvalid.val() && self.last_beat.val() && self.old_ok.val();
+                    if !self.eq.val() {
+                        self.q_op.next = self.op_ld128.val();
+                        self.q_addr.next = self.line.val();
+                    }
+                }
             }
         } else {
             self.q_valid.next = self.busy.val() && self.wvalid.val();

@@ -56,7 +56,10 @@ pub fn bench_axi(requests: usize, mem_bytes: usize, json: bool, depths: &DepthAr
     if json {
         let o: Vec<String> = rows
             .iter()
-            .map(|r| format!("\"{}\":{{\"unit_ops_per_cycle\":{:.4},\"axi_ops_per_cycle\":{:.4}}}", r.name, r.unit_ops_per_cycle, r.axi_ops_per_cycle))
+            .map(|r| {
+                let unit = if r.unit_ops_per_cycle.is_nan() { "null".to_string() } else { format!("{:.4}", r.unit_ops_per_cycle) };
+                format!("\"{}\":{{\"unit_ops_per_cycle\":{unit},\"axi_ops_per_cycle\":{:.4}}}", r.name, r.axi_ops_per_cycle)
+            })
             .collect();
         writeln!(out, "{{{}}}", o.join(","))?;
     } else {
