@@ -26,6 +26,9 @@
 //! 7. The async unit (`build_async.rs`): `hw::async_verilog(65536)` becomes `Vasync` (untraced),
 //!    with the shim `csrc/async_shim.cpp`.
 //!
+//! 8. The AXI front end (`build_axi.rs`): `hw::axi_verilog(65536)` becomes `Vaxi` (untraced),
+//!    with the shim `csrc/axi_shim.cpp`.
+//!
 //! The build reruns when the design (`../hw/src`, `../sim/src`) or the shim changes.
 
 use std::path::{Path, PathBuf};
@@ -34,6 +37,9 @@ use std::process::Command;
 // The L2-slice unit's models and shim (kept apart from the ALU's for easy merges).
 #[path = "build_unit.rs"]
 mod unit;
+// The AXI front end in front of the unit.
+#[path = "build_axi.rs"]
+mod axi;
 // The async unit (red.async + mbarriers).
 #[path = "build_async.rs"]
 mod async_unit;
@@ -133,6 +139,7 @@ fn main() {
     let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
     let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
     let warp = unit::verilate_warp(&out, &|p, t, v| model(p, t, v, "the warp unit"));
+    let axi_dir = axi::verilate(&out, &|p, t, v| model(p, t, v, "the AXI unit"));
     // Verilator's C++ without building it (the split model reads it to find what is live).
     let codegen = |prefix: &str, vfile: &Path| -> PathBuf {
         let dir = out.join(format!("obj_{prefix}"));
@@ -209,6 +216,7 @@ fn main() {
     println!("cargo:rustc-link-lib=static=Vredux");
     unit::link(&out);
     async_unit::shim_and_link(&manifest, &include, &async_dir, &out);
+    axi::shim_and_link(&manifest, &include, &axi_dir, &out);
     println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
     println!("cargo:rustc-link-lib=dylib=stdc++");
     println!("cargo:rustc-link-lib=dylib=pthread");

@@ -21,9 +21,11 @@
 //! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: a table of 8 mbarrier objects by address (phase, arrivals, tx-count), barrier ops and complete-tx |
 //! | `async_unit.rs` | [`AsyncUnit`]: `SliceUnit` + `Mbarrier`, `red.async` completion by complete-tx |
 //! | `warp_coalescer.rs` | [`WarpCoalescer`]: warp `RED` → masked sector requests; [`WarpUnit`]: it in front of the unit |
+//! | `axi/` | [`axi::AxiUnit`]: an AXI4 subordinate with AXI5 atomics in front of the unit (`docs/axi.md`) |
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
+pub mod axi;
 pub mod async_unit;
 pub mod config;
 pub mod ecp5;
@@ -48,6 +50,7 @@ pub(crate) fn k<const N: usize>(v: u128) -> rust_hdl::prelude::Constant<rust_hdl
     rust_hdl::prelude::Constant::new(fp_add::bits_u128(v))
 }
 
+pub use axi::{AxiUnit, axi_verilog, axi_verilog_with};
 pub use async_unit::{ASYNC_COMPLETION_BOUND, ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
 pub use mbarrier::mbarrier_verilog;
 pub use config::Config;

@@ -149,3 +149,23 @@ fn lint_fp_add16_fastest_clock() {
 fn lint_fp_add16_segmented_no_cut() {
     lint("fp_add16_no_cut", &hw::verilog::verilog(&mut FpAdd16::with_cuts(0)), true);
 }
+
+/// The AXI front end in front of the unit (`redunit verilog --top axi`), with the unit in its
+/// shallow pipeline (the fastest to lint) and in its default configuration.
+#[test]
+fn lint_axi_unit() {
+    lint("axi_unit", &hw::axi_verilog_with(65536, &hw::Config::most_ops_per_cycle()), false);
+}
+
+/// The AXI front end alone (no unit behind it would be a different top): its blocks through
+/// the full generic Yosys `synth`, which finds latches and undriven bits after optimisation.
+#[test]
+fn lint_axi_blocks() {
+    lint("axi_write", &verilog::<hw::axi::write::AxiWrite<4>>(), true);
+    lint("axi_read", &verilog::<hw::axi::read::AxiRead<4>>(), true);
+    lint("axi_rob", &verilog::<hw::axi::rob::ResponseOrder<4>>(), true);
+    // Other ID widths.
+    lint("axi_rob_id1", &verilog::<hw::axi::rob::ResponseOrder<1>>(), true);
+    lint("axi_write_id12", &verilog::<hw::axi::write::AxiWrite<12>>(), true);
+    lint("axi_read_id12", &verilog::<hw::axi::read::AxiRead<12>>(), true);
+}

@@ -2,6 +2,8 @@
 //! contracts, and the engines behind them.
 
 pub mod async_run;
+pub mod axi;
+pub mod axi_traffic;
 pub mod conformance;
 pub mod cosim;
 pub mod engine;

@@ -86,6 +86,11 @@ enum Cmd {
         /// Print one JSON object instead of the table.
         #[arg(long)]
         json: bool,
+        /// `unit`: the unit's request port; `axi`: each unit pattern on the bare unit and
+        /// through the AXI front end (hw::AxiUnit, atomics with the form in AWUSER), side by
+        /// side (ops per cycle only).
+        #[arg(long, value_enum, default_value = "unit")]
+        top: Top,
         /// The unit's pipeline (default: fastest-clock; the warp patterns run on hw::WarpUnit,
         /// the shallow unit behind the coalescer).
         #[command(flatten)]
@@ -302,8 +307,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Run { engine, mem_bytes, coverage, vcd, dump_mem, lag_seed, lag_rows, trace } => {
             cli::run::run_cmd(engine, mem_bytes, coverage, vcd, dump_mem, lag_seed.map(|s| (s, lag_rows)), trace)
         }
-        Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json, depths } => {
-            cli::bench::bench_cmd(requests, latency_requests, mem_bytes, warp_insts, json, &depths)
+        Cmd::Bench { requests, latency_requests, mem_bytes, warp_insts, json, top, depths } => {
+            if top == Top::Axi {
+                cli::bench::bench_axi(requests, mem_bytes, json, &depths)
+            } else if top != Top::Unit {
+                Err(anyhow::anyhow!("bench --top {}: the benchmark takes --top unit or axi", top.name()))
+            } else {
+                cli::bench::bench_cmd(requests, latency_requests, mem_bytes, warp_insts, json, &depths)
+            }
         }
         Cmd::Conformance { engine, exhaustive16, threads, data } => {
             cli::conformance::conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))

@@ -18,6 +18,9 @@ pub enum Top {
     Async,
     /// The warp coalescer in front of the L2-slice unit (`hw::WarpUnit`).
     Warp,
+    /// An AXI4 subordinate with AXI5 atomics in front of the L2-slice unit (`hw::AxiUnit`,
+    /// 4-bit IDs; docs/axi.md).
+    Axi,
     /// The 64-bit integer ALU (`hw::int_alu::IntAlu`).
     IntAlu,
     /// One f16/bf16 adder lane (`hw::fp_add16::FpAdd16`).
@@ -112,6 +115,7 @@ impl Top {
             Top::Redux => "redux",
             Top::Async => "async",
             Top::Warp => "warp",
+            Top::Axi => "axi",
             Top::IntAlu => "int-alu",
             Top::FpAdd16 => "fp-add16",
             Top::FpAddF32 => "fp-add-f32",
@@ -131,6 +135,7 @@ impl Top {
             Top::Redux => "the redux.sync block".into(),
             Top::Async => format!("the async unit (L2-slice unit + mbarriers) with {mem_bytes} bytes of memory"),
             Top::Warp => format!("the warp coalescer and the L2-slice unit with {mem_bytes} bytes of memory"),
+            Top::Axi => format!("the AXI front end and the L2-slice unit with {mem_bytes} bytes of memory"),
             t => format!("the block {}", t.name()),
         }
     }
@@ -180,7 +185,7 @@ impl Top {
             Top::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
             // The unit, and its queue and response FIFO as the unit builds them (their hazard
             // windows, push and depth follow the unit's pipeline).
-            Top::Unit | Top::OrderingQueue | Top::ResponseFifo => &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs],
+            Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo => &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs],
             _ => &[],
         }
     }
@@ -217,7 +222,7 @@ impl Top {
     /// `hw::Config::unit_default` (the fastest clock), for every other block each depth at its
     /// shallowest (`hw::Config::default`).
     pub fn default_config(self) -> hw::Config {
-        if self == Top::Unit { hw::Config::unit_default() } else { hw::Config::default() }
+        if matches!(self, Top::Unit | Top::Axi) { hw::Config::unit_default() } else { hw::Config::default() }
     }
 
     /// The block's Verilog (module `top`) in its default configuration.
@@ -235,6 +240,7 @@ impl Top {
             Top::Redux => hw::redux_verilog(),
             Top::Async => hw::async_verilog(mem_bytes),
             Top::Warp => hw::warp_verilog(mem_bytes),
+            Top::Axi => hw::axi_verilog_with(mem_bytes, cfg),
             Top::IntAlu => verilog(&mut hw::int_alu::IntAlu::new(cfg)),
             Top::FpAdd16 => verilog(&mut hw::fp_add16::FpAdd16::new(cfg)),
             Top::FpAddF32 => verilog(&mut hw::fp_add::FpAddF32::new(cfg)),

@@ -29,7 +29,7 @@ fn lint(v: &Path) -> (bool, String) {
 #[test]
 fn each_top_is_named_for_its_block_and_lints_clean_with_its_waivers() {
     let dir = out_dir("tops");
-    for (top, module) in [("unit", "redunit_unit"), ("alu", "redunit_alu"), ("redux", "redunit_redux"), ("warp", "redunit_warp"), ("int-alu", "redunit_int_alu")] {
+    for (top, module) in [("unit", "redunit_unit"), ("alu", "redunit_alu"), ("redux", "redunit_redux"), ("warp", "redunit_warp"), ("axi", "redunit_axi"), ("int-alu", "redunit_int_alu")] {
         let v = dir.join(format!("{module}.v"));
         let out = redunit(&["verilog", "--top", top, "-o", v.to_str().unwrap()], "");
         assert!(out.status.success(), "{top}: {}", text(&out.stderr));

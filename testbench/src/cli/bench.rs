@@ -40,6 +40,34 @@ pub fn bench_cmd(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `redunit bench --top axi`: the unit's patterns on the bare unit and through AXI.
+pub fn bench_axi(requests: usize, mem_bytes: usize, json: bool, depths: &DepthArgs) -> anyhow::Result<ExitCode> {
+    if requests == 0 {
+        anyhow::bail!("--requests must be at least 1");
+    }
+    if mem_bytes != testbench::axi::AXI_MEM_BYTES {
+        anyhow::bail!("bench --top axi: the AXI model is built with {} bytes of memory only", testbench::axi::AXI_MEM_BYTES);
+    }
+    if depth_config(depths, Top::Axi).map_err(anyhow::Error::msg)? != hw::Config::unit_default() {
+        anyhow::bail!("bench --top axi: the AXI model is built in the unit's default configuration only");
+    }
+    let rows = testbench::axi_traffic::bench(requests)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let o: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let unit = if r.unit_ops_per_cycle.is_nan() { "null".to_string() } else { format!("{:.4}", r.unit_ops_per_cycle) };
+                format!("\"{}\":{{\"unit_ops_per_cycle\":{unit},\"axi_ops_per_cycle\":{:.4}}}", r.name, r.axi_ops_per_cycle)
+            })
+            .collect();
+        writeln!(out, "{{{}}}", o.join(","))?;
+    } else {
+        write!(out, "{}", testbench::axi_traffic::bench_text(&rows))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `redunit bench-redux`.
 pub fn bench_redux(insts: usize, seed: u64) -> anyhow::Result<ExitCode> {
     if insts == 0 {

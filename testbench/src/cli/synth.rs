@@ -53,7 +53,7 @@ pub fn synth_cmd(
     let opts = synth::SynthOptions {
         top,
         mem_bytes,
-        config: if cfg.is_default() && top != Top::Unit { "default".into() } else { cfg.tag() },
+        config: if cfg.is_default() && !matches!(top, Top::Unit | Top::Axi) { "default".into() } else { cfg.tag() },
         verilog: top.verilog_with(mem_bytes, cfg),
         breakdown: !no_breakdown,
         no_pnr,

@@ -23,7 +23,7 @@ pub fn verilog_cmd(
         anyhow::bail!("--module {module:?}: a module name is a Verilog identifier (a letter or _, then letters, digits or _)");
     }
     let w = write_verilog_with(&output, top, mem_bytes, &cfg, &module)?;
-    let depth = if cfg.is_default() && top != Top::Unit { String::new() } else { format!(", depths {}", cfg.tag()) };
+    let depth = if cfg.is_default() && !matches!(top, Top::Unit | Top::Axi) { String::new() } else { format!(", depths {}", cfg.tag()) };
     println!(
         "wrote the Verilog of {}{depth} (module {module}, {} lines) to {}, with Verilator waivers {} and the FuseSoC core {}",
         top.describe(mem_bytes),

@@ -1,0 +1,103 @@
+// extern "C" shim around the Verilated AXI front end (module `top` of hw::axi_verilog(65536)):
+// hw::AxiUnit, 4-bit IDs, in front of hw::SliceUnit. One model, Vaxi (no tracing); a handle
+// owns one model and its own VerilatedContext.
+//
+// One FFI call per cycle (`redunit_axi_cycle`), all ports in one struct (`AxiIo` in axi.rs):
+// in the low half of the cycle the inputs are set and the model settles; the outputs copied
+// then are what the rising edge samples (a handshake happens in this cycle when valid and
+// ready read here are both high); then the clock rises.
+
+#include <cstdint>
+#include <memory>
+
+#include "verilated.h"
+#include "Vaxi.h"
+
+extern "C" {
+struct AxiIo {
+    // Inputs.
+    uint8_t reset, awvalid, wvalid, wlast, bready, arvalid, rready, awid;
+    uint8_t awlen, awsize, awburst, awatop, arid, arlen, arsize, arburst;
+    uint16_t awuser, wstrb;
+    uint32_t awaddr, araddr;
+    uint32_t wdata[4];
+    // Outputs.
+    uint8_t awready, wready, bvalid, bid, bresp, arready, rvalid, rid;
+    uint8_t rresp, rlast, fire, pad0;
+    uint16_t cov;
+    uint32_t rdata[4];
+};
+}
+
+namespace {
+
+struct Axi {
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<Vaxi> m;
+    uint64_t cycle = 0;
+
+    Axi() {
+        ctx.reset(new VerilatedContext);
+        m.reset(new Vaxi(ctx.get(), "top"));
+        AxiIo zero = {};
+        set(&zero);
+        m->clock = 0;
+        m->eval();
+    }
+    ~Axi() { m->final(); }
+
+    void set(const AxiIo* io) {
+        m->reset = io->reset;
+        m->awvalid = io->awvalid;
+        m->awid = io->awid;
+        m->awaddr = io->awaddr;
+        m->awlen = io->awlen;
+        m->awsize = io->awsize;
+        m->awburst = io->awburst;
+        m->awatop = io->awatop;
+        m->awuser = io->awuser;
+        m->wvalid = io->wvalid;
+        for (int i = 0; i < 4; i++) m->wdata[i] = io->wdata[i];
+        m->wstrb = io->wstrb;
+        m->wlast = io->wlast;
+        m->bready = io->bready;
+        m->arvalid = io->arvalid;
+        m->arid = io->arid;
+        m->araddr = io->araddr;
+        m->arlen = io->arlen;
+        m->arsize = io->arsize;
+        m->arburst = io->arburst;
+        m->rready = io->rready;
+    }
+
+    void step(AxiIo* io) {
+        set(io);
+        m->clock = 0;
+        m->eval();
+        io->awready = m->awready;
+        io->wready = m->wready;
+        io->bvalid = m->bvalid;
+        io->bid = m->bid;
+        io->bresp = m->bresp;
+        io->arready = m->arready;
+        io->rvalid = m->rvalid;
+        io->rid = m->rid;
+        io->rresp = m->rresp;
+        io->rlast = m->rlast;
+        io->fire = m->fire;
+        io->cov = m->cov;
+        for (int i = 0; i < 4; i++) io->rdata[i] = m->rdata[i];
+        m->clock = 1;
+        m->eval();
+        cycle++;
+    }
+};
+
+}  // namespace
+
+extern "C" {
+void* redunit_axi_new() { return new Axi(); }
+void redunit_axi_free(void* h) { delete static_cast<Axi*>(h); }
+uint64_t redunit_axi_cycles(void* h) { return static_cast<Axi*>(h)->cycle; }
+void redunit_axi_cycle(void* h, AxiIo* io) { static_cast<Axi*>(h)->step(io); }
+}
