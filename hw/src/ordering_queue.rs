@@ -1011,10 +1011,11 @@ impl Logic for OrderingQueue {
                 self.e_key[i].d.next = self.push_key.val();
                 self.ch_next.next = self.p_ch.val();
             }
-            // (Kept among the dependences: a chain producer is one the entry still waits on.)
-            self.e_ch[i].d.next = self.ch_next.val() & self.d_next.val();
-            // (An unordered entry's raw matches in its first cycle are not dependences. Chain
-            // producers are not among the windows of 2 or more: theirs is 1 for this entry.)
+            // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
+            // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
+            self.e_ch[i].d.next = self.ch_next.val();
+            // (An unordered entry's raw matches in its first cycle are not dependences. With a
+            // chain window of 1, chain producers are not among the windows of 2 or more.)
             self.e_dw[i].d.next = self.zero_d.val();
             if (self.e_ordered[i].q.val() && !self.ld_vec.val().get_bit(i))
                 || (self.push_ordered.val() && self.ld_vec.val().get_bit(i))
