@@ -159,11 +159,34 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
     flow.check_installed()?;
     std::fs::create_dir_all(flow.cache())?;
     let tag = if opts.config == "default" { opts.top.name().to_string() } else { format!("{}-{}", opts.top.name(), opts.config) };
-    let dir = flow.root.join("synth/out").join(tag.replace([' ', '=', ','], "_"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Built in a folder of this process, then moved to `synth/out/<tag>`: two runs of one
+    // block at a time (a test suite, two shells) do not delete each other's files.
+    let name = tag.replace([' ', '=', ','], "_");
+    let out = flow.root.join("synth/out");
+    let work = out.join(format!(".{name}.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let report = run_in(flow, opts, &work, progress);
+    let dir = out.join(&name);
+    // Another run may put its folder there between the remove and the rename: try again.
+    let moved = (0..3).any(|_| {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::rename(&work, &dir).is_ok()
+    });
+    if !moved {
+        eprintln!("note: another run of {name} holds {}; this run's files are in {}", dir.display(), work.display());
+        return report;
+    }
+    // Paths in the error messages name the folder where the files now are.
+    let (w, d) = (work.display().to_string(), dir.display().to_string());
+    report.map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").replace(&w, &d)))
+}
+
+/// The flow in `dir`.
+fn run_in(flow: &Flow, opts: &SynthOptions, dir: &Path, progress: Progress) -> anyhow::Result<SynthReport> {
+    let dir = dir.to_path_buf();
     let (wrapped, wrapper_ff) = register_ports(&opts.verilog)?;
-    std::fs::write(dir.join("top.v"), &wrapped)?;
+    std::fs::write(dir.join("top.v"), &wrapped).with_context(|| format!("cannot write {}", dir.join("top.v").display()))?;
     let tools = tool_versions(flow, &dir);
 
     // 1. synth_ecp5, flattened.
