@@ -808,6 +808,10 @@ pub struct SliceUnit {
     s1_old_mm: Signal<Local, Bits<128>>,
     s1_old_wide: Signal<Local, Bits<128>>,
     s1_old_rsp: Signal<Local, Bits<128>>,
+    /// `atom.cas` in the compute stage, and whether its old value equals its compare value
+    /// (the operand's second half: bits 63..32 for b32, 127..64 for b64).
+    s1_cas: Signal<Local, Bit>,
+    s1_cas_eq: Signal<Local, Bit>,
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
     /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
     /// response (4), each from replicas of s1b's line and shift of its own. (A sixth for the
@@ -1267,6 +1271,8 @@ impl SliceUnit {
             s1_old_mm: Default::default(),
             s1_old_wide: Default::default(),
             s1_old_rsp: Default::default(),
+            s1_cas: Default::default(),
+            s1_cas_eq: Default::default(),
             s1_fwd_fp: Default::default(),
             dw_mask8: Default::default(),
             s1_sector: Default::default(),
@@ -2313,18 +2319,26 @@ impl Logic for SliceUnit {
         self.sp_rep[0].d.next = self.s1_rep.val();
         self.sp_status[0].d.next = self.s1_status.val();
         self.sp_id[0].d.next = self.s1_id.val();
-        // The line without the accessed bytes; a store merges its data now; a load keeps
-        // the whole line.
+        // `atom.cas` is a store (its swap value in the operand's low half) that merges only
+        // where the old value equals the compare value, and returns the old value. The compare
+        // reads the response's old-value extract (`s1_old_rsp`: little fan-out).
+        self.s1_cas.next = (self.s1_kind.val() == self.kind_st.val()) && self.s1_form.val().get_bit(2);
+        self.s1_cas_eq.next = self.s1_old_rsp.val().get_bits::<32>(0) == self.s1_data.val().get_bits::<32>(32);
+        if self.s1_form.val().get_bit(0) {
+            self.s1_cas_eq.next = self.s1_old_rsp.val().get_bits::<64>(0) == self.s1_data.val().get_bits::<64>(64);
+        }
+        // The line without the accessed bytes; a store merges its data now; a load (and an
+        // `atom.cas` whose compare fails) keeps the whole line.
         self.sp_data[0].d.next = self.c_old_line.val() & !self.s1_wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
             self.sp_data[0].d.next = (self.c_old_line.val() & !self.s1_stm.val()) | (self.s1_std.val() & self.s1_stm.val());
         }
-        if self.s1_kind.val() == self.kind_ld.val() {
+        if (self.s1_kind.val() == self.kind_ld.val()) || (self.s1_cas.val() && !self.s1_cas_eq.val()) {
             self.sp_data[0].d.next = self.c_old_line.val();
         }
         self.sp_rsp[0].d.next = self.zero128.val();
         if self.c_ordered.val()
-            && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()))
+            && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()) || self.s1_cas.val())
         {
             self.sp_rsp[0].d.next = self.s1_old_rsp.val() & self.s1_mask.val();
             if self.ch_any.val() {

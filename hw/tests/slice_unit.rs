@@ -220,6 +220,8 @@ fn random_req(rng: &mut Rng, accesses: &[Access], mem_bytes: usize, lines: &[usi
     }
     let data = match access {
         Access::Red(f) | Access::Atom(f) => common::alu_operands(rng, f).1,
+        // atom.cas: compare 0 (fresh memory: the swap succeeds) half the time.
+        Access::Cas(w) if rng.below(2) == 0 => rng.next() as u128 & (u128::MAX >> (128 - 8 * w.bytes())),
         _ => (rng.next() as u128) << 64 | rng.next() as u128,
     };
     Req { mask: 0, access, addr: (line * 16 + off) as u32, data }
@@ -235,7 +237,7 @@ fn slice_unit_random_against_golden() {
     let mut weighted = accesses.clone();
     for a in &accesses {
         match a {
-            Access::Ld(_) | Access::St(_) => weighted.extend([*a; 8]),
+            Access::Ld(_) | Access::St(_) | Access::Cas(_) => weighted.extend([*a; 8]),
             Access::Red(f) | Access::Atom(f) if f.ty().bits() >= 32 && !f.ty().is_half() => weighted.push(*a),
             _ => {}
         }

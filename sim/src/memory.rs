@@ -15,7 +15,7 @@ pub const DEFAULT_MEM_BYTES: usize = 65536;
 ///
 /// | bits | field |
 /// | --- | --- |
-/// | `CODE_WIDTH-1..0` | red/atom: the form code; ld/st: the width (0 b32, 1 b64, 2 b128) |
+/// | `CODE_WIDTH-1..0` | red/atom: the form code; ld/st: the width (0 b32, 1 b64, 2 b128), plus [`req_encoding::CAS_FLAG`] on a store: compare-and-swap (b32, b64) |
 /// | `KIND_LSB+1..KIND_LSB` | kind: 0 red, 1 atom, 2 ld, 3 st |
 pub mod req_encoding {
     use crate::form::encoding::CODE_WIDTH;
@@ -25,6 +25,9 @@ pub mod req_encoding {
     pub const KIND_ATOM: u16 = 1;
     pub const KIND_LD: u16 = 2;
     pub const KIND_ST: u16 = 3;
+    /// On a store's code: `atom.cas` (the store only where the old value equals the compare
+    /// value; the old value returned).
+    pub const CAS_FLAG: u16 = 4;
     /// Width of a request operation code.
     pub const REQ_OP_WIDTH: usize = CODE_WIDTH + KIND_WIDTH;
     /// Width of the response status.
@@ -79,19 +82,30 @@ pub enum Access {
     Red(Form),
     /// The returning form: the same update, and the old value comes back.
     Atom(Form),
+    /// `atom.cas.b32|b64` (no b128): memory = swap where it equals compare; the old value
+    /// comes back. `value` holds the swap value in its low bytes and the compare value in the
+    /// next `bytes()` bytes (`compare << 8*bytes | swap`).
+    Cas(Width),
 }
 
 impl Access {
     /// Bytes touched, which is also the required alignment.
     pub fn bytes(self) -> usize {
         match self {
-            Access::Ld(w) | Access::St(w) => w.bytes(),
+            Access::Ld(w) | Access::St(w) | Access::Cas(w) => w.bytes(),
             Access::Red(f) | Access::Atom(f) => f.bytes(),
         }
     }
-    /// Whether the request returns data (`ld` and `atom`).
+    /// Bytes of the operand in `value`: the access's, twice that for `atom.cas`.
+    pub fn operand_bytes(self) -> usize {
+        match self {
+            Access::Cas(w) => 2 * w.bytes(),
+            a => a.bytes(),
+        }
+    }
+    /// Whether the request returns data (`ld`, `atom` and `atom.cas`).
     pub fn returns(self) -> bool {
-        matches!(self, Access::Ld(_) | Access::Atom(_))
+        matches!(self, Access::Ld(_) | Access::Atom(_) | Access::Cas(_))
     }
     /// Whether the request carries an operand in `value`.
     pub fn has_operand(self) -> bool {
@@ -106,6 +120,7 @@ impl Access {
             Access::Atom(f) => (KIND_ATOM, f.code()),
             Access::Ld(w) => (KIND_LD, w as u16),
             Access::St(w) => (KIND_ST, w as u16),
+            Access::Cas(w) => (KIND_ST, CAS_FLAG | w as u16),
         };
         kind << KIND_LSB | low
     }
@@ -122,6 +137,8 @@ impl Access {
             KIND_RED => Form::from_code(low).map(Access::Red),
             KIND_ATOM => Form::from_code(low).map(Access::Atom),
             KIND_LD => width().map(Access::Ld),
+            _ if low == CAS_FLAG | Width::B32 as u16 => Some(Access::Cas(Width::B32)),
+            _ if low == CAS_FLAG | Width::B64 as u16 => Some(Access::Cas(Width::B64)),
             _ => width().map(Access::St),
         }
     }
@@ -134,13 +151,15 @@ impl fmt::Display for Access {
             Access::St(w) => write!(f, "st.{}", w.name()),
             Access::Red(form) => write!(f, "{form}"),
             Access::Atom(form) => write!(f, "atom.{form}"),
+            Access::Cas(w) => write!(f, "atom.cas.{}", w.name()),
         }
     }
 }
 
 impl FromStr for Access {
     type Err = FormError;
-    /// `st.b32|st.b64|st.b128|ld.b32|ld.b64|ld.b128`, a red form, or `atom.` + a red form.
+    /// `st.b32|st.b64|st.b128|ld.b32|ld.b64|ld.b128`, `atom.cas.b32|b64`, a red form, or
+    /// `atom.` + a red form.
     fn from_str(s: &str) -> Result<Access, FormError> {
         let width = |w: &str| match w {
             "b32" => Ok(Width::B32),
@@ -152,6 +171,11 @@ impl FromStr for Access {
             Ok(Access::Ld(width(w)?))
         } else if let Some(w) = s.strip_prefix("st.") {
             Ok(Access::St(width(w)?))
+        } else if let Some(w) = s.strip_prefix("atom.cas.") {
+            match width(w)? {
+                Width::B128 => Err(FormError(format!("`{s}`: atom.cas is b32 or b64"))),
+                w => Ok(Access::Cas(w)),
+            }
         } else if let Some(f) = s.strip_prefix("atom.") {
             Ok(Access::Atom(f.parse()?))
         } else {
@@ -166,7 +190,7 @@ pub struct Request {
     pub access: Access,
     /// Byte address of the least significant byte.
     pub addr: u64,
-    /// Store data or operand, in the low `access.bytes()` bytes (element 0 lowest).
+    /// Store data or operand, in the low `access.operand_bytes()` bytes (element 0 lowest).
     pub value: u128,
 }
 
@@ -244,8 +268,8 @@ impl Memory {
         self.bytes[addr..addr + size].copy_from_slice(&value.to_le_bytes()[..size]);
     }
 
-    /// Executes one request. `Ok(Some(old))` for `ld` and `atom`, `Ok(None)` for `st` and
-    /// `red`; an error leaves memory unchanged.
+    /// Executes one request. `Ok(Some(old))` for `ld`, `atom` and `atom.cas`, `Ok(None)` for
+    /// `st` and `red`; an error leaves memory unchanged.
     pub fn execute(&mut self, req: &Request) -> Result<Option<u128>, MemError> {
         let size = req.access.bytes();
         let addr = self.check(req.addr, size)?;
@@ -254,6 +278,12 @@ impl Memory {
             Access::Ld(_) => return Ok(Some(old)),
             Access::St(_) => self.write(addr, size, req.value),
             Access::Red(f) | Access::Atom(f) => self.write(addr, size, apply(f, old, req.value)),
+            Access::Cas(_) => {
+                let mask = u128::MAX >> (128 - 8 * size);
+                if old == (req.value >> (8 * size)) & mask {
+                    self.write(addr, size, req.value);
+                }
+            }
         }
         Ok(req.access.returns().then_some(old))
     }
@@ -304,15 +334,34 @@ mod tests {
                 n += 1;
             }
         }
-        assert_eq!(n, 82 * 2 + 6, "red and atom of every form, three loads, three stores");
+        assert_eq!(n, 82 * 2 + 6 + 2, "red and atom of every form, three loads, three stores, two atom.cas");
         assert_eq!(Access::from_code(1 << req_encoding::REQ_OP_WIDTH), None);
     }
 
     #[test]
     fn access_names_round_trip() {
-        for s in ["ld.b32", "ld.b128", "st.b64", "global.v4.f32.add", "atom.shared.inc.u32"] {
+        for s in ["ld.b32", "ld.b128", "st.b64", "global.v4.f32.add", "atom.shared.inc.u32", "atom.cas.b32", "atom.cas.b64"] {
             assert_eq!(s.parse::<Access>().unwrap().to_string(), s);
         }
         assert!("ld.b16".parse::<Access>().unwrap_err().0.contains("b32, b64 or b128"));
+        assert!("atom.cas.b128".parse::<Access>().unwrap_err().0.contains("b32 or b64"));
+    }
+
+    #[test]
+    fn cas_swaps_only_on_a_match_and_returns_the_old_value() {
+        let mut m = Memory::new(64);
+        m.execute(&req("st.b128", 16, 0x0102_0304_0506_0708_090a_0b0c_0d0e_0f10)).unwrap();
+        // Compare 5 against 0x0d0e0f10: no match, memory unchanged.
+        assert_eq!(m.execute(&req("atom.cas.b32", 16, 5 << 32 | 0xaa)), Ok(Some(0x0d0e_0f10)));
+        assert_eq!(m.execute(&req("ld.b32", 16, 0)), Ok(Some(0x0d0e_0f10)));
+        // A match writes the swap value, only its own bytes.
+        assert_eq!(m.execute(&req("atom.cas.b32", 20, 0x090a_0b0c << 32 | 0xaa)), Ok(Some(0x090a_0b0c)));
+        assert_eq!(m.execute(&req("ld.b128", 16, 0)), Ok(Some(0x0102_0304_0506_0708_0000_00aa_0d0e_0f10)));
+        // b64: the compare value is the upper 64 bits of the operand.
+        let old = 0x0102_0304_0506_0708;
+        assert_eq!(m.execute(&req("atom.cas.b64", 24, old << 64 | 0x77)), Ok(Some(old)));
+        assert_eq!(m.execute(&req("ld.b64", 24, 0)), Ok(Some(0x77)));
+        assert_eq!(m.execute(&req("atom.cas.b64", 20, 0)), Err(MemError::Misaligned));
+        assert_eq!(Access::Cas(Width::B32).operand_bytes(), 8);
     }
 }

@@ -50,6 +50,8 @@ pub enum TraceOp {
     St(Width, AddrSpace),
     Red(RedInstr),
     Atom(RedInstr),
+    /// `atom[.space].cas.b32|b64`.
+    Cas(Width, AddrSpace),
 }
 
 /// A trace operation resolved at its address: the memory it runs in and the request there.
@@ -64,15 +66,22 @@ impl TraceOp {
     /// Bytes the operation's operand takes (its access size).
     pub fn bytes(self) -> usize {
         match self {
-            TraceOp::Ld(w, _) | TraceOp::St(w, _) => w.bytes(),
+            TraceOp::Ld(w, _) | TraceOp::St(w, _) | TraceOp::Cas(w, _) => w.bytes(),
             TraceOp::Red(i) | TraceOp::Atom(i) => i.form_in(Space::Global).map_or(0, |f| f.bytes()),
+        }
+    }
+    /// Bytes of the operand column: the access's, twice that for `atom.cas` (compare, swap).
+    pub fn operand_bytes(self) -> usize {
+        match self {
+            TraceOp::Cas(w, _) => 2 * w.bytes(),
+            op => op.bytes(),
         }
     }
     pub fn has_operand(self) -> bool {
         !matches!(self, TraceOp::Ld(..))
     }
     pub fn returns(self) -> bool {
-        matches!(self, TraceOp::Ld(..) | TraceOp::Atom(_))
+        matches!(self, TraceOp::Ld(..) | TraceOp::Atom(_) | TraceOp::Cas(..))
     }
     /// The cache hint, which takes the optional cache-policy operand.
     pub fn cache_hint(self) -> bool {
@@ -80,7 +89,7 @@ impl TraceOp {
     }
     fn addr_space(self) -> AddrSpace {
         match self {
-            TraceOp::Ld(_, s) | TraceOp::St(_, s) => s,
+            TraceOp::Ld(_, s) | TraceOp::St(_, s) | TraceOp::Cas(_, s) => s,
             TraceOp::Red(i) | TraceOp::Atom(i) => i.space,
         }
     }
@@ -92,6 +101,7 @@ impl TraceOp {
         let access = match self {
             TraceOp::Ld(w, _) => Access::Ld(w),
             TraceOp::St(w, _) => Access::St(w),
+            TraceOp::Cas(w, _) => Access::Cas(w),
             TraceOp::Red(i) | TraceOp::Atom(i) => {
                 let form = i.form_in(space).map_err(|e| {
                     FormError(format!(
@@ -115,6 +125,7 @@ impl fmt::Display for TraceOp {
             TraceOp::St(w, s) => write!(f, "{}", Access::St(*w).to_string().replacen("st.", &format!("st.{}", sp(*s)), 1)),
             TraceOp::Red(i) => write!(f, "{i}"),
             TraceOp::Atom(i) => write!(f, "atom.{i}"),
+            TraceOp::Cas(w, s) => write!(f, "{}", Access::Cas(*w).to_string().replacen("atom.", &format!("atom.{}", sp(*s)), 1)),
         }
     }
 }
@@ -151,6 +162,20 @@ impl FromStr for TraceOp {
             plain(r, true)
         } else if let Some(r) = s.strip_prefix("st.") {
             plain(r, false)
+        } else if let Some(r) = s.strip_prefix("atom.").filter(|r| r.contains("cas.")) {
+            // `atom[.space].cas.b32|b64`.
+            let (space, width) = match r.split_once("cas.") {
+                Some(("", w)) => (AddrSpace::Generic, w),
+                Some((sp, w)) => match sp.strip_suffix('.').and_then(AddrSpace::from_token) {
+                    Some(space) => (space, w),
+                    None => return Err(FormError(format!("`{s}`: atom.cas is atom[.global|.shared|.shared::cta|.shared::cluster].cas.b32|b64"))),
+                },
+                None => unreachable!("filtered on `cas.`"),
+            };
+            match format!("atom.cas.{width}").parse::<Access>()? {
+                Access::Cas(w) => Ok(TraceOp::Cas(w, space)),
+                _ => unreachable!("an atom.cas. name parses as atom.cas"),
+            }
         } else if let Some(r) = s.strip_prefix("atom.") {
             Ok(TraceOp::Atom(r.parse()?))
         } else {
@@ -189,6 +214,19 @@ mod tests {
     fn run(m: &mut Spaces, op: &str, addr: u64, value: u128) -> Result<Option<u128>, MemError> {
         let r = op.parse::<TraceOp>().unwrap().resolve(addr, value).unwrap();
         m.execute(&r)
+    }
+
+    #[test]
+    fn cas_names_a_space_and_round_trips() {
+        for t in ["atom.cas.b32", "atom.global.cas.b64", "atom.shared::cluster.cas.b32"] {
+            assert_eq!(t.parse::<TraceOp>().unwrap().to_string(), t);
+        }
+        assert!("atom.local.cas.b32".parse::<TraceOp>().unwrap_err().0.contains("atom.cas is"));
+        let mut m = Spaces::new(256, 256);
+        run(&mut m, "st.shared.b32", 0x40, 9).unwrap();
+        assert_eq!(run(&mut m, "atom.cas.b32", SHARED_WINDOW_BASE + 0x40, 9 << 32 | 3), Ok(Some(9)));
+        assert_eq!(run(&mut m, "ld.shared.b32", 0x40, 0), Ok(Some(3)));
+        assert_eq!(run(&mut m, "ld.global.b32", 0x40, 0), Ok(Some(0)));
     }
 
     #[test]

@@ -228,11 +228,11 @@ pub fn bench(n: usize) -> anyhow::Result<Vec<AxiBenchRow>> {
         ("axi_read_write_distinct", (0..n).map(|i| if i % 2 == 0 { rd(i / 2) } else { wr(i / 2) }).collect()),
         ("axi_read_burst16", (0..n.div_ceil(16)).map(|i| Txn::read((i % 12) as u8, 16 * (16 * i as u32 % (lines - 16)), 15, 4, BURST_INCR)).collect()),
     ];
-    // Swap and Compare (a load and a store each): counted in transactions.
+    // Swap (a load and a store) and Compare (the unit's `atom.cas`): counted in transactions.
     let swap = |i: usize| Txn::atomic(ATOMIC_IDS.start + (i % 4) as u8, ATOP_SWAP, 0, 16 * (i as u32 % lines), 2, i as u128);
     let cas = |i: usize| Txn::atomic(ATOMIC_IDS.start + (i % 4) as u8, ATOP_COMPARE, 0, 16 * (i as u32 % lines), 3, (i as u128) << 32);
     let exchange: Vec<(&'static str, Vec<Txn>)> =
-        vec![("axi_swap_distinct_txns", (0..n).map(swap).collect()), ("axi_compare_distinct_txns", (0..n.div_ceil(16)).map(cas).collect())];
+        vec![("axi_swap_distinct_txns", (0..n).map(swap).collect()), ("axi_compare_distinct_txns", (0..n).map(cas).collect())];
     for (k, (name, txns)) in channel.into_iter().chain(exchange).enumerate() {
         let mut sim = AxiSim::new();
         let s = sim.run(&txns, &Policy::FULL_SPEED).map_err(|e| anyhow::anyhow!("bench pattern {name}: {e}"))?;

@@ -76,7 +76,7 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut 
         let op = cached.parse(&rec[0], line, "op")?;
         let addr = hex::parse(&rec[1], 64).map_err(|e| bad(format!("addr: {e}")))? as u64;
         let value = if op.has_operand() {
-            let bits = op.bytes() as u32 * 8;
+            let bits = op.operand_bytes() as u32 * 8;
             hex::parse(&rec[2], bits).map_err(|e| bad(format!("value: {e} (the operand of {op} is {bits} bits)")))?
         } else if rec[2].is_empty() {
             0

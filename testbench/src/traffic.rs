@@ -6,7 +6,8 @@ use sim::{Access, Form, Request, Type};
 
 use crate::stimulus::Stimulus;
 
-/// Every access the unit accepts: red and atom of each form, three loads, three stores.
+/// Every access the unit accepts: red and atom of each form, three loads, three stores,
+/// `atom.cas.b32` and `.b64`.
 pub fn all_accesses() -> Vec<Access> {
     let mut v: Vec<Access> = Vec::new();
     for f in Form::all() {
@@ -17,15 +18,21 @@ pub fn all_accesses() -> Vec<Access> {
         v.push(Access::Ld(w));
         v.push(Access::St(w));
     }
+    v.push(Access::Cas(Width::B32));
+    v.push(Access::Cas(Width::B64));
     v
 }
 
+/// Red and atom forms at the front of [`all_accesses`].
+const RED_ATOM: usize = 2 * 82;
+
 /// The latency family of an access: `int`, `f16` (all 16-bit float forms, packed ones too),
-/// `f32`, `f64`, `ld`, `st`.
+/// `f32`, `f64`, `ld`, `st`, `cas`.
 pub fn family(a: Access) -> &'static str {
     match a {
         Access::Ld(_) => "ld",
         Access::St(_) => "st",
+        Access::Cas(_) => "cas",
         Access::Red(f) | Access::Atom(f) => match f.ty() {
             Type::F32 => "f32",
             Type::F64 => "f64",
@@ -36,7 +43,7 @@ pub fn family(a: Access) -> &'static str {
 }
 
 /// The families, in report order.
-pub const FAMILIES: [&str; 6] = ["int", "f16", "f32", "f64", "ld", "st"];
+pub const FAMILIES: [&str; 7] = ["int", "f16", "f32", "f64", "ld", "st", "cas"];
 
 /// The shape of the random mix (percentages of requests).
 #[derive(Clone, Copy, Debug)]
@@ -49,16 +56,17 @@ pub struct Mix {
     pub misaligned_pct: u32,
     /// Out-of-range requests (aligned, past the end of memory).
     pub out_of_range_pct: u32,
-    /// Loads and stores (the rest are red and atom, half each).
+    /// Loads, stores and `atom.cas` (the rest are red and atom, half each).
     pub ld_pct: u32,
     pub st_pct: u32,
+    pub cas_pct: u32,
     /// Number of hot addresses.
     pub hot: usize,
 }
 
 impl Default for Mix {
     fn default() -> Self {
-        Mix { hot_pct: 35, near_pct: 15, misaligned_pct: 4, out_of_range_pct: 4, ld_pct: 10, st_pct: 8, hot: 4 }
+        Mix { hot_pct: 35, near_pct: 15, misaligned_pct: 4, out_of_range_pct: 4, ld_pct: 10, st_pct: 8, cas_pct: 4, hot: 4 }
     }
 }
 
@@ -75,6 +83,9 @@ pub struct Traffic {
     hot_lines: Vec<u64>,
     /// Bytes no request may touch: `[lo, hi)` (the atomic-counter test's counter).
     exclude: Option<(u64, u64)>,
+    /// The last swap value of an `atom.cas` drawn per address: the next one there compares
+    /// against it half the time, so that swaps succeed as well as fail.
+    last_swap: std::collections::HashMap<u64, u128>,
 }
 
 impl Traffic {
@@ -87,6 +98,7 @@ impl Traffic {
             mix,
             hot_lines: Vec::new(),
             exclude: None,
+            last_swap: Default::default(),
         };
         let lines = (mem_bytes / 16) as u64;
         // The first and last lines are always hot (edges of memory).
@@ -135,10 +147,11 @@ impl Traffic {
             Access::Ld([Width::B32, Width::B64, Width::B128][self.below(3) as usize])
         } else if p < self.mix.ld_pct + self.mix.st_pct {
             Access::St([Width::B32, Width::B64, Width::B128][self.below(3) as usize])
+        } else if p < self.mix.ld_pct + self.mix.st_pct + self.mix.cas_pct {
+            Access::Cas([Width::B32, Width::B64][self.below(2) as usize])
         } else {
             // Red and atom of a uniformly drawn form.
-            let n = self.accesses.len() as u64 - 6;
-            let i = self.below(n) as usize;
+            let i = self.below(RED_ATOM as u64) as usize;
             self.accesses[i]
         };
         let size = access.bytes() as u64;
@@ -148,7 +161,7 @@ impl Traffic {
                 let v = (self.next() as u128) << 64 | self.next() as u128;
                 v & crate::unit::mask(size as usize)
             }
-            Access::Ld(_) => 0,
+            Access::Ld(_) | Access::Cas(_) => 0,
         };
         let slots = 16 / size; // aligned positions in a line
         let q = self.pct();
@@ -185,7 +198,27 @@ impl Traffic {
         } else {
             self.below(self.mem_bytes / size) * size
         };
+        let value = match access {
+            Access::Cas(_) => self.cas_operand(addr, size as usize),
+            _ => value,
+        };
         Request { access, addr, value }
+    }
+
+    /// An `atom.cas` operand (`compare << 8*size | swap`): the compare value is the last swap
+    /// value drawn for the address half the time (it matches when that swap succeeded and
+    /// nothing wrote since), zero (fresh memory) a quarter, random otherwise.
+    fn cas_operand(&mut self, addr: u64, size: usize) -> u128 {
+        let mask = crate::unit::mask(size);
+        let rand = ((self.next() as u128) << 64 | self.next() as u128) & mask;
+        let compare = match self.below(4) {
+            0 | 1 => self.last_swap.get(&addr).copied().unwrap_or(0) & mask,
+            2 => 0,
+            _ => rand,
+        };
+        let swap = (self.next() as u128 | 1) & mask;
+        self.last_swap.insert(addr, swap);
+        compare << (8 * size) | swap
     }
 
     /// `n` random requests.
@@ -312,6 +345,8 @@ pub fn latency_requests(fam: &str, n: usize, mem_bytes: usize) -> Vec<Request> {
             let value = match access {
                 Access::Red(f) | Access::Atom(f) => stim.op(f).b,
                 Access::St(w) => 0x1234_5678_9abc_def0_u128 & crate::unit::mask(w.bytes()),
+                // Compare 0 against fresh memory: the swap succeeds.
+                Access::Cas(w) => 0x1234_5678_9abc_def0_u128 & crate::unit::mask(w.bytes()),
                 Access::Ld(_) => 0,
             };
             Request { access, addr: (i % lines) * 16, value }

@@ -88,7 +88,7 @@ fn run_coverage_goes_to_stderr() {
     let err = text(&out.stderr);
     assert!(err.contains("coverage of 2 requests over"), "{err}");
     assert!(err.contains("coverage points (hw::slice_unit::COVERAGE_POINTS)"), "{err}");
-    assert!(err.contains("requests: 2/170 accesses issued"), "{err}");
+    assert!(err.contains("requests: 2/172 accesses issued"), "{err}");
     assert!(text(&out.stdout).starts_with("index,op,addr,result\n"));
 }
 
@@ -126,5 +126,37 @@ fn bench_json_has_the_documented_keys() {
         let at = j.find(&key).unwrap_or_else(|| panic!("{key} missing from {j}"));
         let v: f64 = j[at + key.len()..].split([',', '\n']).next().unwrap().trim().parse().unwrap();
         assert!(v > 0.0 && v <= 1.0, "{key}{v}");
+    }
+}
+
+/// `atom.cas` rows (compare value above the swap value): a miss returns the old value and
+/// writes nothing, a hit writes the swap value into its own bytes only, in both engines and
+/// both spaces; a b128 compare-and-swap is a bad row.
+#[test]
+fn run_compare_and_swap_rows_in_both_engines() {
+    let trace = "op,addr,value\n\
+                 st.b64,40,1122334455667788\n\
+                 atom.cas.b32,40,0000000555555555\n\
+                 atom.cas.b32,40,55667788aaaaaaaa\n\
+                 atom.cas.b64,40,11223344aaaaaaaa0000000000000077\n\
+                 ld.b64,40,\n\
+                 atom.shared.cas.b32,48,0000000000000003\n\
+                 ld.b128,40,\n\
+                 ld.shared.b32,48,\n";
+    let want = "index,op,addr,result\n\
+                1,atom.cas.b32,40,55667788\n\
+                2,atom.cas.b32,40,55667788\n\
+                3,atom.cas.b64,40,11223344aaaaaaaa\n\
+                4,ld.b64,40,0000000000000077\n\
+                5,atom.shared.cas.b32,48,00000000\n\
+                6,ld.b128,40,00000000000000000000000000000077\n\
+                7,ld.shared.b32,48,00000003\n";
+    for engine in ["model", "rtl"] {
+        let out = redunit(&["run", "--engine", engine, "-"], trace);
+        assert!(out.status.success(), "{engine}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), want, "{engine}");
+        let bad = redunit(&["run", "--engine", engine, "-"], "op,addr,value\natom.cas.b128,0,1\n");
+        assert_eq!(bad.status.code(), Some(2), "{engine}");
+        assert!(text(&bad.stderr).contains("line 2") && text(&bad.stderr).contains("b32 or b64"), "{}", text(&bad.stderr));
     }
 }

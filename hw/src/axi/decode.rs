@@ -39,9 +39,10 @@ pub struct AtopDecode {
     pub inv: Signal<Out, Bit>,
     /// The atomic is refused (`SLVERR`): see `docs/axi.md`.
     pub bad: Signal<Out, Bit>,
-    /// AtomicSwap or AtomicCompare of a 4- or 8-byte operand (one beat): a load, then a store
-    /// (`xld`, `xst`); `cas`: AtomicCompare (the store only if the old value equals the
-    /// compare value); `n8`: the operand has 8 bytes.
+    /// AtomicSwap of a 4- or 8-byte operand: a load, then a store (`xld`, `xst`).
+    /// `cas`: AtomicCompare of a 4- or 8-byte operand (8 or 16 bytes of data, one beat): the
+    /// unit's `atom.cas` (`op`), its operand built from the compare and swap halves.
+    /// `n8`: the Swap/Compare operand has 8 bytes.
     pub xchg: Signal<Out, Bit>,
     pub cas: Signal<Out, Bit>,
     pub n8: Signal<Out, Bit>,
@@ -81,6 +82,8 @@ pub struct AtopDecode {
     op_ld64: Constant<Bits<REQ_OP_WIDTH>>,
     op_st32: Constant<Bits<REQ_OP_WIDTH>>,
     op_st64: Constant<Bits<REQ_OP_WIDTH>>,
+    op_cas32: Constant<Bits<REQ_OP_WIDTH>>,
+    op_cas64: Constant<Bits<REQ_OP_WIDTH>>,
     unused: Signal<Local, Bit>,
 }
 
@@ -150,6 +153,8 @@ impl Default for AtopDecode {
             op_ld64: k(Access::Ld(Width::B64).code() as u128),
             op_st32: k(Access::St(Width::B32).code() as u128),
             op_st64: k(Access::St(Width::B64).code() as u128),
+            op_cas32: k(Access::Cas(Width::B32).code() as u128),
+            op_cas64: k(Access::Cas(Width::B64).code() as u128),
             unused: Default::default(),
         }
     }
@@ -184,9 +189,11 @@ impl Logic for AtopDecode {
         self.n8.next = (self.is_swap.val() && (self.size.val() == self.c_three.val()))
             || (self.is_cas.val() && (self.size.val() == self.c_four.val()));
         self.xchg.next = (self.len.val() == self.c_zero8.val())
-            && ((self.is_swap.val() && (self.size.val() == self.c_two.val() || self.size.val() == self.c_three.val()))
-                || (self.is_cas.val() && (self.size.val() == self.c_three.val() || self.size.val() == self.c_four.val())));
-        self.cas.next = self.is_cas.val();
+            && self.is_swap.val()
+            && (self.size.val() == self.c_two.val() || self.size.val() == self.c_three.val());
+        self.cas.next = (self.len.val() == self.c_zero8.val())
+            && self.is_cas.val()
+            && (self.size.val() == self.c_three.val() || self.size.val() == self.c_four.val());
         self.xld.next = self.op_ld32.val();
         self.xst.next = self.op_st32.val();
         if self.n8.val() {
@@ -194,7 +201,7 @@ impl Logic for AtopDecode {
             self.xst.next = self.op_st64.val();
         }
         // Multi-beat atomics; the reserved codes and Swap/Compare of other sizes.
-        self.bad.next = (self.k3.val() && !self.xchg.val()) || (self.len.val() != self.c_zero8.val());
+        self.bad.next = (self.k3.val() && !self.xchg.val() && !self.cas.val()) || (self.len.val() != self.c_zero8.val());
         if self.user.val().get_bit(10) && !self.k3.val() {
             self.form.next = self.user.val().get_bits::<CODE_WIDTH>(0);
             if !self.legal.val().get_bit(self.user.val().get_bits::<CODE_WIDTH>(0).index()) {
@@ -212,5 +219,11 @@ impl Logic for AtopDecode {
         }
         self.unused.next = self.tsh.val().get_bits::<28>(4).any() ^ self.osh.val().get_bits::<29>(3).any();
         self.op.next = self.kind.val() | bit_cast::<REQ_OP_WIDTH, CODE_WIDTH>(self.form.val());
+        if self.cas.val() {
+            self.op.next = self.op_cas32.val();
+            if self.n8.val() {
+                self.op.next = self.op_cas64.val();
+            }
+        }
     }
 }

@@ -20,9 +20,9 @@
 //! carries the entry's tag (bits 4..0) and the shift that puts an atomic's old value on its
 //! byte lanes (bits 7..5, in 2-byte steps); the response is shifted before it is stored.
 //!
-//! AtomicSwap and AtomicCompare are a load and then a store from the write engine (Compare
-//! waits for the load's response, which it takes from the unit's response port by tag):
-//! atomic, because every request that changes memory comes from that one engine.
+//! AtomicCompare is the unit's `atom.cas`. AtomicSwap is a load and then a store from the
+//! write engine: atomic, because every request that changes memory comes from that one engine
+//! and the unit keeps their order.
 //!
 //! # Ordering
 //! All requests enter the unit in one stream, in the order the arbiter picks them; the unit
@@ -216,10 +216,6 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
         self.rd.arsize.next = self.arsize.val();
         self.rd.arburst.next = self.arburst.val();
         self.arready.next = self.rd.arready.val();
-        self.wr.tag.next = self.rob.tail.val();
-        self.wr.rsp_valid.next = self.unit.rsp_valid.val();
-        self.wr.rsp_tag.next = self.unit.rsp_id.val().get_bits::<ROB_TAG_BITS>(0);
-        self.wr.rsp_data.next = self.unit.rsp_data.val().get_bits::<64>(0);
 
         // The request: from registers and the channels' payloads only (no `req_ready`).
         self.sel_w.next = self.wr.q_valid.val() && (!self.rd.q_valid.val() || self.prefer_w.q.val());

@@ -12,7 +12,7 @@
 
 use super::decode::AtopDecode;
 use super::write_pick::WritePick;
-use super::{AWUSER_BITS, ROB_TAG_BITS};
+use super::AWUSER_BITS;
 use crate::k;
 use rust_hdl::prelude::*;
 use sim::memory::req_encoding::REQ_OP_WIDTH;
@@ -44,12 +44,6 @@ pub struct AxiWrite<const IDW: usize> {
     pub q_b: Signal<Out, Bit>,
     pub q_id: Signal<Out, Bits<IDW>>,
     pub go: Signal<In, Bit>,
-    /// The tag the request gets (the reorder buffer's next entry), and the unit's responses
-    /// (the low 64 bits of the data, unshifted): AtomicCompare waits for its load's.
-    pub tag: Signal<In, Bits<ROB_TAG_BITS>>,
-    pub rsp_valid: Signal<In, Bit>,
-    pub rsp_tag: Signal<In, Bits<ROB_TAG_BITS>>,
-    pub rsp_data: Signal<In, Bits<64>>,
 
     dec: AtopDecode,
     pick: WritePick,
@@ -73,15 +67,15 @@ pub struct AxiWrite<const IDW: usize> {
     xld: DFF<Bits<REQ_OP_WIDTH>>,
     xst: DFF<Bits<REQ_OP_WIDTH>>,
     ph: DFF<Bit>,
-    old_ok: DFF<Bit>,
-    old: DFF<Bits<64>>,
-    ld_tag: DFF<Bits<ROB_TAG_BITS>>,
     sw_addr: Signal<Local, Bits<3>>,
     unused: Signal<Local, Bit>,
     sh_cmp: Signal<Local, Bits<8>>,
     sh_swp: Signal<Local, Bits<8>>,
     cmpv: Signal<Local, Bits<128>>,
+    swpv: Signal<Local, Bits<128>>,
     c4: Constant<Bits<4>>,
+    c32: Constant<Bits<8>>,
+    c64: Constant<Bits<8>>,
     h4: Constant<Bits<3>>,
     h8: Constant<Bits<3>>,
     finish: Signal<Local, Bit>,
@@ -122,10 +116,6 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
             q_b: Default::default(),
             q_id: Default::default(),
             go: Default::default(),
-            tag: Default::default(),
-            rsp_valid: Default::default(),
-            rsp_tag: Default::default(),
-            rsp_data: Default::default(),
             dec: Default::default(),
             pick: Default::default(),
             busy: Default::default(),
@@ -148,15 +138,15 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
             xld: Default::default(),
             xst: Default::default(),
             ph: Default::default(),
-            old_ok: Default::default(),
-            old: Default::default(),
-            ld_tag: Default::default(),
             sw_addr: Default::default(),
             unused: Default::default(),
             sh_cmp: Default::default(),
             sh_swp: Default::default(),
             cmpv: Default::default(),
+            swpv: Default::default(),
             c4: k(4),
+            c32: k(32),
+            c64: k(64),
             h4: k(2),
             h8: k(4),
             finish: Default::default(),
@@ -175,7 +165,7 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
 impl<const IDW: usize> Logic for AxiWrite<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg, cas, n8, xld, xst, ph, old_ok, old, ld_tag);
+        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg, cas, n8, xld, xst, ph);
         self.dec.atop.next = self.awatop.val();
         self.dec.size.next = self.awsize.val();
         self.dec.user.next = self.awuser.val();
@@ -195,7 +185,8 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
         self.pick.wdata.next = self.wdata.val();
         self.pick.wstrb.next = self.wstrb.val();
         // AtomicSwap/Compare: the compare value on the operand's lanes, the swap value there
-        // (Swap) or in the other half of the 2N-byte window (Compare).
+        // (Swap) or in the other half of the 2N-byte window (Compare). Compare's unit operand
+        // is `compare << 8*N | swap` (`atom.cas`).
         // (In 2-byte steps: address bits 3..1.)
         self.sw_addr.next = self.addr.q.val().get_bits::<3>(1);
         if self.cas.q.val() {
@@ -207,17 +198,21 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
         self.sh_cmp.next = bit_cast::<8, 3>(self.addr.q.val().get_bits::<3>(1)) << self.c4.val();
         self.sh_swp.next = bit_cast::<8, 3>(self.sw_addr.val()) << self.c4.val();
         self.cmpv.next = self.wdata.val() >> self.sh_cmp.val();
+        self.swpv.next = self.wdata.val() >> self.sh_swp.val();
         self.unused.next = self.cmpv.val().get_bits::<64>(64).any();
         self.pick.xchg.next = self.xchg.q.val();
         self.pick.cas.next = self.cas.q.val();
         self.pick.ph.next = self.ph.q.val();
-        self.pick.old_ok.next = self.old_ok.q.val();
         self.pick.xld.next = self.xld.q.val();
         self.pick.xst.next = self.xst.q.val();
-        self.pick.sw_data.next = self.wdata.val() >> self.sh_swp.val();
-        self.pick.eq.next = self.cmpv.val().get_bits::<32>(0) == self.old.q.val().get_bits::<32>(0);
-        if self.n8.q.val() {
-            self.pick.eq.next = self.cmpv.val().get_bits::<64>(0) == self.old.q.val();
+        self.pick.sw_data.next = self.swpv.val();
+        if self.cas.q.val() {
+            self.pick.sw_data.next = (bit_cast::<128, 32>(self.cmpv.val().get_bits::<32>(0)) << self.c32.val())
+                | bit_cast::<128, 32>(self.swpv.val().get_bits::<32>(0));
+            if self.n8.q.val() {
+                self.pick.sw_data.next = (bit_cast::<128, 64>(self.cmpv.val().get_bits::<64>(0)) << self.c64.val())
+                    | bit_cast::<128, 64>(self.swpv.val().get_bits::<64>(0));
+            }
         }
 
         self.q_valid.next = self.pick.q_valid.val();
@@ -244,15 +239,9 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
                 self.pdone.d.next = true;
             }
         }
-        // AtomicSwap/Compare: the load went; its value comes back with its tag.
+        // AtomicSwap: the load went; the store is next.
         if self.go.val() && self.xchg.q.val() && !self.ph.q.val() {
             self.ph.d.next = true;
-            self.old_ok.d.next = false;
-            self.ld_tag.d.next = self.tag.val();
-        }
-        if self.ph.q.val() && !self.old_ok.q.val() && self.rsp_valid.val() && (self.rsp_tag.val() == self.ld_tag.q.val()) {
-            self.old.d.next = self.rsp_data.val();
-            self.old_ok.d.next = true;
         }
         if self.finish.val() {
             self.busy.d.next = false;

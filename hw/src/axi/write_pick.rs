@@ -10,9 +10,8 @@
 //! partial groups are not written. A beat with no strobe at all sends `ld.b128` of its line
 //! (no effect on memory) so that every beat has a response to wait for. An atomic sends its
 //! one request on its last W beat (earlier beats of a multi-beat atomic are taken and
-//! dropped: such an atomic is refused); AtomicSwap and AtomicCompare send two, a load and
-//! then the store (AtomicCompare: once the load's value is back, and a no-op load of the line
-//! instead of the store when the values differ), and take the W beat with the second.
+//! dropped: such an atomic is refused); AtomicCompare sends the unit's `atom.cas`; AtomicSwap
+//! sends two, a load and then the store, and takes the W beat with the second.
 
 use crate::k;
 use rust_hdl::prelude::*;
@@ -28,14 +27,11 @@ pub struct WritePick {
     pub inv: Signal<In, Bit>,
     /// The atomic has a read response.
     pub ret: Signal<In, Bit>,
-    /// AtomicSwap/AtomicCompare ([`super::decode::AtopDecode`]): `ph` low sends the load
-    /// `xld`, high the store `xst` of `sw_data` (AtomicCompare: once the load's value is in,
-    /// `old_ok`, and only if it equals the compare value, `eq`; else a no-op load of the line).
+    /// AtomicSwap ([`super::decode::AtopDecode`]): `ph` low sends the load `xld`, high the
+    /// store `xst` of `sw_data`. AtomicCompare (`cas`): `sw_data` is the `atom.cas` operand.
     pub xchg: Signal<In, Bit>,
     pub cas: Signal<In, Bit>,
     pub ph: Signal<In, Bit>,
-    pub old_ok: Signal<In, Bit>,
-    pub eq: Signal<In, Bit>,
     pub xld: Signal<In, Bits<REQ_OP_WIDTH>>,
     pub xst: Signal<In, Bits<REQ_OP_WIDTH>>,
     pub sw_data: Signal<In, Bits<128>>,
@@ -111,8 +107,6 @@ impl Default for WritePick {
             xchg: Default::default(),
             cas: Default::default(),
             ph: Default::default(),
-            old_ok: Default::default(),
-            eq: Default::default(),
             xld: Default::default(),
             xst: Default::default(),
             sw_data: Default::default(),
@@ -219,13 +213,8 @@ impl Logic for WritePick {
                 self.q_op.next = self.xst.val();
                 self.q_data.next = self.sw_data.val();
                 self.q_r.next = false;
-                if self.cas.val() {
-                    self.q_valid.next = self.busy.val() && self.wvalid.val() && self.last_beat.val() && self.old_ok.val();
-                    if !self.eq.val() {
-                        self.q_op.next = self.op_ld128.val();
-                        self.q_addr.next = self.line.val();
-                    }
-                }
+            } else if self.cas.val() {
+                self.q_data.next = self.sw_data.val();
             }
         } else {
             self.q_valid.next = self.busy.val() && self.wvalid.val();
