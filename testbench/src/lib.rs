@@ -28,6 +28,7 @@ pub mod bench;
 pub mod synth;
 pub mod warp;
 pub mod warp_trace;
+pub mod space_trace;
 pub mod mem_dump;
 
 pub use input_error::InputError;

@@ -159,6 +159,10 @@ enum Cmd {
         /// Random red.async/mbarrier traces (3,000 rows each) through the async unit (`hw::AsyncUnit`).
         #[arg(long, default_value_t = 20)]
         async_traces: usize,
+        /// Rows of random request traces that mix global, shared and generic addresses with
+        /// .sem/.scope and cache hints, through two L2-slice units (one per space).
+        #[arg(long, default_value_t = 100_000)]
+        space_rows: usize,
         /// Seed of the random stream, decimal or 0x hex (default: REDUNIT_SEED, else the clock).
         #[arg(long, value_parser = stimulus::parse_seed)]
         seed: Option<u64>,
@@ -320,7 +324,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli::conformance::conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))
         }
         Cmd::Verilog { output, top, module, mem_bytes, depths } => cli::verilog::verilog_cmd(output, top, module, mem_bytes, &depths),
-        Cmd::Regress { ops, unit_requests, reset_every, drought_every, redux_insts, warp_insts, async_traces, seed, data, shard, json, vcd, only } => {
+        Cmd::Regress {
+            ops,
+            unit_requests,
+            reset_every,
+            drought_every,
+            redux_insts,
+            warp_insts,
+            async_traces,
+            space_rows,
+            seed,
+            data,
+            shard,
+            json,
+            vcd,
+            only,
+        } => {
             let seed = match seed {
                 Some(s) => s,
                 None => stimulus::seed_from_env()?,
@@ -333,6 +352,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 async_traces: async_traces as u64,
                 reset_every,
                 drought_every,
+                space_rows: space_rows as u64,
             };
             regress::regress(&regress::Params {
                 sizes,

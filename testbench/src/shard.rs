@@ -96,6 +96,10 @@ pub struct Sizes {
     pub reset_every: u64,
     #[serde(default)]
     pub drought_every: u64,
+    /// Rows of the random traces that mix state spaces (`--space-rows`; absent in results
+    /// written before them: read as 0).
+    #[serde(default)]
+    pub space_rows: u64,
 }
 
 /// One block's counts.

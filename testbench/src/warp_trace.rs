@@ -299,3 +299,42 @@ pub fn random_trace(seed: u64, n: usize) -> String {
     }
     t
 }
+
+/// The outcome of [`random_check`].
+pub struct SassCheck {
+    pub rows: usize,
+    /// Rows with `.E` (64-bit lane registers), with a non-zero `ImmS20`, and `.E` rows with an
+    /// active lane at or above 2^32.
+    pub extended: usize,
+    pub offset: usize,
+    pub wide_lanes: usize,
+    pub unit_requests: usize,
+    /// One line per row whose result differs between the model and the RTL (at most 20), and
+    /// one if the memory read back differs.
+    pub mismatches: Vec<String>,
+}
+
+/// `n` rows of [`random_trace`] through the model and the Verilated warp unit: every row's
+/// result (line accesses, requests, failed lanes), then the memory read back.
+pub fn random_check(seed: u64, n: usize) -> anyhow::Result<SassCheck> {
+    let text = random_trace(seed, n);
+    let rows = parse(text.as_bytes())?;
+    let mut model = Memory::new(RtlWarp::MEM_BYTES);
+    let want = execute_model(&mut model, &rows);
+    let mut unit = RtlWarp::new();
+    let got = execute_rtl(&mut unit, &rows)?;
+    let mut c = SassCheck { rows: rows.len(), extended: 0, offset: 0, wide_lanes: 0, unit_requests: 0, mismatches: Vec::new() };
+    for (i, (row, (w, g))) in rows.iter().zip(want.iter().zip(&got)).enumerate() {
+        c.extended += row.op.extended() as usize;
+        c.offset += (row.imm != 0) as usize;
+        c.wide_lanes += (0..32).any(|l| row.inst.active >> l & 1 == 1 && row.inst.addrs[l] >> 32 != 0) as usize;
+        c.unit_requests += g.requests;
+        if w != g && c.mismatches.len() < 20 {
+            c.mismatches.push(format!("row {i} ({} imm {:x}): RTL {g:?}, model {w:?}", row.op, row.imm));
+        }
+    }
+    if unit.read_memory(RtlWarp::MEM_BYTES)? != model.bytes() {
+        c.mismatches.push("the memory read back from the warp unit differs from the model's".into());
+    }
+    Ok(c)
+}

@@ -25,8 +25,22 @@ fn random_traces_rtl_matches_the_model_cycle_by_cycle() {
     let mut rng = s;
     let (mut flips, mut waits, mut errors, mut full) = (0, [0usize; 2], 0, 0);
     let (mut in_flight, mut in_flight_incomplete, mut max_cpl, mut unit_cycles) = (0, 0, 0, 0);
+    let mut mix = async_run::RandomTraceMix::default();
     for t in 0..100 {
         let rows = async_run::random_trace(&mut rng, 3000);
+        let m = async_run::random_trace_mix(&rows);
+        for (sum, k) in [
+            (&mut mix.global, m.global),
+            (&mut mix.shared, m.shared),
+            (&mut mix.generic, m.generic),
+            (&mut mix.qualified, m.qualified),
+            (&mut mix.relaxed, m.relaxed),
+            (&mut mix.release, m.release),
+            (&mut mix.test_waits, m.test_waits),
+            (&mut mix.waits_right_after, m.waits_right_after),
+        ] {
+            *sum += k;
+        }
         let run = async_run::rtl(&mut RtlAsync::new(), &rows).unwrap();
         assert!(run.mismatches.is_empty(), "seed {s:#x}, trace {t}: {:#?}", run.mismatches);
         let model = async_run::model_events(&rows, &run.events, ASYNC_MEM_BYTES)
@@ -46,6 +60,14 @@ fn random_traces_rtl_matches_the_model_cycle_by_cycle() {
         max_cpl = max_cpl.max(run.stats.max_completion);
         unit_cycles += run.stats.cycles;
     }
+    eprintln!("drawn: {mix:?}");
+    // Plain rows in both memories at the same offsets, named and generic, with qualifiers;
+    // both kinds of red.async; test_waits right after a phase's red.async.
+    assert!(
+        mix.global > 20_000 && mix.shared > 30_000 && mix.generic > 20_000 && mix.qualified > 10_000 && mix.relaxed > 25_000
+            && mix.release > 10_000 && mix.waits_right_after > 7_000,
+        "weak stimulus: {mix:?}"
+    );
     eprintln!(
         "{flips} flips by a last byte, test_wait 0/1: {waits:?}, {errors} error results, {full} inits on a full table, \
          {in_flight_incomplete} of {in_flight} test_waits during a red.async on their mbarrier saw the phase incomplete, \
@@ -103,8 +125,8 @@ fn completion_stays_within_the_bound_behind_dependent_chains() {
         match k % 20 {
             19 => t += "red.async.relaxed.cluster.shared::cluster.add.u32,8040,1,8008\n",
             17 => t += "mbarrier.test_wait.parity,8008,0,\n",
-            x if x < 17 => t += "global.add.f64,8040,3ff0000000000000,\n",
-            _ => t += "global.add.u64,8040,1,\n",
+            x if x < 17 => t += "shared::cluster.add.f64,8040,3ff0000000000000,\n",
+            _ => t += "shared::cluster.add.u64,8040,1,\n",
         }
     }
     let rows = async_run::parse(t.as_bytes()).unwrap();
@@ -121,9 +143,9 @@ mbarrier.arrive.expect_tx,8008,8,
 red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32,8040,5,8008
 red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32,8044,6,8008
 mbarrier.test_wait.parity,8008,0,
-ld.b32,8080,,
-ld.b64,8040,,
-ld.b32,8080,,
+ld.shared::cluster.b32,8080,,
+ld.shared::cluster.b64,8040,,
+ld.shared::cluster.b32,8080,,
 mbarrier.test_wait.parity,8008,0,
 ";
 
@@ -156,28 +178,34 @@ red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32,8
 red.async.relaxed.cluster.add.u64,100008048,7,100008008
 mbarrier.test_wait.parity,8008,0,
 red.async.release.sys.global.add.s64,8048,ffffffffffffffff,
-ld.b128,8040,,
+ld.shared::cluster.b128,8040,,
 red.async.relaxed.cluster.min.u32,100008042,1,100008008
 mbarrier.test_wait.parity,8010,0,
 mbarrier.test_wait.parity,8008,0,
+ld.b128,8040,,
+ld.b128,100008040,,
 ";
 
 /// The model: each red.async completes at its row.
 const README_OUT: &str = "index,op,addr,result
 4,mbarrier.test_wait.parity,8008,1
-6,ld.b128,8040,00000000000000060000000000000005
+6,ld.shared::cluster.b128,8040,00000000000000070000000000000005
 7,red.async.relaxed.cluster.mbarrier::complete_tx::bytes.min.u32,100008042,error:misaligned
 8,mbarrier.test_wait.parity,8010,error:mbarrier-uninitialized
 9,mbarrier.test_wait.parity,8008,1
+10,ld.b128,8040,ffffffffffffffff0000000000000000
+11,ld.b128,100008040,00000000000000070000000000000005
 ";
 
 /// The RTL: the test_waits come while the two red.async are in flight (one row per cycle).
 const README_OUT_RTL: &str = "index,op,addr,result
 4,mbarrier.test_wait.parity,8008,0
-6,ld.b128,8040,00000000000000060000000000000005
+6,ld.shared::cluster.b128,8040,00000000000000070000000000000005
 7,red.async.relaxed.cluster.mbarrier::complete_tx::bytes.min.u32,100008042,error:misaligned
 8,mbarrier.test_wait.parity,8010,error:mbarrier-uninitialized
 9,mbarrier.test_wait.parity,8008,0
+10,ld.b128,8040,ffffffffffffffff0000000000000000
+11,ld.b128,100008040,00000000000000070000000000000005
 ";
 
 #[test]
@@ -187,8 +215,14 @@ fn run_with_the_mbar_column_on_both_engines() {
         assert!(out.status.success(), "{engine}: {}", text(&out.stderr));
         assert_eq!(text(&out.stdout), want, "{engine}");
     }
-    // The executing CTA as a fifth column: the same rows from CTA 0.
-    let with_cta: String = README_TRACE.lines().enumerate().map(|(i, l)| if i == 0 { format!("{l},cta\n") } else { format!("{l},0\n") }).collect();
+    // The executing CTA as a fifth column: the same rows from CTA 0, but init and test_wait
+    // from CTA 1, which holds the mbarriers (as the rows run without the column).
+    let cta = |l: &str| if l.starts_with("mbarrier.init") || l.starts_with("mbarrier.test_wait") { 1 } else { 0 };
+    let with_cta: String = README_TRACE
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { format!("{l},cta\n") } else { format!("{l},{}\n", cta(l)) })
+        .collect();
     let out = redunit(&["run", "-"], &with_cta);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), README_OUT);
@@ -213,6 +247,7 @@ fn bad_async_rows_are_refused_with_the_rule() {
         ("mbarrier.test_wait.parity,0,2,", "the parity of mbarrier.test_wait.parity is 0 or 1"),
         ("mbarrier.expect_tx,0,100000,", "at most fffff"),
         ("mbarrier.wait,0,1,", "unknown mbarrier operation `mbarrier.wait`"),
+        ("red.async.release.gpu.add.u32,100000040,1,", "the generic address `100000040` is in the shared window"),
         ("ld.b32,0,", "expected 4 columns"),
     ] {
         let input = format!("{h}{row}\n");
@@ -228,6 +263,12 @@ fn bad_async_rows_are_refused_with_the_rule() {
         ("red.async.relaxed.cluster.shared::cluster.add.u32,8040,1,8008,1", "a peer of the executing CTA 1"),
         ("red.async.relaxed.cluster.shared::cluster.add.u32,8040,1,8008,2", "cta: 2 is not a CTA of the cluster"),
         ("ld.b32,0,,", "expected 5 columns"),
+        // PTX: init, inval and test_wait act on the executing CTA's own shared memory.
+        ("mbarrier.init,8008,1,,0", "line 2: mbarrier.init: the mbarrier 8008 is in CTA 1's shared memory, and this row executes in CTA 0: PTX's mbarrier.init acts on the executing CTA's own shared memory (.shared::cta) only"),
+        ("mbarrier.test_wait.parity,8,0,,1", "line 2: mbarrier.test_wait.parity: the mbarrier 8 is in CTA 0's shared memory, and this row executes in CTA 1"),
+        ("mbarrier.inval,fff8,,,0", "PTX's mbarrier.inval acts on the executing CTA's own shared memory"),
+        ("ld.shared.b32,8040,,,0", "8040 is CTA 1's shared memory, and .shared (.shared::cta) addresses the executing CTA 0's own, 0-7fff"),
+        ("ld.shared::cta.b32,40,,,1", "40 is CTA 0's shared memory, and .shared (.shared::cta) addresses the executing CTA 1's own, 8000-ffff"),
     ] {
         let out = redunit(&["run", "-"], &format!("{h5}{row}\n"));
         assert_eq!(out.status.code(), Some(2), "{row}");
@@ -235,6 +276,11 @@ fn bad_async_rows_are_refused_with_the_rule() {
     }
     let out = redunit(&["run", "-"], &format!("{h5}red.async.relaxed.cluster.shared::cluster.add.u32,40,1,8,1\n"));
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // Arrivals, expect_tx and complete_tx may name a peer CTA's mbarrier (.shared::cluster).
+    let peer = format!("{h5}mbarrier.init,8008,1,,1\nmbarrier.arrive.expect_tx,8008,4,,0\nmbarrier.complete_tx,8008,4,,0\nmbarrier.test_wait.parity,8008,0,,1\n");
+    let out = redunit(&["run", "-"], &peer);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "index,op,addr,result\n3,mbarrier.test_wait.parity,8008,1\n");
     let out = redunit(&["run", "--engine", "rtl", "--mem-bytes", "4096", "-"], README_TRACE);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("built with 65536 bytes only"));

@@ -10,8 +10,8 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 /// The sizes of every regression here (the H100 captures always run in full).
-const SIZES: [&str; 10] =
-    ["--ops", "20000", "--unit-requests", "4000", "--redux-insts", "3001", "--warp-insts", "201", "--async-traces", "5"];
+const SIZES: [&str; 12] =
+    ["--ops", "20000", "--unit-requests", "4000", "--redux-insts", "3001", "--warp-insts", "201", "--async-traces", "5", "--space-rows", "4003"];
 const SEED: &str = "0x5eed";
 
 /// A fresh working folder (regress writes synth/out/ and target/ under the current folder).
@@ -93,6 +93,7 @@ fn four_shards_merge_to_the_totals_of_one_run() {
     assert_eq!(w["blocks"]["vectors"]["count"], 950912);
     assert_eq!(w["blocks"]["unit"]["count"], 4000);
     assert_eq!(w["blocks"]["async"]["extra"]["rows"], 15000);
+    assert_eq!(w["blocks"]["spaces"]["count"], 4003);
     // Each shard recorded its own seed; shard 0's is the master seed, as in the whole run.
     let seeds: Vec<&str> = s["shards"].as_array().unwrap().iter().map(|x| x["seed"].as_str().unwrap()).collect();
     assert_eq!(seeds.len(), 4);

@@ -108,20 +108,22 @@ fn run_red(row: &Row, engine: &str) {
     check(&format!("run --engine {engine}"), row, &["run", "--engine", engine, "-"], &input, results);
 }
 
-/// A `red.async` row (docs/seeds.md, seed 001): from CTA 0 (or `cta`), init the mbarrier at
-/// 8008, store `init` at 8040, apply the row with `b`, load the word back.
+/// A `red.async` row (docs/seeds.md, seed 001): from CTA 0 (or `cta`), CTA 1 inits the
+/// mbarrier at 8008, store `init` at 8040 in the memory the row writes (shared for
+/// `.relaxed`, global for `.release`), apply the row with `b`, load the word back.
 fn run_async(row: &Row, engine: &str) {
     let f = &row.spelling;
     let relaxed = f.contains(".relaxed");
     let base = if relaxed && !f.contains(".shared::cluster") { 0x1_0000_0000u64 } else { 0 };
     let bits = if f.ends_with("64") { 64 } else { 32 };
     let mbar = if relaxed { format!("{:x}", base + 0x8008) } else { String::new() };
-    let (header, tail) = match row.get("cta") {
-        Some(c) => ("op,addr,value,mbar,cta", format!(",{c}")),
-        None => ("op,addr,value,mbar", String::new()),
+    let space = if relaxed { "shared::cluster." } else { "global." };
+    let (header, tail, init_tail) = match row.get("cta") {
+        Some(c) => ("op,addr,value,mbar,cta", format!(",{c}"), ",1".to_string()),
+        None => ("op,addr,value,mbar", String::new(), String::new()),
     };
     let input = format!(
-        "{header}\nmbarrier.init,8008,1,{tail}\nst.b{bits},8040,{},{tail}\n{f},{:x},{},{mbar}{tail}\nld.b{bits},8040,,{tail}\n",
+        "{header}\nmbarrier.init,8008,1,{init_tail}\nst.{space}b{bits},8040,{},{tail}\n{f},{:x},{},{mbar}{tail}\nld.{space}b{bits},8040,,{tail}\n",
         row.get("init").unwrap(),
         base + 0x8040,
         row.get("b").unwrap()

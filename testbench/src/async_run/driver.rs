@@ -1,12 +1,15 @@
 //! The Verilated async unit (`hw::AsyncUnit`) and the driver that runs a trace on it with the
 //! cycle-level check of the module above: a shadow mbarrier table updated by the barrier
 //! operations the unit takes and the complete-tx it performs, and the events in the unit's
-//! order for the golden model to follow.
+//! order for the golden model to follow. The async unit's memory is the cluster's shared
+//! memory; the global rows run on a second, plain unit (`hw::SliceUnit`, as `run --engine
+//! rtl` runs a second space), in trace order: the memories are separate and no global row
+//! touches an mbarrier, so their interleaving with the shared rows changes no result.
 
 use std::collections::VecDeque;
 
 use anyhow::bail;
-use sim::MemError;
+use sim::{MemError, Space};
 use sim::mbarrier::{MBARRIER_BYTES, MbarError, MbarOp, MbarTable};
 
 use super::{COMPLETION_BOUND, Event, Row, RowResult, model_events};
@@ -146,6 +149,8 @@ struct Driver<'a> {
     last_rsp: u64,
     /// The next row to offer.
     i: usize,
+    /// The results of the global rows, run on the plain unit before (`None` for the others).
+    global: Vec<Option<RowResult>>,
 }
 
 /// A complete-tx the retiring response must perform: (mbarrier, bytes, accept cycle, the unit
@@ -157,7 +162,7 @@ fn mbar_tag(a: u64) -> u64 {
 }
 
 impl<'a> Driver<'a> {
-    fn new(rows: &'a [Row]) -> Driver<'a> {
+    fn new(rows: &'a [Row], global: Vec<Option<RowResult>>) -> Driver<'a> {
         Driver {
             rows,
             run: RtlRun {
@@ -173,6 +178,7 @@ impl<'a> Driver<'a> {
             first_accept: None,
             last_rsp: 0,
             i: 0,
+            global,
         }
     }
 
@@ -191,6 +197,12 @@ impl<'a> Driver<'a> {
     fn offer(&mut self) -> Option<AsyncIo> {
         let mut io = AsyncIo { rsp_ready: 1, ..AsyncIo::default() };
         let Some(row) = self.rows.get(self.i) else { return Some(io) };
+        if let Some(res) = self.global[self.i] {
+            self.run.results[self.i] = res;
+            self.run.events.push(Event::Row(self.i));
+            self.i += 1;
+            return None;
+        }
         match *row {
             Row::Bar { addr, op } => {
                 let (code, arg) = op.code();
@@ -363,7 +375,7 @@ impl<'a> Driver<'a> {
 /// Runs `rows` on `unit` (fresh or used: the mbarrier table carries over, so use a fresh one
 /// for a trace), one row offered per cycle, checking every cycle (module doc).
 pub fn rtl(unit: &mut RtlAsync, rows: &[Row]) -> anyhow::Result<RtlRun> {
-    let mut d = Driver::new(rows);
+    let mut d = Driver::new(rows, global_rows(rows)?);
     let start = unit.cycle;
     let mut idle = 0u64;
     while d.busy() {
@@ -390,6 +402,26 @@ pub fn rtl(unit: &mut RtlAsync, rows: &[Row]) -> anyhow::Result<RtlRun> {
     run.stats.cycles = unit.cycle - start;
     run.stats.request_cycles = d.first_accept.map_or(0, |f| d.last_rsp + 1 - f);
     Ok(run)
+}
+
+/// The global rows' results from a plain Verilated unit of [`ASYNC_MEM_BYTES`] (in trace
+/// order), `None` for the other rows; no unit is built for a trace without global rows.
+fn global_rows(rows: &[Row]) -> anyhow::Result<Vec<Option<RowResult>>> {
+    let mut out = vec![None; rows.len()];
+    let idx: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].space() == Some(Space::Global)).collect();
+    if idx.is_empty() {
+        return Ok(out);
+    }
+    let reqs: Vec<sim::Request> = idx.iter().map(|&i| rows[i].request().unwrap()).collect();
+    let mut unit = crate::unit::RtlUnit::new(ASYNC_MEM_BYTES)?;
+    let (outcomes, _) = crate::unit::execute_trace(&mut unit, &reqs)?;
+    for (i, o) in idx.into_iter().zip(outcomes) {
+        out[i] = Some(match o {
+            Ok(v) => v.map_or(RowResult::None, RowResult::Value),
+            Err(e) => RowResult::Mem(e),
+        });
+    }
+    Ok(out)
 }
 
 /// The mismatches of an RTL run against the golden model following its events (at most 20).

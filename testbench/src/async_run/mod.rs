@@ -13,25 +13,35 @@
 //! | `mbarrier.arrive.expect_tx`, `mbarrier.expect_tx`, `mbarrier.complete_tx` | mbarrier address | bytes (hex, at most `fffff`) | empty |
 //! | `mbarrier.test_wait.parity` | mbarrier address | the parity, `0` or `1` | empty |
 //!
-//! The optional fifth column `cta` is the CTA that executes the row (`0` or `1`, default `0`).
+//! The optional fifth column `cta` is the CTA that executes the row (`0` or `1`). Without it,
+//! a row executes in CTA 0, except the rows PTX confines to the executing CTA's own shared
+//! memory — `mbarrier.init`, `inval` and `test_wait` ([`own_cta_only`]) and `.shared`
+//! (`.shared::cta`) requests — which execute in the CTA that holds their address.
 //!
-//! # The cluster, and mbarriers as objects
-//! The trace addresses a cluster of [`CLUSTER_CTAS`] CTAs: `.shared::cluster` address `x` is
-//! byte `x % CTA_SHARED_BYTES` of CTA `x / CTA_SHARED_BYTES`'s shared memory (CTA 0:
-//! `0`-`7fff`, CTA 1: `8000`-`ffff`); the memory of the trace holds them at those addresses
-//! (and the `.release` forms' and the plain accesses' global addresses too: one memory). An
-//! mbarrier is an 8-byte object at an 8-aligned `.shared::cluster` address below
-//! `CLUSTER_SHARED_BYTES`; the unit keeps the live objects in a table of [`MBARRIER_SLOTS`]
-//! entries ([`sim::mbarrier::MbarTable`]): an `init` with the table full reports
-//! `error:mbarrier-table-full`, `mbarrier.inval` frees an entry, an operation on an address
-//! not in the table finds it uninitialised.
+//! # Two memories, the cluster, and mbarriers as objects
+//! Global and shared are separate memories ([`sim::Spaces`]): global of `--mem-bytes`, shared
+//! the cluster's shared memory of [`CLUSTER_SHARED_BYTES`]. The trace addresses a cluster of
+//! [`sim::mbarrier::CLUSTER_CTAS`] CTAs: `.shared::cluster` address `x` is byte
+//! `x % CTA_SHARED_BYTES` of CTA `x / CTA_SHARED_BYTES`'s shared memory (CTA 0: `0`-`7fff`,
+//! CTA 1: `8000`-`ffff`), and the shared memory holds them at those addresses. Plain requests
+//! name their space as in `op,addr,value` traces ([`resolve_access`]): `.global` and a generic
+//! address outside the shared window are global; `.shared::cluster` and a generic address in
+//! the window (`SHARED_WINDOW_BASE` + `x`) are shared `x`; `.shared` (`.shared::cta`) is the
+//! executing CTA's own shared memory, at its `.shared::cluster` addresses (another CTA's is
+//! refused when the row names its CTA). A `.release` `red.async` writes global memory (a generic address in the shared
+//! window is refused), a `.relaxed` one shared memory. An mbarrier is an 8-byte object at an
+//! 8-aligned `.shared::cluster` address below `CLUSTER_SHARED_BYTES`; the unit keeps the live
+//! objects in a table of [`MBARRIER_SLOTS`] entries ([`sim::mbarrier::MbarTable`]): an `init`
+//! with the table full reports `error:mbarrier-table-full`, `mbarrier.inval` frees an entry,
+//! an operation on an address not in the table finds it uninitialised.
 //!
 //! A `.relaxed` `red.async` names `a` and `mbar` as `.shared::cluster` addresses (with
 //! `.shared::cluster`) or generic ones in the shared window (without it: `SHARED_WINDOW_BASE`
 //! + the `.shared::cluster` address; any other generic address is refused). PTX requires that
-//! both are in the same CTA and that it is a peer of the executing CTA; a row that breaks the
-//! rule is refused with a message (an `a` beyond the cluster's shared memory is the memory's
-//! `out-of-range` instead).
+//! both are in the same CTA and that it is a peer of the executing CTA ([`peer_rule`]), and
+//! that `mbarrier.init`, `inval` and `test_wait` name an mbarrier of the executing CTA
+//! ([`own_cta_rule`]); a row that breaks a rule is refused with a message (an `a` beyond the
+//! cluster's shared memory is the memory's `out-of-range` instead).
 //!
 //! # Order: completion events
 //! The reductions take effect in trace order (per word, as in the unit). A `red.async`
@@ -45,7 +55,8 @@
 //!   random order: PTX lets an asynchronous completion lag behind later operations of the
 //!   issuing thread and complete in any order with other ones; it stays after its own
 //!   reduction (the complete-tx has release semantics) and happens by the end of the trace.
-//! - The RTL completes when the unit retires the request; a barrier operation takes effect at
+//! - The RTL completes when the unit retires the request (the async unit's memory is the
+//!   shared memory; global rows run on a plain unit, [`driver`]); a barrier operation takes effect at
 //!   once and sees the mbarrier of that cycle, so a `test_wait` while the `red.async` is in
 //!   flight sees the phase incomplete. The golden model follows the RTL's events
 //!   ([`RtlRun::events`], [`model_events`]), as pulp's `golden_memory` follows the DUT's
@@ -69,22 +80,22 @@
 //! phase never completes before all its bytes and arrivals, and always within that bound
 //! after them.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::bail;
-use sim::mbarrier::{
-    CLUSTER_CTAS, CLUSTER_SHARED_BYTES, CTA_SHARED_BYTES, MBAR_MAX, MBARRIER_BYTES, MBARRIER_SLOTS, MbarError, MbarOp,
-    MbarTable, cta_of,
-};
+use sim::mbarrier::{CLUSTER_SHARED_BYTES, CTA_SHARED_BYTES, MBARRIER_BYTES, MBARRIER_SLOTS, MbarError, MbarOp, MbarTable};
 use sim::red_async::RedAsync;
-use sim::spaces::SHARED_WINDOW_BASE;
-use sim::{Access, MemError, Memory, Request};
+use sim::spaces::{Resolved, SHARED_WINDOW_BASE, Spaces};
+use sim::{Access, MemError, Request, Space, TraceOp};
 
 use crate::hex;
-use crate::input_error::{InputError, Parsed, Rows, next_record};
 
 mod driver;
+mod parse;
+mod random;
 pub use driver::{ASYNC_MEM_BYTES, RtlAsync, RtlRun, RtlStats, check_against_model, rtl};
+pub use parse::{default_cta, own_cta_only, own_cta_rule, parse, parse_prefix, peer_rule, resolve_access};
+pub use random::{RandomTraceMix, random_trace, random_trace_mix};
 
 /// The header that selects this format.
 pub const HEADER: &str = "op,addr,value,mbar";
@@ -97,7 +108,8 @@ pub const COMPLETION_BOUND: u64 = hw::ASYNC_COMPLETION_BOUND as u64;
 /// One row of a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Row {
-    Access(Request),
+    /// A plain request: `op` and `addr` as written, `at` the memory and the request there.
+    Access { op: TraceOp, addr: u64, at: Resolved },
     /// `addr` as written; `mbar`: the mbarrier's `.shared::cluster` address.
     RedAsync { form: RedAsync, addr: u64, value: u128, mbar: Option<u64> },
     /// `addr`: the mbarrier's `.shared::cluster` address.
@@ -148,25 +160,41 @@ fn bar_name(op: MbarOp) -> &'static str {
 }
 
 impl Row {
+    /// A plain request (`op` a trace op: `ld.shared::cluster.b64`, `global.add.u32`, ...),
+    /// executed by no CTA in particular. Panics on a row [`parse`] refuses: for generated
+    /// traces.
+    pub fn access(op: &str, addr: u64, value: u128) -> Row {
+        resolve_access(op.parse().expect("a trace op"), addr, value, None).expect("a legal row")
+    }
     fn op_name(&self) -> String {
         match self {
-            Row::Access(r) => r.access.to_string(),
+            Row::Access { op, .. } => op.to_string(),
             Row::RedAsync { form, .. } => form.to_string(),
             Row::Bar { op, .. } => bar_name(*op).into(),
         }
     }
     fn addr(&self) -> u64 {
         match self {
-            Row::Access(r) => r.addr,
+            Row::Access { addr, .. } => *addr,
             Row::RedAsync { addr, .. } => *addr,
             Row::Bar { addr, .. } => *addr,
         }
     }
-    /// The request the unit executes, for accesses and red.async (a generic `.relaxed`
-    /// address is resolved to its `.shared::cluster` address).
+    /// The memory a request runs in: global, or the cluster's shared memory (`.relaxed`
+    /// `red.async` always; `.release` always global); `None` for barrier operations.
+    pub fn space(&self) -> Option<Space> {
+        match *self {
+            Row::Access { at, .. } => Some(at.space),
+            Row::RedAsync { form, .. } => Some(if form.has_mbarrier() { Space::Shared } else { Space::Global }),
+            Row::Bar { .. } => None,
+        }
+    }
+    /// The request the unit executes, for accesses and red.async, its address in the memory
+    /// of [`Row::space`] (a generic `.relaxed` address is resolved to its `.shared::cluster`
+    /// address).
     pub fn request(&self) -> Option<Request> {
         match *self {
-            Row::Access(r) => Some(r),
+            Row::Access { at, .. } => Some(at.req),
             Row::RedAsync { form, addr, value, .. } => {
                 let addr = if form.has_mbarrier() && !form.explicit_space() { addr - SHARED_WINDOW_BASE } else { addr };
                 Some(Request { access: Access::Red(form.red_form()), addr, value })
@@ -181,158 +209,6 @@ impl Row {
             _ => None,
         }
     }
-}
-
-fn mbar_addr(field: &[u8], what: &str) -> Result<u64, String> {
-    let a = hex::parse(field, 64).map_err(|e| format!("{what}: {e}"))?;
-    check_mbar(a, what)
-}
-
-fn check_mbar(a: u128, what: &str) -> Result<u64, String> {
-    if a % MBARRIER_BYTES as u128 != 0 || a >= CLUSTER_SHARED_BYTES as u128 {
-        return Err(format!(
-            "{what}: `{a:x}` is not an mbarrier address: an mbarrier is an 8-byte object at a multiple of 8 in the \
-             cluster's shared memory, 0-{:x} (CTA 0: 0-{:x}, CTA 1: {:x}-{:x}; hex)",
-            CLUSTER_SHARED_BYTES - 1,
-            CTA_SHARED_BYTES - 1,
-            CTA_SHARED_BYTES,
-            CLUSTER_SHARED_BYTES - 1
-        ));
-    }
-    Ok(a as u64)
-}
-
-/// The `.shared::cluster` address of a generic address of a `.relaxed` `red.async`.
-fn from_window(a: u64, what: &str) -> Result<u64, String> {
-    match a.checked_sub(SHARED_WINDOW_BASE) {
-        Some(x) if x < sim::spaces::SHARED_WINDOW_BYTES => Ok(x),
-        _ => Err(format!(
-            "{what}: the generic address `{a:x}` is not in the shared window ({SHARED_WINDOW_BASE:x} + the .shared::cluster \
-             address): PTX leaves it undefined for red.async.relaxed; write .shared::cluster or a window address"
-        )),
-    }
-}
-
-/// PTX's condition on a `.relaxed` `red.async` executed by CTA `cta`: `a` and `mbar`
-/// (`.shared::cluster` addresses) in the same CTA, a peer of `cta`. An `a` beyond the
-/// cluster's shared memory is left to the memory (out of range).
-pub fn peer_rule(cta: u64, a: u64, mbar: u64) -> Result<(), String> {
-    let (Some(ca), Some(cm)) = (cta_of(a), cta_of(mbar)) else { return Ok(()) };
-    if ca != cm || ca == cta {
-        return Err(format!(
-            "red.async.relaxed: the destination {a:x} (CTA {ca}) and the mbarrier {mbar:x} (CTA {cm}) must be in the same CTA, \
-             a peer of the executing CTA {cta} in the cluster (PTX leaves anything else undefined)"
-        ));
-    }
-    Ok(())
-}
-
-/// Parses a trace with the header [`HEADER`].
-pub fn parse(input: impl Read) -> anyhow::Result<Vec<Row>> {
-    parse_prefix(input)?.into_result()
-}
-
-/// Parses a trace with the header [`HEADER`] up to its first bad row; the error when the
-/// header is bad.
-pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<Row>> {
-    Parsed::read_any(input, &[HEADER, HEADER_CTA], parse_rows)
-}
-
-fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut Vec<Row>, which: usize) -> anyhow::Result<()> {
-    let (cols, header) = if which == 0 { (4, HEADER) } else { (5, HEADER_CTA) };
-    while next_record(rdr, rec)? {
-        let line = rec.position().map_or(0, |p| p.line());
-        let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
-        if rec.len() != cols {
-            return Err(bad(format!("expected {cols} columns ({header}), found {}", rec.len())));
-        }
-        let cta = if cols == 5 {
-            let c = hex::parse(&rec[4], 64).map_err(|e| bad(format!("cta: {e}")))?;
-            if c >= CLUSTER_CTAS as u128 {
-                return Err(bad(format!("cta: {c:x} is not a CTA of the cluster: 0 or 1")));
-            }
-            c as u64
-        } else {
-            0
-        };
-        // No op name is this long: refuse it without echoing it twice (name and parse error).
-        if rec[0].len() > 256 {
-            return Err(bad(format!("unknown op `{}`: too long for a name", crate::input_error::shown(&rec[0]))));
-        }
-        let op = String::from_utf8_lossy(&rec[0]).into_owned();
-        let empty = |col: usize, name: &str, why: &str| -> anyhow::Result<()> {
-            if rec[col].is_empty() { Ok(()) } else { Err(bad(format!("{op} takes no {name}{why}; leave the column empty"))) }
-        };
-        if op.starts_with("mbarrier.") {
-            let addr = mbar_addr(&rec[1], "addr").map_err(bad)?;
-            empty(3, "mbar", " (the mbarrier is the addr column)")?;
-            let count = |rec: &csv::ByteRecord| -> anyhow::Result<u32> {
-                let v = hex::parse(&rec[2], 32).map_err(|e| bad(format!("value: {e}")))?;
-                if v > MBAR_MAX as u128 {
-                    return Err(bad(format!("value: {v:x} is out of range: counts and bytes are at most fffff (2^20-1)")));
-                }
-                Ok(v as u32)
-            };
-            let mop = match op.as_str() {
-                "mbarrier.init" => MbarOp::Init(count(rec)?),
-                "mbarrier.arrive" => {
-                    empty(2, "value", "")?;
-                    MbarOp::Arrive
-                }
-                "mbarrier.inval" => {
-                    empty(2, "value", "")?;
-                    MbarOp::Inval
-                }
-                "mbarrier.arrive.expect_tx" => MbarOp::ArriveExpectTx(count(rec)?),
-                "mbarrier.expect_tx" => MbarOp::ExpectTx(count(rec)?),
-                "mbarrier.complete_tx" => MbarOp::CompleteTx(count(rec)?),
-                "mbarrier.test_wait.parity" => match &rec[2] {
-                    b"0" => MbarOp::TestWait(false),
-                    b"1" => MbarOp::TestWait(true),
-                    _ => return Err(bad("value: the parity of mbarrier.test_wait.parity is 0 or 1".into())),
-                },
-                _ => return Err(bad(format!("unknown mbarrier operation `{op}`: expected one of {}", BAR_OPS.join(", ")))),
-            };
-            rows.push(Row::Bar { addr, op: mop });
-            continue;
-        }
-        let addr = hex::parse(&rec[1], 64).map_err(|e| bad(format!("addr: {e}")))? as u64;
-        if op.starts_with("red.async") {
-            let form: RedAsync = op.parse().map_err(|e| bad(format!("unknown op `{op}`: {e}")))?;
-            let bits = form.bytes() as u32 * 8;
-            let value = hex::parse(&rec[2], bits).map_err(|e| bad(format!("value: {e} (b of {form} is {bits} bits)")))?;
-            let mbar = if form.has_mbarrier() {
-                if rec[3].is_empty() {
-                    return Err(bad(format!("{form} completes on an mbarrier: give its address in the mbar column")));
-                }
-                let (a, m) = if form.explicit_space() {
-                    (addr, hex::parse(&rec[3], 64).map_err(|e| bad(format!("mbar: {e}")))? as u64)
-                } else {
-                    let m = hex::parse(&rec[3], 64).map_err(|e| bad(format!("mbar: {e}")))? as u64;
-                    (from_window(addr, "addr").map_err(bad)?, from_window(m, "mbar").map_err(bad)?)
-                };
-                let m = check_mbar(m as u128, "mbar").map_err(bad)?;
-                peer_rule(cta, a, m).map_err(bad)?;
-                Some(m)
-            } else {
-                empty(3, "mbar", " (.release forms have no completion mechanism)")?;
-                None
-            };
-            rows.push(Row::RedAsync { form, addr, value, mbar });
-            continue;
-        }
-        let access: Access = op.parse().map_err(|e| bad(format!("unknown op `{op}`: {e}")))?;
-        let value = if access.has_operand() {
-            let bits = access.bytes() as u32 * 8;
-            hex::parse(&rec[2], bits).map_err(|e| bad(format!("value: {e} (the operand of {access} is {bits} bits)")))?
-        } else {
-            empty(2, "value", "")?;
-            0
-        };
-        empty(3, "mbar", "")?;
-        rows.push(Row::Access(Request { access, addr, value }));
-    }
-    Ok(())
 }
 
 /// The events of the model engine's default order: each `red.async` completes right after its
@@ -376,11 +252,12 @@ pub fn lagged(rows: &[Row], seed: u64, max_lag: usize) -> Vec<Event> {
     ev
 }
 
-/// The golden model following `events`: memory and the mbarrier table. `Complete(i)` must come
+/// The golden model following `events`: the global memory (`mem_bytes`), the cluster's shared
+/// memory and the mbarrier table. `Complete(i)` must come
 /// after `Row(i)`, once, for a `.relaxed` `red.async` (it does nothing when the reduction
 /// failed); an event sequence that breaks this is an error.
 pub fn model_events(rows: &[Row], events: &[Event], mem_bytes: usize) -> Result<Vec<RowResult>, String> {
-    let mut mem = Memory::new(mem_bytes);
+    let mut mem = Spaces::new(mem_bytes, CLUSTER_SHARED_BYTES as usize);
     // Traces start on a reset unit: the table is empty.
     let mut table = MbarTable::default();
     let mut results = vec![RowResult::None; rows.len()];
@@ -402,7 +279,7 @@ pub fn model_events(rows: &[Row], events: &[Event], mem_bytes: usize) -> Result<
                             _ => RowResult::None,
                         }
                     }
-                    ref row => match mem.execute(&row.request().unwrap()) {
+                    ref row => match mem.memory(row.space().unwrap()).execute(&row.request().unwrap()) {
                         Ok(v) => v.map_or(RowResult::None, RowResult::Value),
                         Err(e) => RowResult::Mem(e),
                     },
@@ -453,7 +330,7 @@ pub fn write_results(rows: &[Row], results: &[RowResult], mut out: impl Write) -
 /// `redunit run` with the [`HEADER`] format: parses `input`, executes it and writes the
 /// results; on an RTL cycle-level mismatch prints them to stderr and returns exit status 1.
 /// On a bad row, the rows before it are executed and written, and the error is an
-/// [`InputError`].
+/// [`InputError`](crate::InputError).
 pub fn run_cmd(input: &[u8], rtl_engine: bool, mem_bytes: usize, out: impl Write) -> anyhow::Result<u8> {
     run_cmd_lag(input, rtl_engine, mem_bytes, None, out)
 }
@@ -598,57 +475,3 @@ pub fn bench(phases: usize, per_phase: usize, stream: usize) -> anyhow::Result<S
     Ok(out)
 }
 
-/// Mbarrier addresses of the random traces: more than the table has entries.
-const RANDOM_MBARS: usize = MBARRIER_SLOTS + 2;
-
-/// A seeded random trace (the cosimulation test and `redunit regress`), executed by CTA 0 on
-/// mbarriers and destinations in CTA 1: phases on a few mbarriers (expect_tx, red.async to a
-/// few hot lines, test_wait, often while the red.async are in flight), with noise: extra
-/// arrivals, complete_tx/expect_tx by hand, loads, misaligned and out-of-range red.async,
-/// re-inits, invals, uninitialised mbarriers, more mbarriers than table entries, huge counts.
-pub fn random_trace(rng: &mut u64, n: usize) -> Vec<Row> {
-    let mut r = || sim::splitmix64_next(rng);
-    let forms = RedAsync::all();
-    let mut rows: Vec<Row> =
-        (0..MBARRIER_SLOTS - 1).map(|s| Row::Bar { addr: mbar_at(s), op: MbarOp::Init(1 + (r() % 3) as u32) }).collect();
-    while rows.len() < n {
-        // Mostly the first 8; the last two overflow the table unless an entry was freed.
-        let k = if r() % 8 == 0 { (r() % RANDOM_MBARS as u64) as usize } else { (r() % MBARRIER_SLOTS as u64) as usize };
-        let addr = mbar_at(k);
-        match r() % 16 {
-            0..=6 => {
-                let form = forms[(r() % forms.len() as u64) as usize];
-                let bytes = form.bytes() as u64;
-                let mut a = match r() % 40 {
-                    0 => CTA_SHARED_BYTES + 2,           // misaligned
-                    1 => CLUSTER_SHARED_BYTES,           // out of range
-                    2 if !form.has_mbarrier() => 1 << 40, // beyond the 32-bit port
-                    _ => CTA_SHARED_BYTES + (r() % 8) * 16 + (r() % (16 / bytes)) * bytes, // hot lines
-                };
-                if form.has_mbarrier() && !form.explicit_space() {
-                    a += SHARED_WINDOW_BASE;
-                }
-                let value = (r() as u128) & ((1u128 << (8 * bytes)) - 1);
-                let mbar = form.has_mbarrier().then_some(addr);
-                rows.push(Row::RedAsync { form, addr: a, value, mbar });
-            }
-            7..=8 => {
-                let bytes = [4u32, 8, 12, 16, 32][(r() % 5) as usize];
-                rows.push(Row::Bar { addr, op: MbarOp::ArriveExpectTx(bytes) });
-            }
-            9 if r() % 2 == 0 => rows.push(Row::Bar { addr, op: MbarOp::Arrive }),
-            9..=11 => rows.push(Row::Bar { addr, op: MbarOp::TestWait(r() % 2 == 1) }),
-            12 => rows.push(Row::Bar {
-                addr,
-                op: [MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(0xf_ffff), MbarOp::Init(0), MbarOp::Inval][(r() % 7) as usize],
-            }),
-            13 => rows.push(Row::Bar { addr, op: MbarOp::Init(1 + (r() % 2) as u32) }),
-            _ => {
-                let a = CTA_SHARED_BYTES + (r() % 8) * 16 + (r() % 2) * 8;
-                let access: Access = if r() % 2 == 0 { "ld.b64".parse().unwrap() } else { "global.add.u64".parse().unwrap() };
-                rows.push(Row::Access(Request { access, addr: a, value: 1 }));
-            }
-        }
-    }
-    rows
-}

@@ -47,6 +47,9 @@ pub enum Part {
     Warp,
     /// Random red.async/mbarrier traces through the async unit.
     Async,
+    /// Random request traces that mix state spaces, generic addresses and qualifiers, through
+    /// a unit per space.
+    Spaces,
 }
 
 impl Part {
@@ -59,6 +62,7 @@ impl Part {
             Part::Redux => "redux",
             Part::Warp => "warp",
             Part::Async => "async",
+            Part::Spaces => "spaces",
         }
     }
 
@@ -71,6 +75,7 @@ impl Part {
             Part::Redux => format!(" --redux-insts {}", s.redux_insts),
             Part::Warp => format!(" --warp-insts {}", s.warp_insts),
             Part::Async => format!(" --async-traces {}", s.async_traces),
+            Part::Spaces => format!(" --space-rows {}", s.space_rows),
         }
     }
 
@@ -249,6 +254,9 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
     if runs(Part::Async) {
         async_traces(&mut run)?;
     }
+    if runs(Part::Spaces) {
+        spaces(&mut run)?;
+    }
     run.res.seconds = t.elapsed().as_secs_f64();
     run.res.longest_shard_seconds = run.res.seconds;
     run.res.judge();
@@ -305,6 +313,14 @@ fn summary(out: &mut dyn Write, r: &RegressResult) -> anyhow::Result<()> {
         get("async"),
         extra("async", "rows"),
         extra("async", "phase_flips")
+    )?;
+    writeln!(
+        out,
+        "spaces:        {} rows ({} global, {} shared; {} generic)",
+        get("spaces"),
+        extra("spaces", "global_rows"),
+        extra("spaces", "shared_rows"),
+        extra("spaces", "generic_rows")
     )?;
     writeln!(out, "mismatches:    {}", r.mismatches)?;
     if let Some(alu) = r.blocks.get("alu").filter(|b| b.seconds > 0.0) {
@@ -506,7 +522,9 @@ fn warp(run: &mut Run) -> anyhow::Result<()> {
     let t = Instant::now();
     let n = run.p.shard.part(run.p.sizes.warp_insts);
     let wc = testbench::warp::random_check(run.seed, n as usize)?;
-    for m in wc.mismatches.iter().take(3) {
+    // A third as many rows of SASS traces with .E and ImmS20 offsets, model against RTL.
+    let sc = testbench::warp_trace::random_check(run.seed, n as usize / 3)?;
+    for m in wc.mismatches.iter().chain(&sc.mismatches).take(3) {
         writeln!(run.out, "  warp: {m}")?;
     }
     let secs = t.elapsed().as_secs_f64();
@@ -518,10 +536,25 @@ fn warp(run: &mut Run) -> anyhow::Result<()> {
         wc.cycles,
         wc.mismatches.len()
     )?;
-    let mut b = block("random instructions", wc.insts as u64, wc.mismatches.len() as u64, secs);
+    writeln!(
+        run.out,
+        "warp SASS rows: {} ({} with .E, {} of them with lanes past 2^32; {} with an ImmS20 offset), {} unit requests, {} mismatches",
+        sc.rows,
+        sc.extended,
+        sc.wide_lanes,
+        sc.offset,
+        sc.unit_requests,
+        sc.mismatches.len()
+    )?;
+    let bad = wc.mismatches.len() + sc.mismatches.len();
+    let mut b = block("random instructions", wc.insts as u64, bad as u64, secs);
     b.extra.insert("unit_requests".into(), wc.requests as u64);
     b.extra.insert("cycles".into(), wc.cycles);
-    run.record(Part::Warp, b, wc.mismatches.first().cloned(), None)
+    b.extra.insert("sass_rows".into(), sc.rows as u64);
+    b.extra.insert("sass_extended".into(), sc.extended as u64);
+    b.extra.insert("sass_offset".into(), sc.offset as u64);
+    let first = wc.mismatches.first().or(sc.mismatches.first()).map(|m| format!("{m}"));
+    run.record(Part::Warp, b, first, None)
 }
 
 /// This shard's part of the random red.async/mbarrier traces (3,000 rows each), with the
@@ -532,9 +565,14 @@ fn async_traces(run: &mut Run) -> anyhow::Result<()> {
     let traces = run.p.shard.part(run.p.sizes.async_traces);
     let mut rng = run.seed;
     let (mut rows, mut bad, mut flips) = (0u64, 0u64, 0u64);
+    // test_waits that saw the phase incomplete, in flight (a red.async on their mbarrier in
+    // the unit), complete; plain rows in global and shared memory.
+    let (mut w_incomplete, mut w_flight, mut w_complete, mut global, mut shared) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut first = None;
     for k in 0..traces {
         let trace = async_run::random_trace(&mut rng, 3000);
+        let mix = async_run::random_trace_mix(&trace);
+        (global, shared) = (global + mix.global as u64, shared + mix.shared as u64);
         let r = async_run::rtl(&mut async_run::RtlAsync::new(), &trace)?;
         // The golden model follows the RTL's completion events.
         let model = async_run::model_events(&trace, &r.events, async_run::ASYNC_MEM_BYTES)
@@ -551,16 +589,53 @@ fn async_traces(run: &mut Run) -> anyhow::Result<()> {
         bad += (diff.len() + r.mismatches.len()) as u64;
         rows += trace.len() as u64;
         flips += r.stats.flips_by_bytes;
+        w_flight += r.stats.waits_in_flight;
+        w_incomplete += r.results.iter().filter(|x| **x == async_run::RowResult::Wait(false)).count() as u64;
+        w_complete += r.results.iter().filter(|x| **x == async_run::RowResult::Wait(true)).count() as u64;
     }
     let secs = t.elapsed().as_secs_f64();
     writeln!(
         run.out,
-        "async: {rows} random rows (red.async, mbarrier ops, accesses) in {traces} traces, {flips} phase flips by a last byte, {bad} mismatches ({secs:.2} s)"
+        "async: {rows} random rows (red.async, mbarrier ops, accesses: {global} global, {shared} shared) in {traces} traces, {flips} phase flips by a last byte; test_wait: {w_incomplete} incomplete, {w_flight} with a red.async in flight, {w_complete} complete; {bad} mismatches ({secs:.2} s)"
     )?;
     let mut b = block("random traces", traces, bad, secs);
     b.extra.insert("rows".into(), rows);
     b.extra.insert("phase_flips".into(), flips);
+    for (k, v) in [("waits_incomplete", w_incomplete), ("waits_in_flight", w_flight), ("waits_complete", w_complete), ("global_rows", global), ("shared_rows", shared)] {
+        b.extra.insert(k.into(), v);
+    }
     run.record(Part::Async, b, first, None)
+}
+
+/// This shard's part of the random traces that mix state spaces (`testbench::space_trace`).
+fn spaces(run: &mut Run) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let n = run.p.shard.part(run.p.sizes.space_rows);
+    let c = testbench::space_trace::random_check(run.seed, n as usize)?;
+    let secs = t.elapsed().as_secs_f64();
+    for m in c.mismatches.iter().take(3) {
+        writeln!(run.out, "  spaces: {m}")?;
+    }
+    let m = c.mix;
+    writeln!(
+        run.out,
+        "spaces: {} random rows ({} global, {} shared; generic {} global + {} in the shared window; {} .shared::cta, {} .shared::cluster; {} with .sem/.scope, {} with .L2::cache_hint), {} mismatches ({secs:.2} s)",
+        c.rows,
+        m.global,
+        m.shared,
+        m.generic_global,
+        m.generic_shared,
+        m.cta,
+        m.cluster,
+        m.qualified,
+        m.hinted,
+        c.mismatches.len()
+    )?;
+    let mut b = block("random rows", c.rows as u64, c.mismatches.len() as u64, secs);
+    for (k, v) in [("global_rows", m.global), ("shared_rows", m.shared), ("generic_rows", m.generic_global + m.generic_shared), ("qualified_rows", m.qualified)] {
+        b.extra.insert(k.into(), v as u64);
+    }
+    run.record(Part::Spaces, b, c.mismatches.first().cloned(), None)
 }
 
 /// The H100 vectors through the ALU as one model.
