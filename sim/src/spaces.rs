@@ -87,7 +87,8 @@ impl TraceOp {
     pub fn cache_hint(self) -> bool {
         matches!(self, TraceOp::Red(i) | TraceOp::Atom(i) if i.cache_hint)
     }
-    fn addr_space(self) -> AddrSpace {
+    /// The state space the operation names (`Generic` when none).
+    pub fn addr_space(self) -> AddrSpace {
         match self {
             TraceOp::Ld(_, s) | TraceOp::St(_, s) | TraceOp::Cas(_, s) => s,
             TraceOp::Red(i) | TraceOp::Atom(i) => i.space,

@@ -69,9 +69,9 @@ pub fn random_trace(seed: u64, n: usize, mem_bytes: usize) -> String {
     for req in t.requests(n) {
         let (op, window) = match req.access {
             Access::Red(f) | Access::Atom(f) => red_spelling(f, matches!(req.access, Access::Atom(_)), &mut r),
-            Access::Ld(_) | Access::St(_) => {
+            Access::Ld(_) | Access::St(_) | Access::Cas(_) => {
                 let a = req.access.to_string();
-                let (kind, width) = a.split_once('.').expect("ld.bN or st.bN");
+                let (kind, width) = a.split_once('.').expect("ld.bN, st.bN or atom.cas.bN");
                 let (space, window) = [("", false), ("global.", false), ("shared.", false), ("shared::cta.", false), ("shared::cluster.", false), ("", true)]
                     [(r() % 6) as usize];
                 (format!("{kind}.{space}{width}"), window)
@@ -84,7 +84,7 @@ pub fn random_trace(seed: u64, n: usize, mem_bytes: usize) -> String {
         if window {
             addr = SHARED_WINDOW_BASE + req.addr;
         }
-        let value = if req.access.has_operand() { hex::format(req.value, req.access.bytes() as u32 * 8) } else { String::new() };
+        let value = if req.access.has_operand() { hex::format(req.value, req.access.operand_bytes() as u32 * 8) } else { String::new() };
         let policy = if op.contains("L2::cache_hint") && r() % 2 == 0 { format!("{:x}", r()) } else { String::new() };
         out += &format!("{op},{addr:x},{value},{policy}\n");
     }
@@ -105,7 +105,7 @@ pub fn mix_of(rows: &[trace::Row]) -> SpaceMix {
     let mut m = SpaceMix::default();
     for row in rows {
         let (space, qualified, hinted) = match row.op {
-            sim::TraceOp::Ld(_, s) | sim::TraceOp::St(_, s) => (s, false, false),
+            sim::TraceOp::Ld(_, s) | sim::TraceOp::St(_, s) | sim::TraceOp::Cas(_, s) => (s, false, false),
             sim::TraceOp::Red(i) | sim::TraceOp::Atom(i) => (i.space, i.sem.is_some() || i.scope.is_some(), i.cache_hint),
         };
         let global = row.space() == Space::Global;

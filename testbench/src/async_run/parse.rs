@@ -80,14 +80,6 @@ pub fn own_cta_rule(cta: u64, addr: u64, op: MbarOp, name: &str) -> Result<(), S
     }
 }
 
-/// The state space `op` names.
-fn addr_space(op: TraceOp) -> AddrSpace {
-    match op {
-        TraceOp::Ld(_, s) | TraceOp::St(_, s) => s,
-        TraceOp::Red(i) | TraceOp::Atom(i) => i.space,
-    }
-}
-
 /// A plain request resolved in the cluster: generic addresses through the window (window +
 /// `k` is `.shared::cluster` address `k`); a `.shared`/`.shared::cta` address is the
 /// executing CTA's own shared memory at its `.shared::cluster` address, so with an executing
@@ -95,7 +87,7 @@ fn addr_space(op: TraceOp) -> AddrSpace {
 /// CTA's); without one the row executes in the CTA that holds it.
 pub fn resolve_access(op: TraceOp, addr: u64, value: u128, cta: Option<u64>) -> Result<Row, String> {
     let at = op.resolve(addr, value).map_err(|e| format!("{op} at {addr:x}: {e}"))?;
-    if let (AddrSpace::Shared, Some(cta)) = (addr_space(op), cta) {
+    if let (AddrSpace::Shared, Some(cta)) = (op.addr_space(), cta) {
         if let Some(c) = cta_of(addr).filter(|&c| c != cta) {
             return Err(format!(
                 "{op} at {addr:x}: {addr:x} is CTA {c}'s shared memory, and .shared (.shared::cta) addresses the executing \
@@ -197,7 +189,7 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut 
         }
         let top: TraceOp = op.parse().map_err(|e| bad(format!("unknown op `{op}`: {e}")))?;
         let value = if top.has_operand() {
-            let bits = top.bytes() as u32 * 8;
+            let bits = top.operand_bytes() as u32 * 8;
             hex::parse(&rec[2], bits).map_err(|e| bad(format!("value: {e} (the operand of {top} is {bits} bits)")))?
         } else {
             empty(2, "value", "")?;

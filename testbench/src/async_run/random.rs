@@ -143,7 +143,7 @@ pub fn random_trace_mix(rows: &[Row]) -> RandomTraceMix {
             Row::Access { op, at, .. } => {
                 *if at.space == Space::Global { &mut m.global } else { &mut m.shared } += 1;
                 let (space, qualified) = match op {
-                    TraceOp::Ld(_, s) | TraceOp::St(_, s) => (s, false),
+                    TraceOp::Ld(_, s) | TraceOp::St(_, s) | TraceOp::Cas(_, s) => (s, false),
                     TraceOp::Red(x) | TraceOp::Atom(x) => (x.space, x.sem.is_some() || x.scope.is_some()),
                 };
                 m.generic += (space == AddrSpace::Generic) as usize;
