@@ -184,6 +184,8 @@ pub struct ReduxSync {
     pub in_mask: Signal<In, Bits<32>>,
     /// The sources: lane i in bits 32i+31..32i.
     pub in_src: Signal<In, Bits<1024>>,
+    /// The lane that executes the instruction (PTX: it must be in the membermask).
+    pub in_lane: Signal<In, Bits<5>>,
     /// The instruction that entered `REDUX_LATENCY` cycles ago.
     pub out_valid: Signal<Out, Bit>,
     pub out_form: Signal<Out, Bits<CODE_WIDTH>>,
@@ -192,6 +194,9 @@ pub struct ReduxSync {
     pub out_result: Signal<Out, Bits<32>>,
     /// The result in every lane of the mask, 0 in the others (lane i in bits 32i+31..32i).
     pub out_lanes: Signal<Out, Bits<1024>>,
+    /// The instruction is undefined in PTX: an empty membermask, or one without the executing
+    /// lane (`in_lane`). Its result is then the op's identity (empty mask) or the members'.
+    pub out_error: Signal<Out, Bit>,
 
     // Units.
     lane: [ReduxLane; 32],
@@ -237,6 +242,10 @@ pub struct ReduxSync {
     s1_form: DFF<Bits<CODE_WIDTH>>,
     s1_mask: DFF<Bits<32>>,
     s1_src: DFF<Bits<1024>>,
+    s1_err: DFF<Bit>,
+    s2_err: DFF<Bit>,
+    s3_err: DFF<Bit>,
+    s4_err: DFF<Bit>,
     s2_valid: DFF<Bit>,
     s2_form: DFF<Bits<CODE_WIDTH>>,
     s2_mask: DFF<Bits<32>>,
@@ -265,11 +274,13 @@ impl Default for ReduxSync {
             in_form: Default::default(),
             in_mask: Default::default(),
             in_src: Default::default(),
+            in_lane: Default::default(),
             out_valid: Default::default(),
             out_form: Default::default(),
             out_mask: Default::default(),
             out_result: Default::default(),
             out_lanes: Default::default(),
+            out_error: Default::default(),
             lane: Default::default(),
             l1: Default::default(),
             l2: Default::default(),
@@ -305,6 +316,10 @@ impl Default for ReduxSync {
             s1_valid: Default::default(),
             s1_form: Default::default(),
             s1_mask: Default::default(),
+            s1_err: Default::default(),
+            s2_err: Default::default(),
+            s3_err: Default::default(),
+            s4_err: Default::default(),
             s1_src: Default::default(),
             s2_valid: Default::default(),
             s2_form: Default::default(),
@@ -330,7 +345,7 @@ impl Logic for ReduxSync {
     fn update(&mut self) {
         dff_setup!(
             self, clock, s1_valid, s1_form, s1_mask, s1_src, s2_valid, s2_form, s2_mask, s2_nan,
-            s3_valid, s3_form, s3_mask, s3_nan, s4_valid, s4_form, s4_mask, s4_nan, s4_key
+            s3_valid, s3_form, s3_mask, s3_nan, s4_valid, s4_form, s4_mask, s4_nan, s4_key, s1_err, s2_err, s3_err, s4_err
         );
         for i in 0..16 {
             self.s2_key[i].clock.next = self.clock.val();
@@ -345,6 +360,10 @@ impl Logic for ReduxSync {
         self.s1_valid.d.next = self.in_valid.val();
         self.s1_form.d.next = self.in_form.val();
         self.s1_mask.d.next = self.in_mask.val();
+        self.s1_err.d.next = !self.in_mask.val().get_bit(self.in_lane.val().index());
+        self.s2_err.d.next = self.s1_err.q.val();
+        self.s3_err.d.next = self.s2_err.q.val();
+        self.s4_err.d.next = self.s3_err.q.val();
         self.s1_src.d.next = self.in_src.val();
 
         // ==========================================================================
@@ -457,6 +476,7 @@ impl Logic for ReduxSync {
             self.lanes.next = (self.lanes.val() << 32) | bit_cast::<1024, 32>(self.lane_value.val());
         }
         self.out_valid.next = self.s4_valid.q.val();
+        self.out_error.next = self.s4_valid.q.val() && self.s4_err.q.val();
         self.out_form.next = self.s4_form.q.val();
         self.out_mask.next = self.s4_mask.q.val();
         self.out_result.next = self.value.val();

@@ -59,15 +59,16 @@ fn redux_block_matches_the_golden_model_for_all_17_forms() {
     let forms = ReduxForm::all();
     assert_eq!(forms.len(), 17);
     let mut rng = Rng(seed("redux_sync"));
-    // (valid, form, mask, src)
-    let mut cases: Vec<(bool, ReduxForm, u32, [u32; LANES])> = Vec::new();
+    // (valid, form, mask, src, executing lane)
+    let mut cases: Vec<(bool, ReduxForm, u32, [u32; LANES], usize)> = Vec::new();
     for round in 0..60 {
         for &form in &forms {
-            cases.push((true, form, mask(&mut rng), sources(&mut rng)));
+            let m = if rng.below(20) == 0 { 0 } else { mask(&mut rng) };
+            cases.push((true, form, m, sources(&mut rng), rng.below(LANES)));
         }
         if round % 3 == 0 {
             let f = forms[rng.below(forms.len())];
-            cases.push((false, f, 0, [0; LANES]));
+            cases.push((false, f, 0, [0; LANES], 0));
         }
     }
     let mut uut = ReduxSync::default();
@@ -77,11 +78,12 @@ fn redux_block_matches_the_golden_model_for_all_17_forms() {
         REDUX_LATENCY,
         &cases,
         |u, c| u.clock.next = c.into(),
-        |u, (valid, form, m, src)| {
+        |u, (valid, form, m, src, lane)| {
             u.in_valid.next = *valid;
             u.in_form.next = (form.code() as u64).into();
             u.in_mask.next = (*m as u64).into();
             u.in_src.next = src_bits(src);
+            u.in_lane.next = (*lane as u64).into();
         },
         |u| {
             (
@@ -90,12 +92,18 @@ fn redux_block_matches_the_golden_model_for_all_17_forms() {
                 u.out_mask.val().to_u64() as u32,
                 u.out_result.val().to_u64() as u32,
                 lanes_of(u.out_lanes.val()),
+                u.out_error.val(),
             )
         },
     );
     let mut bad = 0;
-    for ((valid, form, m, src), (gv, gf, gm, gr, gl)) in cases.iter().zip(&got) {
+    let (mut errors, mut empty) = (0, 0);
+    for ((valid, form, m, src, lane), (gv, gf, gm, gr, gl, ge)) in cases.iter().zip(&got) {
         assert_eq!(gv, valid, "out_valid");
+        // PTX leaves an empty membermask, or one without the executing lane, undefined.
+        assert_eq!(*ge, *valid && m >> lane & 1 == 0, "out_error: mask {m:08x}, lane {lane}");
+        errors += *ge as usize;
+        empty += (*valid && *m == 0) as usize;
         assert_eq!(*gf, form.code(), "out_form");
         assert_eq!(gm, m, "out_mask");
         if !valid {
@@ -110,6 +118,7 @@ fn redux_block_matches_the_golden_model_for_all_17_forms() {
         }
     }
     assert_eq!(bad, 0, "{bad} of {} redux results wrong", cases.len());
+    assert!(errors > 0 && empty > 0, "the draw flagged {errors} instructions, {empty} with an empty mask");
 }
 
 #[test]
