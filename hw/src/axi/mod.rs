@@ -3,8 +3,8 @@
 //!
 //! ```text
 //!  AW ─┬─► AxiWrite (AtopDecode, WritePick) ─┐
-//!  W  ─┘                                      ├─► arbiter ─► SliceUnit ─► ResponseOrder ─┬─► R
-//!  AR ───► AxiRead ───────────────────────────┘   (tag)        (any order)  (request order) └─► B
+//!  W  ─┘                                      ├─► arbiter ─► rq_* ─► SliceUnit ─► ResponseOrder ─┬─► R
+//!  AR ───► AxiRead ───────────────────────────┘   (tag)      (reg)   (any order)  (request order) └─► B
 //! ```
 //!
 //! | file | block |
@@ -16,7 +16,9 @@
 //! | `rob.rs` | [`rob::ResponseOrder`]: tags, responses back in request order, R and B |
 //!
 //! The arbiter alternates between the read and the write channel when both have a request,
-//! and sends nothing while every [`ROB_DEPTH`] reorder entry is in use. The unit's `req_id`
+//! and sends nothing while every [`ROB_DEPTH`] reorder entry is in use. Its pick goes into a
+//! request register (`rq_*`, one cycle), so that the engines' request logic and the unit's
+//! accept decode are not one combinational path. The unit's `req_id`
 //! carries the entry's tag (bits 4..0) and the shift that puts an atomic's old value on its
 //! byte lanes (bits 7..5, in 2-byte steps); the response is shifted before it is stored.
 //!
@@ -42,6 +44,7 @@ use crate::config::Config;
 use crate::k;
 use crate::slice_unit::{COV_WIDTH, ID_WIDTH, SliceUnit};
 use rust_hdl::prelude::*;
+use sim::memory::req_encoding::REQ_OP_WIDTH;
 
 /// Width of `AWUSER`: bit [`AWUSER_FORM_EN`] set selects the form code in bits 9..0.
 pub const AWUSER_BITS: usize = 11;
@@ -115,6 +118,14 @@ pub struct AxiUnit<const IDW: usize> {
     pub rob: rob::ResponseOrder<IDW>,
     pub unit: SliceUnit,
     prefer_w: DFF<Bit>,
+    /// The request register in front of the unit (`rq_*`): the channel engines' request logic
+    /// and the arbiter end here, and the unit's accept decode starts from registers.
+    rq_valid: DFF<Bit>,
+    rq_op: DFF<Bits<REQ_OP_WIDTH>>,
+    rq_addr: DFF<Bits<32>>,
+    rq_data: DFF<Bits<128>>,
+    rq_id: DFF<Bits<ID_WIDTH>>,
+    take: Signal<Local, Bit>,
     sel_w: Signal<Local, Bit>,
     go_any: Signal<Local, Bit>,
     rsh: Signal<Local, Bits<8>>,
@@ -174,6 +185,12 @@ impl<const IDW: usize> AxiUnit<IDW> {
             rob: Default::default(),
             unit: SliceUnit::with_config(mem_bytes, cfg),
             prefer_w: Default::default(),
+            rq_valid: Default::default(),
+            rq_op: Default::default(),
+            rq_addr: Default::default(),
+            rq_data: Default::default(),
+            rq_id: Default::default(),
+            take: Default::default(),
             sel_w: Default::default(),
             go_any: Default::default(),
             rsh: Default::default(),
@@ -189,7 +206,7 @@ impl<const IDW: usize> AxiUnit<IDW> {
 impl<const IDW: usize> Logic for AxiUnit<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, prefer_w);
+        dff_setup!(self, clock, prefer_w, rq_valid, rq_op, rq_addr, rq_data, rq_id);
         clock!(self, clock, wr, rd, rob, unit);
         self.wr.reset.next = self.reset.val();
         self.rd.reset.next = self.reset.val();
@@ -217,23 +234,29 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
         self.rd.arburst.next = self.arburst.val();
         self.arready.next = self.rd.arready.val();
 
-        // The request: from registers and the channels' payloads only (no `req_ready`).
-        self.sel_w.next = self.wr.q_valid.val() && (!self.rd.q_valid.val() || self.prefer_w.q.val());
-        self.unit.req_valid.next = (self.wr.q_valid.val() || self.rd.q_valid.val()) && !self.rob.full.val();
+        // The unit takes the request register.
+        self.unit.req_valid.next = self.rq_valid.q.val();
+        self.unit.req_op.next = self.rq_op.q.val();
+        self.unit.req_addr.next = self.rq_addr.q.val();
+        self.unit.req_data.next = self.rq_data.q.val();
+        self.unit.req_id.next = self.rq_id.q.val();
         self.unit.req_mask.next = self.zero_mask.val();
+
+        // The arbiter: the request of the channel it picks, into the request register.
+        self.sel_w.next = self.wr.q_valid.val() && (!self.rd.q_valid.val() || self.prefer_w.q.val());
         self.rob.a_id.next = self.rd.q_id.val();
         self.rob.a_r.next = true;
         self.rob.a_rlast.next = self.rd.q_rlast.val();
         self.rob.a_b.next = false;
         self.rob.a_w.next = false;
-        self.unit.req_op.next = self.rd.q_op.val();
-        self.unit.req_addr.next = self.rd.q_addr.val();
-        self.unit.req_data.next = self.wr.q_data.val();
-        self.unit.req_id.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val());
+        self.rq_op.d.next = self.rd.q_op.val();
+        self.rq_addr.d.next = self.rd.q_addr.val();
+        self.rq_data.d.next = self.wr.q_data.val();
+        self.rq_id.d.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val());
         if self.sel_w.val() {
-            self.unit.req_op.next = self.wr.q_op.val();
-            self.unit.req_addr.next = self.wr.q_addr.val();
-            self.unit.req_id.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val())
+            self.rq_op.d.next = self.wr.q_op.val();
+            self.rq_addr.d.next = self.wr.q_addr.val();
+            self.rq_id.d.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val())
                 | (bit_cast::<ID_WIDTH, 3>(self.wr.q_shift.val()) << self.c5.val());
             self.rob.a_id.next = self.wr.q_id.val();
             self.rob.a_r.next = self.wr.q_r.val();
@@ -242,10 +265,20 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
             self.rob.a_w.next = true;
         }
 
-        // The handshake.
-        self.go_any.next = self.unit.req_ready.val()
-            && !self.rob.full.val()
-            && (self.wr.q_valid.val() || self.rd.q_valid.val());
+        // The handshake: the request register takes a request when it is empty or the unit
+        // takes its own this cycle.
+        self.take.next = !self.rq_valid.q.val() || self.unit.req_ready.val();
+        self.go_any.next = self.take.val() && !self.rob.full.val() && (self.wr.q_valid.val() || self.rd.q_valid.val());
+        if !self.take.val() {
+            self.rq_op.d.next = self.rq_op.q.val();
+            self.rq_addr.d.next = self.rq_addr.q.val();
+            self.rq_data.d.next = self.rq_data.q.val();
+            self.rq_id.d.next = self.rq_id.q.val();
+        }
+        self.rq_valid.d.next = self.go_any.val() || (self.rq_valid.q.val() && !self.unit.req_ready.val());
+        if self.reset.val() {
+            self.rq_valid.d.next = false;
+        }
         self.wr.go.next = self.go_any.val()
             && self.wr.q_valid.val()
             && (!self.rd.q_valid.val() || self.prefer_w.q.val());
