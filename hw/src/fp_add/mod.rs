@@ -44,6 +44,22 @@
 //! rounded significand's top bits. Side-band signals travel packed (`sb`: ftz, special, sign,
 //! sub/zero, special value).
 //!
+//! Blocks (one file each; every block is generated per format by a macro, in the module
+//! [`blocks_f32`] or [`blocks_f64`]): the top block holds the input registers and wires the
+//! others in pipeline order. Each block starts with the candidate cut in front of it, so that
+//! its logic reads the cut's outputs.
+//!
+//! | block | file | segments |
+//! | --- | --- | --- |
+//! | `Classify` | `classify.rs` | A |
+//! | `Swap` | `swap.rs` | `ccmp`, B |
+//! | `Align` | `align.rs` | `csh`, C, `cal`, C2 |
+//! | `Add` | `add.rs` | `s1_`, D, `cadd`, E |
+//! | `Lzc` | `lzc.rs` | `csum`, F, `clw`, F2, `clz`, G |
+//! | `Normalise` | `normalise.rs` | `cnrm`, H, `cns`, H2 |
+//! | `Round` | `round.rs` | `s2_`, I |
+//! | `Pack` | `round.rs` | `crnd`, J, `cout` |
+//!
 //! NaN rules (`docs/semantics.md`): with `NAN_PROP` false (f16, bf16, f32) every NaN result
 //! is the format's canonical NaN (`7fff`, `7fffffff`); with `NAN_PROP` true (f64) one NaN
 //! input gives that NaN, two give `b` (global) or `a` (shared, `nan_quiet`), quieted with the
@@ -60,12 +76,50 @@ use crate::config::{Config, Cut, FP_STAGES_MIN, HoldReg};
 use crate::ecp5::hold_replica_reg::HoldReplicaReg;
 use rust_hdl::prelude::*;
 
+#[macro_use]
+mod classify;
+#[macro_use]
+mod swap;
+#[macro_use]
+mod align;
+#[macro_use]
+mod add;
+#[macro_use]
+mod lzc;
+#[macro_use]
+mod normalise;
+#[macro_use]
+mod round;
+
 /// Cycles from inputs to `sum` for every adder in the default configuration
 /// ([`Config::fp_add_latency`] in general).
 pub const FP_ADD_LATENCY: usize = 3;
 const _: () = assert!(FP_ADD_LATENCY == FP_STAGES_MIN);
 
-/// Generates one pipelined adder block for a binary format.
+/// The candidate cuts, by priority (the module doc's table): depth N keeps the first N - 3.
+#[derive(Clone, Copy)]
+enum Group {
+    Cout = 0,
+    Csum = 1,
+    Cnrm = 2,
+    Csh = 3,
+    Crnd = 4,
+    Clz = 5,
+    Ccmp = 6,
+    Cadd = 7,
+    Cal = 8,
+    Cns = 9,
+    Clw = 10,
+}
+const _: () = assert!(crate::config::FP_STAGES_MAX - FP_STAGES_MIN == Group::Clw as usize + 1);
+
+/// Whether the cuts of group `g` are registers at the depth `cfg.fp_stages`.
+fn cut_on(cfg: &Config, g: Group) -> bool {
+    Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, g as usize)
+}
+
+/// Generates one pipelined adder for a binary format: its blocks (in the module `$blocks`)
+/// and the top block `$name`.
 ///
 /// Widths (all literals, because rust-hdl needs them as types): `w` total width, `e`
 /// exponent, `f` fraction, `p = f + 1` significand, `x = p + 3` significand with guard, round
@@ -78,10 +132,24 @@ const _: () = assert!(FP_ADD_LATENCY == FP_STAGES_MIN);
 macro_rules! fp_adder {
     (
         $(#[$doc:meta])*
-        $name:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
+        $name:ident, blocks: $blocks:ident, w: $w:tt, e: $e:tt, f: $f:tt, p: $p:tt, x: $x:tt, y: $y:tt, s: $s:tt, m: $m:tt, xm1: $xm1:tt,
         q: $q:tt, q2: $q2:tt, q3: $q3:tt, qt: $qt:tt, lo: $lo:tt, lo2: $lo2:tt, hi: $hi:tt, hi1: $hi1:tt, e2: $e2:tt, sb: $sb:tt, p1: $p1:tt, rh: $rh:tt, rh1: $rh1:tt,
         nan_prop: $nan_prop:expr, canon: $canon:expr, indef: $indef:expr, quiet: $quiet:expr
     ) => {
+        #[doc = concat!("The blocks of [`", stringify!($name), "`], in pipeline order (see the module doc).")]
+        pub mod $blocks {
+            use super::*;
+            fp_classify!(w: $w, e: $e, f: $f, p: $p, m: $m, q: $q, q2: $q2, q3: $q3, qt: $qt, sb: $sb);
+            fp_swap!(w: $w, e: $e, p: $p, s: $s, sb: $sb,
+                nan_prop: $nan_prop, canon: $canon, indef: $indef, quiet: $quiet);
+            fp_align!(e: $e, p: $p, x: $x, sb: $sb);
+            fp_add_seg!(e: $e, x: $x, y: $y, lo: $lo, lo2: $lo2, hi: $hi, hi1: $hi1, sb: $sb);
+            fp_lzc!(e: $e, x: $x, y: $y, sb: $sb);
+            fp_normalise!(e: $e, x: $x, y: $y, sb: $sb);
+            fp_round!(e: $e, f: $f, x: $x, s: $s, lo: $lo, sb: $sb, p1: $p1, rh: $rh, rh1: $rh1);
+            fp_pack!(w: $w, e: $e, f: $f, p1: $p1);
+        }
+
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -99,225 +167,28 @@ macro_rules! fp_adder {
             pub hold: Signal<In, Bit>,
             /// `a + b`, [`Config::fp_add_latency`] cycles after the inputs.
             pub sum: Signal<Out, Bits<$w>>,
-            // Constants.
-            nan_prop: Constant<Bit>,
-            canon_nan: Constant<Bits<$w>>,
-            indef_nan: Constant<Bits<$w>>,
-            quiet_bit: Constant<Bits<$w>>,
-            sign_w: Constant<Bits<$w>>,
-            inf_e: Constant<Bits<$e>>,
-            zero_w: Constant<Bits<$w>>,
-            one_e: Constant<Bits<$e>>,
-            ones6: Constant<Bits<6>>,
-            sb_ftz: Constant<Bits<$sb>>,
-            sb_special: Constant<Bits<$sb>>,
-            sb_sign: Constant<Bits<$sb>>,
-            sb_sub: Constant<Bits<$sb>>,
-            one_lo: Constant<Bits<$lo>>,
-            one_rh1: Constant<Bits<$rh1>>,
-            one_hi1: Constant<Bits<$hi1>>,
-            one_lo2: Constant<Bits<$lo2>>,
-            hidden_p: Constant<Bits<$p>>,
-            ones_x: Constant<Bits<$x>>,
-            ones_y: Constant<Bits<$y>>,
-            one_x: Constant<Bits<$x>>,
-            zero_e: Constant<Bits<$e>>,
-            lz_pad: Constant<Bits<64>>,
-            lz_pad56: Constant<Bits<56>>,
-            lz32: Constant<Bits<$e>>,
-            lz16: Constant<Bits<$e>>,
-            lz8: Constant<Bits<$e>>,
-            lz4: Constant<Bits<$e>>,
-            lz2: Constant<Bits<$e>>,
-            zero_p: Constant<Bits<$p>>,
-            top_x: Constant<Bits<$x>>,
-            k_hi3: Constant<Bits<6>>,
-            zero3: Constant<Bits<3>>,
-            zero_x: Constant<Bits<$x>>,
-            zero_f: Constant<Bits<$f>>,
-            // Combinational locals, by segment.
-            a_mag: Signal<Local, Bits<$m>>,
-            b_mag: Signal<Local, Bits<$m>>,
-            nan_val: Signal<Local, Bits<$w>>,
-            special_val: Signal<Local, Bits<$w>>,
-            sb_a: Signal<Local, Bits<$sb>>,
-            swap: Signal<Local, Bit>,
-            big_sign: Signal<Local, Bit>,
-            small_sign: Signal<Local, Bit>,
-            big_exp: Signal<Local, Bits<$e>>,
-            big_sig: Signal<Local, Bits<$p>>,
-            small_sig: Signal<Local, Bits<$p>>,
-            sb_b: Signal<Local, Bits<$sb>>,
-            ea: Signal<Local, Bits<$e>>,
-            eb: Signal<Local, Bits<$e>>,
-            dab: Signal<Local, Bits<$e>>,
-            dba: Signal<Local, Bits<$e>>,
-            small_ext: Signal<Local, Bits<$x>>,
-            small_shifted: Signal<Local, Bits<$x>>,
-            small_lost: Signal<Local, Bit>,
-            big_y: Signal<Local, Bits<$y>>,
-            small_inv: Signal<Local, Bits<$y>>,
-            lo_a: Signal<Local, Bits<$lo2>>,
-            lo_b: Signal<Local, Bits<$lo2>>,
-            lo_t: Signal<Local, Bits<$lo2>>,
-            hi_a1: Signal<Local, Bits<$hi1>>,
-            hi_b1: Signal<Local, Bits<$hi1>>,
-            hi_t1: Signal<Local, Bits<$hi1>>,
-            unused_hi1: Signal<Local, Bit>,
-            sum_zero: Signal<Local, Bit>,
-            hi: Signal<Local, Bits<$hi>>,
-            lz_t: Signal<Local, Bits<56>>,
-            lzc: Signal<Local, Bits<$e>>,
-            sb_f: Signal<Local, Bits<$sb>>,
-            lz_g: Signal<Local, Bits<7>>,
-            d32: Signal<Local, Bit>,
-            d16: Signal<Local, Bit>,
-            d8: Signal<Local, Bit>,
-            d4: Signal<Local, Bit>,
-            d2: Signal<Local, Bit>,
-            d1: Signal<Local, Bit>,
-            lzc_g: Signal<Local, Bits<$e>>,
-            norm_shift: Signal<Local, Bits<$e>>,
-            low_x: Signal<Local, Bits<$x>>,
-            norm_sig: Signal<Local, Bits<$x>>,
-            norm_exp: Signal<Local, Bits<$e>>,
-            round_up: Signal<Local, Bit>,
-            sig_w: Signal<Local, Bits<$p1>>,
-            rnd_lo: Signal<Local, Bits<$lo>>,
-            rnd_hi: Signal<Local, Bits<$rh1>>,
-            rnd_carry: Signal<Local, Bit>,
-            ef0: Signal<Local, Bits<$e>>,
-            ef1: Signal<Local, Bits<$e>>,
-            ef2: Signal<Local, Bits<$e>>,
-            result: Signal<Local, Bits<$w>>,
-            lt0: Signal<Local, Bit>,
-            lt1: Signal<Local, Bit>,
-            eq1: Signal<Local, Bit>,
-            lt2: Signal<Local, Bit>,
-            eq2: Signal<Local, Bit>,
-            lt3: Signal<Local, Bit>,
-            eq3: Signal<Local, Bit>,
-            a_sig: Signal<Local, Bits<$p>>,
-            b_sig: Signal<Local, Bits<$p>>,
-            sh_c: Signal<Local, Bits<6>>,
-            coarse: Signal<Local, Bits<$x>>,
-            lost_c: Signal<Local, Bit>,
-            limit: Signal<Local, Bits<$e>>,
-            mark: Signal<Local, Bits<$x>>,
-            nsh_c: Signal<Local, Bits<6>>,
-            norm_f: Signal<Local, Bits<3>>,
-            e_0: Signal<Local, Bits<$e>>,
-            e_1: Signal<Local, Bits<$e>>,
-            e_2: Signal<Local, Bits<$e>>,
-            k_0: Signal<Local, Bit>,
-            k_1: Signal<Local, Bit>,
-            k_2: Signal<Local, Bit>,
-            ek: Signal<Local, Bits<$e>>,
-            kk: Signal<Local, Bit>,
-            frac: Signal<Local, Bits<$f>>,
-            a_sig_b: Signal<Local, Bits<$p>>,
-            b_sig_b: Signal<Local, Bits<$p>>,
-            za: Signal<Local, Bit>,
-            zb: Signal<Local, Bit>,
-            sum_e: Signal<Local, Bits<$y>>,
-            lz_w: Signal<Local, Bits<64>>,
-            // Fixed pipeline registers: s0_ the inputs, s1_/s2_ the ends of stages 1/2.
+            // Input registers (s0_).
             s0_a: HoldReg<Bits<$w>>,
             s0_b: HoldReg<Bits<$w>>,
             /// The operands' exponent fields again, for the exponent differences and zero
-            /// tests of segment A (`xcp`: at the segmented depths), so that `s0_a`/`s0_b`
-            /// feed fewer places (`s0_a` → `ccmp_sh_*` is otherwise critical).
+            /// tests of segment A (at the depths where the `ccmp` cut is a register), so that
+            /// `s0_a`/`s0_b` feed fewer places (`s0_a` → the `ccmp` cut is otherwise critical).
             s0_ae: HoldReplicaReg<Bits<$e>>,
             s0_be: HoldReplicaReg<Bits<$e>>,
-            xcp: Constant<Bit>,
             /// The form's flags, held with the operands, one register per adder
             /// (`HoldReplicaReg`): plain registers, Yosys merged both f64 adders' copies into
             /// one whose fan-out to their side bands is a critical path.
             s0_ftz: HoldReplicaReg<Bit>,
             s0_nan_quiet: HoldReplicaReg<Bit>,
-            s1_big: DFF<Bits<$x>>,
-            s1_small: DFF<Bits<$x>>,
-            s1_exp: DFF<Bits<$e>>,
-            s1_sb: DFF<Bits<$sb>>,
-            s2_norm: DFF<Bits<$x>>,
-            s2_exp: DFF<Bits<$e>>,
-            s2_sb: DFF<Bits<$sb>>,
-            // Candidate cuts (see the module doc): c<cut>_<signal>.
-            ccmp_a: Cut<Bits<$w>>,
-            ccmp_b: Cut<Bits<$w>>,
-            // (The two high chunks' results registered apart, combined with the low half's in
-            // the swap: one LUT level less after the compares.)
-            ccmp_lt3: Cut<Bit>,
-            ccmp_eq3: Cut<Bit>,
-            ccmp_lt2: Cut<Bit>,
-            ccmp_eq2: Cut<Bit>,
-            ccmp_lt_lo: Cut<Bit>,
-            ccmp_sb: Cut<Bits<$sb>>,
-            ccmp_nq: Cut<Bit>,
-            ccmp_b_nan: Cut<Bit>,
-            ccmp_a_nan: Cut<Bit>,
-            ccmp_b_inf: Cut<Bit>,
-            ccmp_a_inf: Cut<Bit>,
-            ccmp_sh_ba: Cut<Bits<6>>,
-            ccmp_sh_ab: Cut<Bits<6>>,
-            csh_big_sig: Cut<Bits<$p>>,
-            csh_small_sig: Cut<Bits<$p>>,
-            csh_big_exp: Cut<Bits<$e>>,
-            csh_exp_diff: Cut<Bits<6>>,
-            csh_sb: Cut<Bits<$sb>>,
-            cadd_lo_sum: Cut<Bits<$lo>>,
-            cadd_carry: Cut<Bit>,
-            cadd_hi0: Cut<Bits<$hi>>,
-            cadd_hi1: Cut<Bits<$hi>>,
-            cadd_exp: Cut<Bits<$e>>,
-            cadd_lim6: Cut<Bits<6>>,
-            cadd_lim_big: Cut<Bit>,
-            cadd_sb: Cut<Bits<$sb>>,
-            csum_sum_y: Cut<Bits<$y>>,
-            csum_exp: Cut<Bits<$e>>,
-            csum_sb: Cut<Bits<$sb>>,
-            csum_zero: Cut<Bit>,
-            clz_lz_t: Cut<Bits<7>>,
-            clz_lzc: Cut<Bits<$e>>,
-            clz_sum_y: Cut<Bits<$y>>,
-            clz_exp: Cut<Bits<$e>>,
-            clz_sb: Cut<Bits<$sb>>,
-            cnrm_norm_shift: Cut<Bits<$e>>,
-            cnrm_sum_y: Cut<Bits<$y>>,
-            cnrm_exp: Cut<Bits<$e>>,
-            cnrm_sb: Cut<Bits<$sb>>,
-            crnd_sig_w: Cut<Bits<$p1>>,
-            crnd_e0: Cut<Bits<$e>>,
-            crnd_e1: Cut<Bits<$e>>,
-            crnd_e2: Cut<Bits<$e>>,
-            crnd_k0: Cut<Bit>,
-            crnd_k1: Cut<Bit>,
-            crnd_k2: Cut<Bit>,
-            crnd_sign: Cut<Bit>,
-            crnd_spf: Cut<Bits<$f>>,
-            cout_result: Cut<Bits<$w>>,
-            ccmp_a_sig: Cut<Bits<$p>>,
-            ccmp_b_sig: Cut<Bits<$p>>,
-            ccmp_a_exp: Cut<Bits<$e>>,
-            ccmp_a_flush: Cut<Bit>,
-            ccmp_b_flush: Cut<Bit>,
-            ccmp_b_exp: Cut<Bits<$e>>,
-            csum_lzin: Cut<Bits<$x>>,
-            cal_small: Cut<Bits<$x>>,
-            cal_lost: Cut<Bit>,
-            cal_fine: Cut<Bits<3>>,
-            cal_big_sig: Cut<Bits<$p>>,
-            cal_big_exp: Cut<Bits<$e>>,
-            cal_sb: Cut<Bits<$sb>>,
-            cns_sig: Cut<Bits<$x>>,
-            cns_fine: Cut<Bits<3>>,
-            cns_exp: Cut<Bits<$e>>,
-            cns_sb: Cut<Bits<$sb>>,
-            clw_lzin: Cut<Bits<$x>>,
-            clw_lzc: Cut<Bits<$e>>,
-            clw_sum_y: Cut<Bits<$y>>,
-            clw_exp: Cut<Bits<$e>>,
-            clw_sb: Cut<Bits<$sb>>,
+            // The datapath, in pipeline order.
+            classify: $blocks::Classify,
+            swap: $blocks::Swap,
+            align: $blocks::Align,
+            add: $blocks::Add,
+            lzc: $blocks::Lzc,
+            normalise: $blocks::Normalise,
+            round: $blocks::Round,
+            pack: $blocks::Pack,
         }
 
         impl Default for $name {
@@ -339,213 +210,20 @@ macro_rules! fp_adder {
                     nan_quiet: Default::default(),
                     hold: Default::default(),
                     sum: Default::default(),
-                    nan_prop: Constant::new($nan_prop),
-                    canon_nan: Constant::new(bits_u128($canon)),
-                    indef_nan: Constant::new(bits_u128($indef)),
-                    quiet_bit: Constant::new(bits_u128($quiet)),
-                    sign_w: Constant::new(bits_u128(1u128 << ($w - 1))),
-                    inf_e: Constant::new(bits_u128((1u128 << $e) - 1)),
-                    zero_w: Constant::new(bits_u128(0)),
-                    one_e: Constant::new(bits_u128(1)),
-                    ones6: Constant::new(bits_u128(63)),
-                    sb_ftz: Constant::new(bits_u128(1)),
-                    sb_special: Constant::new(bits_u128(2)),
-                    sb_sign: Constant::new(bits_u128(4)),
-                    sb_sub: Constant::new(bits_u128(8)),
-                    one_lo: Constant::new(bits_u128(1)),
-                    one_rh1: Constant::new(bits_u128(1)),
-                    one_hi1: Constant::new(bits_u128(1)),
-                    one_lo2: Constant::new(bits_u128(1)),
-                    hidden_p: Constant::new(bits_u128(1u128 << $f)),
-                    ones_x: Constant::new(bits_u128((1u128 << $x) - 1)),
-                    ones_y: Constant::new(bits_u128((1u128 << $y) - 1)),
-                    one_x: Constant::new(bits_u128(1)),
-                    zero_e: Constant::new(bits_u128(0)),
-                    lz_pad: Constant::new(bits_u128((1u128 << (64 - $x)) - 1)),
-                    lz_pad56: Constant::new(bits_u128((1u128 << (56 - $x)) - 1)),
-                    lz32: Constant::new(bits_u128(32)),
-                    lz16: Constant::new(bits_u128(16)),
-                    lz8: Constant::new(bits_u128(8)),
-                    lz4: Constant::new(bits_u128(4)),
-                    lz2: Constant::new(bits_u128(2)),
-                    zero_p: Constant::new(bits_u128(0)),
-                    top_x: Constant::new(bits_u128(1u128 << ($x - 1))),
-                    k_hi3: Constant::new(bits_u128(0b111000)),
-                    zero3: Constant::new(bits_u128(0)),
-                    zero_x: Constant::new(bits_u128(0)),
-                    zero_f: Constant::new(bits_u128(0)),
-                    a_mag: Default::default(),
-                    b_mag: Default::default(),
-                    nan_val: Default::default(),
-                    special_val: Default::default(),
-                    sb_a: Default::default(),
-                    swap: Default::default(),
-                    big_sign: Default::default(),
-                    small_sign: Default::default(),
-                    big_exp: Default::default(),
-                    big_sig: Default::default(),
-                    small_sig: Default::default(),
-                    sb_b: Default::default(),
-                    ea: Default::default(),
-                    eb: Default::default(),
-                    dab: Default::default(),
-                    dba: Default::default(),
-                    small_ext: Default::default(),
-                    small_shifted: Default::default(),
-                    small_lost: Default::default(),
-                    big_y: Default::default(),
-                    small_inv: Default::default(),
-                    lo_a: Default::default(),
-                    lo_b: Default::default(),
-                    lo_t: Default::default(),
-                    hi_a1: Default::default(),
-                    hi_b1: Default::default(),
-                    hi_t1: Default::default(),
-                    unused_hi1: Default::default(),
-                    sum_zero: Default::default(),
-                    hi: Default::default(),
-                    lz_t: Default::default(),
-                    lzc: Default::default(),
-                    sb_f: Default::default(),
-                    lz_g: Default::default(),
-                    d32: Default::default(),
-                    d16: Default::default(),
-                    d8: Default::default(),
-                    d4: Default::default(),
-                    d2: Default::default(),
-                    d1: Default::default(),
-                    lzc_g: Default::default(),
-                    norm_shift: Default::default(),
-                    low_x: Default::default(),
-                    norm_sig: Default::default(),
-                    norm_exp: Default::default(),
-                    round_up: Default::default(),
-                    sig_w: Default::default(),
-                    rnd_lo: Default::default(),
-                    rnd_hi: Default::default(),
-                    rnd_carry: Default::default(),
-                    ef0: Default::default(),
-                    ef1: Default::default(),
-                    ef2: Default::default(),
-                    result: Default::default(),
-                    lt0: Default::default(),
-                    lt1: Default::default(),
-                    eq1: Default::default(),
-                    lt2: Default::default(),
-                    eq2: Default::default(),
-                    lt3: Default::default(),
-                    eq3: Default::default(),
-                    a_sig: Default::default(),
-                    b_sig: Default::default(),
-                    sh_c: Default::default(),
-                    coarse: Default::default(),
-                    lost_c: Default::default(),
-                    limit: Default::default(),
-                    mark: Default::default(),
-                    nsh_c: Default::default(),
-                    norm_f: Default::default(),
-                    e_0: Default::default(),
-                    e_1: Default::default(),
-                    e_2: Default::default(),
-                    k_0: Default::default(),
-                    k_1: Default::default(),
-                    k_2: Default::default(),
-                    ek: Default::default(),
-                    kk: Default::default(),
-                    frac: Default::default(),
-                    a_sig_b: Default::default(),
-                    b_sig_b: Default::default(),
-                    za: Default::default(),
-                    zb: Default::default(),
-                    sum_e: Default::default(),
-                    lz_w: Default::default(),
                     s0_a: Default::default(),
                     s0_b: Default::default(),
                     s0_ae: Default::default(),
                     s0_be: Default::default(),
-                    xcp: Constant::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
                     s0_ftz: Default::default(),
                     s0_nan_quiet: Default::default(),
-                    s1_big: Default::default(),
-                    s1_small: Default::default(),
-                    s1_exp: Default::default(),
-                    s1_sb: Default::default(),
-                    s2_norm: Default::default(),
-                    s2_exp: Default::default(),
-                    s2_sb: Default::default(),
-                    ccmp_a: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_lt3: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_eq3: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_lt2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_eq2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_lt_lo: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_nq: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_nan: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_inf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_sh_ba: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_sh_ab: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    csh_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
-                    csh_small_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
-                    csh_big_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
-                    csh_exp_diff: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
-                    csh_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 3)),
-                    cadd_lo_sum: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_carry: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_hi0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_hi1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_lim6: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_lim_big: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    cadd_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 7)),
-                    csum_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
-                    csum_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
-                    csum_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
-                    csum_zero: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
-                    clz_lz_t: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
-                    clz_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
-                    clz_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
-                    clz_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
-                    clz_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 5)),
-                    cnrm_norm_shift: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
-                    cnrm_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
-                    cnrm_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
-                    cnrm_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 2)),
-                    crnd_sig_w: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_e0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_e1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_e2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_k0: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_k1: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_k2: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_sign: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    crnd_spf: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 4)),
-                    cout_result: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 0)),
-                    ccmp_a_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_a_flush: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_flush: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    ccmp_b_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 6)),
-                    csum_lzin: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 1)),
-                    cal_small: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
-                    cal_lost: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
-                    cal_fine: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
-                    cal_big_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
-                    cal_big_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
-                    cal_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 8)),
-                    cns_sig: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
-                    cns_fine: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
-                    cns_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
-                    cns_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 9)),
-                    clw_lzin: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
-                    clw_lzc: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
-                    clw_sum_y: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
-                    clw_exp: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
-                    clw_sb: Cut::new(Config::cut_on(cfg.fp_stages, FP_STAGES_MIN, 10)),
+                    classify: $blocks::Classify::new(cfg),
+                    swap: $blocks::Swap::new(cfg),
+                    align: $blocks::Align::new(cfg),
+                    add: $blocks::Add::new(cfg),
+                    lzc: $blocks::Lzc::new(cfg),
+                    normalise: $blocks::Normalise::new(cfg),
+                    round: Default::default(),
+                    pack: $blocks::Pack::new(cfg),
                 }
             }
         }
@@ -553,95 +231,15 @@ macro_rules! fp_adder {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(
-                    self, clock, s1_big, s1_small, s1_exp, s1_sb,
-                    s2_norm, s2_exp, s2_sb
+                clock!(
+                    self, clock, s0_a, s0_b, s0_ae, s0_be, s0_ftz, s0_nan_quiet, swap, align, add,
+                    lzc, normalise, round, pack
                 );
-                self.s0_a.clock.next = self.clock.val();
-                self.s0_b.clock.next = self.clock.val();
-                self.s0_ae.clock.next = self.clock.val();
-                self.s0_ftz.clock.next = self.clock.val();
-                self.s0_nan_quiet.clock.next = self.clock.val();
-                self.s0_be.clock.next = self.clock.val();
-                self.ccmp_a.clock.next = self.clock.val();
-                self.ccmp_b.clock.next = self.clock.val();
-                self.ccmp_lt3.clock.next = self.clock.val();
-                self.ccmp_eq3.clock.next = self.clock.val();
-                self.ccmp_lt2.clock.next = self.clock.val();
-                self.ccmp_eq2.clock.next = self.clock.val();
-                self.ccmp_lt_lo.clock.next = self.clock.val();
-                self.ccmp_sb.clock.next = self.clock.val();
-                self.ccmp_nq.clock.next = self.clock.val();
-                self.ccmp_b_nan.clock.next = self.clock.val();
-                self.ccmp_a_nan.clock.next = self.clock.val();
-                self.ccmp_b_inf.clock.next = self.clock.val();
-                self.ccmp_a_inf.clock.next = self.clock.val();
-                self.ccmp_sh_ba.clock.next = self.clock.val();
-                self.ccmp_sh_ab.clock.next = self.clock.val();
-                self.csh_big_sig.clock.next = self.clock.val();
-                self.csh_small_sig.clock.next = self.clock.val();
-                self.csh_big_exp.clock.next = self.clock.val();
-                self.csh_exp_diff.clock.next = self.clock.val();
-                self.csh_sb.clock.next = self.clock.val();
-                self.cadd_lo_sum.clock.next = self.clock.val();
-                self.cadd_carry.clock.next = self.clock.val();
-                self.cadd_hi0.clock.next = self.clock.val();
-                self.cadd_hi1.clock.next = self.clock.val();
-                self.cadd_exp.clock.next = self.clock.val();
-                self.cadd_lim6.clock.next = self.clock.val();
-                self.cadd_lim_big.clock.next = self.clock.val();
-                self.cadd_sb.clock.next = self.clock.val();
-                self.csum_sum_y.clock.next = self.clock.val();
-                self.csum_exp.clock.next = self.clock.val();
-                self.csum_zero.clock.next = self.clock.val();
-                self.csum_sb.clock.next = self.clock.val();
-                self.clz_lz_t.clock.next = self.clock.val();
-                self.clz_lzc.clock.next = self.clock.val();
-                self.clz_sum_y.clock.next = self.clock.val();
-                self.clz_exp.clock.next = self.clock.val();
-                self.clz_sb.clock.next = self.clock.val();
-                self.cnrm_norm_shift.clock.next = self.clock.val();
-                self.cnrm_sum_y.clock.next = self.clock.val();
-                self.cnrm_exp.clock.next = self.clock.val();
-                self.cnrm_sb.clock.next = self.clock.val();
-                self.crnd_sig_w.clock.next = self.clock.val();
-                self.crnd_e0.clock.next = self.clock.val();
-                self.crnd_e1.clock.next = self.clock.val();
-                self.crnd_e2.clock.next = self.clock.val();
-                self.crnd_k0.clock.next = self.clock.val();
-                self.crnd_k1.clock.next = self.clock.val();
-                self.crnd_k2.clock.next = self.clock.val();
-                self.crnd_sign.clock.next = self.clock.val();
-                self.crnd_spf.clock.next = self.clock.val();
-                self.cout_result.clock.next = self.clock.val();
-                self.ccmp_a_sig.clock.next = self.clock.val();
-                self.ccmp_b_sig.clock.next = self.clock.val();
-                self.ccmp_a_exp.clock.next = self.clock.val();
-                self.ccmp_a_flush.clock.next = self.clock.val();
-                self.ccmp_b_flush.clock.next = self.clock.val();
-                self.ccmp_b_exp.clock.next = self.clock.val();
-                self.csum_lzin.clock.next = self.clock.val();
-                self.cal_small.clock.next = self.clock.val();
-                self.cal_lost.clock.next = self.clock.val();
-                self.cal_fine.clock.next = self.clock.val();
-                self.cal_big_sig.clock.next = self.clock.val();
-                self.cal_big_exp.clock.next = self.clock.val();
-                self.cal_sb.clock.next = self.clock.val();
-                self.cns_sig.clock.next = self.clock.val();
-                self.cns_fine.clock.next = self.clock.val();
-                self.cns_exp.clock.next = self.clock.val();
-                self.cns_sb.clock.next = self.clock.val();
-                self.clw_lzin.clock.next = self.clock.val();
-                self.clw_lzc.clock.next = self.clock.val();
-                self.clw_sum_y.clock.next = self.clock.val();
-                self.clw_exp.clock.next = self.clock.val();
-                self.clw_sb.clock.next = self.clock.val();
-
                 // ======================================================================
                 // Input registers (s0_): the operands enter the pipeline unchanged, so no
-                // logic sits between the ports and the first registers.
+                // logic sits between the ports and the first registers. (Operand isolation:
+                // `hold` keeps the last operands.)
                 // ======================================================================
-                // (Operand isolation: `hold` keeps the last operands.)
                 self.s0_a.d.next = self.a.val();
                 self.s0_b.d.next = self.b.val();
                 self.s0_a.hold.next = self.hold.val();
@@ -656,522 +254,74 @@ macro_rules! fp_adder {
                 self.s0_nan_quiet.hold.next = self.hold.val();
 
                 // ======================================================================
-                // Stage 1, segment A (from s0_): classify, unpack, flush flags, magnitude
-                // compare in chunks, exponent differences. Side band `sb`: bit 0 ftz,
-                // 1 special, 2 sign, 3 sub (from segment F on: zero result), 4.. the special result.
+                // Stage 1: classify (A), swap (B), align (C) into the s1_ registers.
                 // ======================================================================
-                // Magnitude compare on the raw magnitudes: flushing (ftz) only changes the
-                // order of two subnormals or zeros, which both flush to zero, and the sum of two
-                // zeros does not depend on their order.
-                self.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
-                self.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
-                // In four chunks (short carry chains); the low two combined here, the high two in
-                // the swap (segment B).
-                self.lt0.next = self.a_mag.val().get_bits::<$q>(0) < self.b_mag.val().get_bits::<$q>(0);
-                self.lt1.next = self.a_mag.val().get_bits::<$q>($q) < self.b_mag.val().get_bits::<$q>($q);
-                self.eq1.next = self.a_mag.val().get_bits::<$q>($q) == self.b_mag.val().get_bits::<$q>($q);
-                self.lt2.next = self.a_mag.val().get_bits::<$q>($q2) < self.b_mag.val().get_bits::<$q>($q2);
-                self.eq2.next = self.a_mag.val().get_bits::<$q>($q2) == self.b_mag.val().get_bits::<$q>($q2);
-                self.lt3.next = self.a_mag.val().get_bits::<$qt>($q3) < self.b_mag.val().get_bits::<$qt>($q3);
-                self.eq3.next = self.a_mag.val().get_bits::<$qt>($q3) == self.b_mag.val().get_bits::<$qt>($q3);
-                self.ccmp_lt3.d.next = self.lt3.val();
-                self.ccmp_eq3.d.next = self.eq3.val();
-                self.ccmp_lt2.d.next = self.lt2.val();
-                self.ccmp_eq2.d.next = self.eq2.val();
-                self.ccmp_lt_lo.d.next = self.lt1.val() || (self.eq1.val() && self.lt0.val());
-                // Exponent differences both ways (subnormals and zero at exponent 1), in
-                // parallel with the compare; the alignment shift saturates at 63 (>= x:
-                // everything shifts out), so the shifter has 6 levels rather than e.
-                // From the raw exponent fields, so that the zero tests run beside the
-                // subtractions: a zero field counts as 1, which matters only when the other
-                // field is not zero (both zero: the difference is 0 either way); a difference
-                // is used only when its minuend belongs to the larger magnitude, which rules
-                // out a zero minuend with a non-zero subtrahend.
-                self.ea.next = self.s0_a.q.val().get_bits::<$e>($f);
-                self.eb.next = self.s0_b.q.val().get_bits::<$e>($f);
-                if self.xcp.val() {
-                    self.ea.next = self.s0_ae.q.val();
-                    self.eb.next = self.s0_be.q.val();
-                }
-                // NaN and infinity (the exponent field all ones, the fraction not zero or
-                // zero), each one tree of the exponent and fraction bits (as many LUT levels as
-                // the fraction's OR alone), registered, so that segment B's special result
-                // starts from them. (Registered as the two parts, the side band behind them
-                // becomes a critical path of the unit.)
-                self.ccmp_a_nan.d.next = self.ea.val().all() && self.s0_a.q.val().get_bits::<$f>(0).any();
-                self.ccmp_b_nan.d.next = self.eb.val().all() && self.s0_b.q.val().get_bits::<$f>(0).any();
-                self.ccmp_a_inf.d.next = self.ea.val().all() && !self.s0_a.q.val().get_bits::<$f>(0).any();
-                self.ccmp_b_inf.d.next = self.eb.val().all() && !self.s0_b.q.val().get_bits::<$f>(0).any();
-                self.za.next = !self.ea.val().any();
-                self.zb.next = !self.eb.val().any();
-                self.dab.next = self.ea.val() - self.eb.val();
-                if self.zb.val() && !self.za.val() {
-                    self.dab.next = self.ea.val() - self.one_e.val();
-                }
-                self.dba.next = self.eb.val() - self.ea.val();
-                if self.za.val() && !self.zb.val() {
-                    self.dba.next = self.eb.val() - self.one_e.val();
-                }
-                if self.za.val() {
-                    self.ea.next = self.one_e.val();
-                }
-                if self.zb.val() {
-                    self.eb.next = self.one_e.val();
-                }
-                // Unpack both operands beside the compare, so that the swap only selects:
-                // significand with the hidden bit, exponent (1 for subnormals and zero), and
-                // whether the significand flushes to zero (applied with the swap).
-                self.a_sig.next = bit_cast::<$p, $f>(self.s0_a.q.val().get_bits::<$f>(0));
-                if !self.za.val() {
-                    self.a_sig.next = self.a_sig.val() | self.hidden_p.val();
-                }
-                self.b_sig.next = bit_cast::<$p, $f>(self.s0_b.q.val().get_bits::<$f>(0));
-                if !self.zb.val() {
-                    self.b_sig.next = self.b_sig.val() | self.hidden_p.val();
-                }
-                self.ccmp_a_sig.d.next = self.a_sig.val();
-                self.ccmp_b_sig.d.next = self.b_sig.val();
-                self.ccmp_a_flush.d.next = self.s0_ftz.q.val() && self.za.val();
-                self.ccmp_b_flush.d.next = self.s0_ftz.q.val() && self.zb.val();
-                self.ccmp_a_exp.d.next = self.ea.val();
-                self.ccmp_b_exp.d.next = self.eb.val();
-                self.ccmp_sh_ab.d.next = self.dab.val().get_bits::<6>(0);
-                if (self.dab.val() >> 6).any() {
-                    self.ccmp_sh_ab.d.next = self.ones6.val();
-                }
-                self.ccmp_sh_ba.d.next = self.dba.val().get_bits::<6>(0);
-                if (self.dba.val() >> 6).any() {
-                    self.ccmp_sh_ba.d.next = self.ones6.val();
-                }
-                self.ccmp_a.d.next = self.s0_a.q.val();
-                self.ccmp_b.d.next = self.s0_b.q.val();
-                self.ccmp_nq.d.next = self.s0_nan_quiet.q.val();
-                self.sb_a.next = bit_cast::<$sb, $w>(self.zero_w.val());
-                if self.s0_ftz.q.val() {
-                    self.sb_a.next = self.sb_ftz.val();
-                }
-                self.ccmp_sb.d.next = self.sb_a.val();
+                self.classify.a.next = self.s0_a.q.val();
+                self.classify.b.next = self.s0_b.q.val();
+                self.classify.ae.next = self.s0_ae.q.val();
+                self.classify.be.next = self.s0_be.q.val();
+                self.classify.ftz.next = self.s0_ftz.q.val();
+                self.swap.a.next = self.s0_a.q.val();
+                self.swap.b.next = self.s0_b.q.val();
+                self.swap.nq.next = self.s0_nan_quiet.q.val();
+                self.swap.lt3.next = self.classify.lt3.val();
+                self.swap.eq3.next = self.classify.eq3.val();
+                self.swap.lt2.next = self.classify.lt2.val();
+                self.swap.eq2.next = self.classify.eq2.val();
+                self.swap.lt_lo.next = self.classify.lt_lo.val();
+                self.swap.a_nan.next = self.classify.a_nan.val();
+                self.swap.b_nan.next = self.classify.b_nan.val();
+                self.swap.a_inf.next = self.classify.a_inf.val();
+                self.swap.b_inf.next = self.classify.b_inf.val();
+                self.swap.a_sig.next = self.classify.a_sig.val();
+                self.swap.b_sig.next = self.classify.b_sig.val();
+                self.swap.a_exp.next = self.classify.a_exp.val();
+                self.swap.b_exp.next = self.classify.b_exp.val();
+                self.swap.a_flush.next = self.classify.a_flush.val();
+                self.swap.b_flush.next = self.classify.b_flush.val();
+                self.swap.sh_ab.next = self.classify.sh_ab.val();
+                self.swap.sh_ba.next = self.classify.sh_ba.val();
+                self.swap.sb_a.next = self.classify.sb_a.val();
+                self.align.big_sig.next = self.swap.big_sig.val();
+                self.align.small_sig.next = self.swap.small_sig.val();
+                self.align.big_exp.next = self.swap.big_exp.val();
+                self.align.exp_diff.next = self.swap.exp_diff.val();
+                self.align.sb_b.next = self.swap.sb_b.val();
 
                 // ======================================================================
-                // Stage 1, segment B: swap (the larger magnitude first; on a tie `a` stays
-                // first) of the unpacked significands, exponents, signs and exponent
-                // differences; the flush of a subnormal input; NaN and infinity from their
-                // registered flags (`ccmp_*_nan`, `ccmp_*_inf`).
+                // Stage 2: add (D, E), leading-zero count (F, G), normalise (H) into the
+                // s2_ registers.
                 // ======================================================================
-                self.swap.next = self.ccmp_lt3.q.val()
-                    || (self.ccmp_eq3.q.val() && (self.ccmp_lt2.q.val() || (self.ccmp_eq2.q.val() && self.ccmp_lt_lo.q.val())));
-                self.a_sig_b.next = self.ccmp_a_sig.q.val();
-                if self.ccmp_a_flush.q.val() {
-                    self.a_sig_b.next = self.zero_p.val();
-                }
-                self.b_sig_b.next = self.ccmp_b_sig.q.val();
-                if self.ccmp_b_flush.q.val() {
-                    self.b_sig_b.next = self.zero_p.val();
-                }
-                self.big_sig.next = self.a_sig_b.val();
-                self.small_sig.next = self.b_sig_b.val();
-                self.big_exp.next = self.ccmp_a_exp.q.val();
-                self.big_sign.next = self.ccmp_a.q.val().get_bit($s);
-                self.small_sign.next = self.ccmp_b.q.val().get_bit($s);
-                if self.swap.val() {
-                    self.big_sig.next = self.b_sig_b.val();
-                    self.small_sig.next = self.a_sig_b.val();
-                    self.big_exp.next = self.ccmp_b_exp.q.val();
-                    self.big_sign.next = self.ccmp_b.q.val().get_bit($s);
-                    self.small_sign.next = self.ccmp_a.q.val().get_bit($s);
-                }
-                self.csh_big_sig.d.next = self.big_sig.val();
-                self.csh_small_sig.d.next = self.small_sig.val();
-                self.csh_big_exp.d.next = self.big_exp.val();
-                self.csh_exp_diff.d.next = self.ccmp_sh_ab.q.val();
-                if self.swap.val() {
-                    self.csh_exp_diff.d.next = self.ccmp_sh_ba.q.val();
-                }
-                // Special results (from the registered classification).
-                // NaN (a NaN input, or inf + -inf), else infinity.
-                self.nan_val.next = self.canon_nan.val();
-                if self.nan_prop.val() {
-                    if self.ccmp_a_nan.q.val() && self.ccmp_b_nan.q.val() {
-                        if self.ccmp_nq.q.val() {
-                            self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
-                        } else {
-                            self.nan_val.next = self.ccmp_b.q.val();
-                        }
-                    } else if self.ccmp_a_nan.q.val() {
-                        self.nan_val.next = self.ccmp_a.q.val();
-                        if self.ccmp_nq.q.val() {
-                            self.nan_val.next = self.ccmp_a.q.val() | self.quiet_bit.val();
-                        }
-                    } else if self.ccmp_b_nan.q.val() {
-                        self.nan_val.next = self.ccmp_b.q.val();
-                        if self.ccmp_nq.q.val() {
-                            self.nan_val.next = self.ccmp_b.q.val() | self.quiet_bit.val();
-                        }
-                    } else {
-                        self.nan_val.next = self.indef_nan.val();
-                    }
-                }
-                self.special_val.next = self.nan_val.val();
-                if !self.ccmp_a_nan.q.val() && !self.ccmp_b_nan.q.val() {
-                    if self.ccmp_a_inf.q.val() && self.ccmp_b_inf.q.val() {
-                        if self.ccmp_a.q.val().get_bit($s) == self.ccmp_b.q.val().get_bit($s) {
-                            self.special_val.next = self.ccmp_a.q.val();
-                        }
-                    } else if self.ccmp_a_inf.q.val() {
-                        self.special_val.next = self.ccmp_a.q.val();
-                    } else if self.ccmp_b_inf.q.val() {
-                        self.special_val.next = self.ccmp_b.q.val();
-                    }
-                }
-                self.sb_b.next = (bit_cast::<$sb, $w>(self.special_val.val()) << 4) | self.ccmp_sb.q.val();
-                if self.ccmp_a_nan.q.val() || self.ccmp_b_nan.q.val() || self.ccmp_a_inf.q.val() || self.ccmp_b_inf.q.val() {
-                    self.sb_b.next = self.sb_b.val() | self.sb_special.val();
-                }
-                if self.big_sign.val() {
-                    self.sb_b.next = self.sb_b.val() | self.sb_sign.val();
-                }
-                if self.big_sign.val() != self.small_sign.val() {
-                    self.sb_b.next = self.sb_b.val() | self.sb_sub.val();
-                }
-                self.csh_sb.d.next = self.sb_b.val();
+                self.add.big.next = self.align.big.val();
+                self.add.small.next = self.align.small.val();
+                self.add.exp.next = self.align.exp.val();
+                self.add.sb.next = self.align.sb.val();
+                self.lzc.sum_y.next = self.add.sum_y.val();
+                self.lzc.sum_exp.next = self.add.sum_exp.val();
+                self.lzc.sum_sb.next = self.add.sum_sb.val();
+                self.lzc.sum_zero.next = self.add.sum_zero.val();
+                self.lzc.lzin.next = self.add.lzin.val();
+                self.normalise.norm_shift.next = self.lzc.norm_shift.val();
+                self.normalise.lz_sum_y.next = self.lzc.lz_sum_y.val();
+                self.normalise.lz_exp.next = self.lzc.lz_exp.val();
+                self.normalise.lz_sb.next = self.lzc.lz_sb.val();
 
                 // ======================================================================
-                // Stage 1, segment C (ends in s1_): alignment. Shift the smaller significand
-                // right by the exponent difference; the bits shifted out of guard and round
-                // collapse into the sticky bit (bit 0).
+                // Stage 3: round (I) and pack (J), driving `sum`.
                 // ======================================================================
-                // In two steps: the multiple of 8 (segment C), then the rest (segment C2,
-                // after the `cal` cut), each with the sticky of the bits it shifts out.
-                self.small_ext.next = bit_cast::<$x, $p>(self.csh_small_sig.q.val()) << 3;
-                self.sh_c.next = self.csh_exp_diff.q.val() & self.k_hi3.val();
-                self.coarse.next = self.small_ext.val() >> self.sh_c.val();
-                self.lost_c.next = (self.small_ext.val() & !(self.ones_x.val() << self.sh_c.val())).any();
-                self.cal_small.d.next = self.coarse.val();
-                self.cal_lost.d.next = self.lost_c.val();
-                self.cal_fine.d.next = self.csh_exp_diff.q.val().get_bits::<3>(0);
-                self.cal_big_sig.d.next = self.csh_big_sig.q.val();
-                self.cal_big_exp.d.next = self.csh_big_exp.q.val();
-                self.cal_sb.d.next = self.csh_sb.q.val();
-
-                // ======================================================================
-                // Stage 1, segment C2 (ends in s1_): the alignment's last three levels.
-                // ======================================================================
-                self.small_shifted.next = self.cal_small.q.val() >> self.cal_fine.q.val();
-                self.small_lost.next = self.cal_lost.q.val()
-                    || (self.cal_small.q.val() & !(self.ones_x.val() << self.cal_fine.q.val())).any();
-                self.s1_small.d.next = self.small_shifted.val();
-                if self.small_lost.val() {
-                    self.s1_small.d.next = self.small_shifted.val() | self.one_x.val();
-                }
-                self.s1_big.d.next = bit_cast::<$x, $p>(self.cal_big_sig.q.val()) << 3;
-                self.s1_exp.d.next = self.cal_big_exp.q.val();
-                self.s1_sb.d.next = self.cal_sb.q.val();
-
-                // ======================================================================
-                // Stage 2, segment D (from s1_): add or subtract (big + ~small + 1) in two
-                // parts: the low `lo` bits with the carry-in as an extra low bit, and the high
-                // part without its carry-in.
-                // ======================================================================
-                self.big_y.next = bit_cast::<$y, $x>(self.s1_big.q.val());
-                self.small_inv.next = bit_cast::<$y, $x>(self.s1_small.q.val());
-                if self.s1_sb.q.val().get_bit(3) {
-                    self.small_inv.next = bit_cast::<$y, $x>(self.s1_small.q.val()) ^ self.ones_y.val();
-                }
-                self.lo_a.next = (bit_cast::<$lo2, $lo>(self.big_y.val().get_bits::<$lo>(0)) << 1) | self.one_lo2.val();
-                self.lo_b.next = bit_cast::<$lo2, $lo>(self.small_inv.val().get_bits::<$lo>(0)) << 1;
-                if self.s1_sb.q.val().get_bit(3) {
-                    self.lo_b.next = self.lo_b.val() | self.one_lo2.val();
-                }
-                self.lo_t.next = self.lo_a.val() + self.lo_b.val();
-                self.cadd_lo_sum.d.next = self.lo_t.val().get_bits::<$lo>(1);
-                self.cadd_carry.d.next = self.lo_t.val().get_bit($lo + 1);
-                self.cadd_hi0.d.next =
-                    self.big_y.val().get_bits::<$hi>($lo) + self.small_inv.val().get_bits::<$hi>($lo);
-                // The high part with a carry-in too (`cadd_hi1`, a carry chain beside
-                // `cadd_hi0`, the carry-in as an extra low bit as above), so that segment E
-                // only selects: an increment after the cut would be a second carry chain in
-                // series, the f64 adders' critical path.
-                self.hi_a1.next = (bit_cast::<$hi1, $hi>(self.big_y.val().get_bits::<$hi>($lo)) << 1) | self.one_hi1.val();
-                self.hi_b1.next = (bit_cast::<$hi1, $hi>(self.small_inv.val().get_bits::<$hi>($lo)) << 1) | self.one_hi1.val();
-                self.hi_t1.next = self.hi_a1.val() + self.hi_b1.val();
-                self.cadd_hi1.d.next = self.hi_t1.val().get_bits::<$hi>(1);
-                // (Bit 0 is always 0.)
-                self.unused_hi1.next = self.hi_t1.val().get_bit(0);
-                self.cadd_exp.d.next = self.s1_exp.q.val();
-                // The limit of the normalising shift (segment E).
-                self.limit.next = self.s1_exp.q.val() - self.one_e.val();
-                self.cadd_lim6.d.next = self.limit.val().get_bits::<6>(0);
-                self.cadd_lim_big.d.next = (self.limit.val() >> 6).any();
-                self.cadd_sb.d.next = self.s1_sb.q.val();
-
-                // ======================================================================
-                // Stage 2, segment E: the high part selected by the low part's carry.
-                // ======================================================================
-                self.hi.next = self.cadd_hi0.q.val();
-                self.sum_zero.next = !self.cadd_hi0.q.val().any();
-                if self.cadd_carry.q.val() {
-                    self.hi.next = self.cadd_hi1.q.val();
-                    self.sum_zero.next = !self.cadd_hi1.q.val().any();
-                }
-                // Whether the sum is zero, from the registered parts (segment F needs it for
-                // the sign of an exact zero; testing the registered sum there would be the
-                // critical path of the f64 adders' sign band).
-                self.csum_zero.d.next = self.sum_zero.val() && !self.cadd_lo_sum.q.val().any();
-                self.sum_e.next =
-                    (bit_cast::<$y, $hi>(self.hi.val()) << $lo) | bit_cast::<$y, $lo>(self.cadd_lo_sum.q.val());
-                self.csum_sum_y.d.next = self.sum_e.val();
-                self.csum_exp.d.next = self.cadd_exp.q.val();
-                // The normalising shift stops at the minimum exponent (1): a marker bit at
-                // `limit = exp - 1` leading zeros (none when limit >= 64, where the count's
-                // pad stops it anyway), ORed into the count's input, makes the count itself
-                // min(leading zeros, limit). `lzin`: the count's input.
-                self.mark.next = self.top_x.val() >> self.cadd_lim6.q.val();
-                if self.cadd_lim_big.q.val() {
-                    self.mark.next = self.zero_x.val();
-                }
-                self.csum_lzin.d.next = self.sum_e.val().get_bits::<$x>(0) | self.mark.val();
-                self.csum_sb.d.next = self.cadd_sb.q.val();
-
-                // ======================================================================
-                // Stage 2, segment F: zero result, first half of the leading-zero count of
-                // the low x bits, marked at the limit (x when all zero): binary search on them
-                // followed by 64 - x pad ones (which stop the count at x).
-                // ======================================================================
-                // (`lz_t`: the top 56 of those 64 bits; the decisions never look further.)
-                self.lz_t.next = (bit_cast::<56, $x>(self.csum_lzin.q.val()) << (56 - $x)) | self.lz_pad56.val();
-                // The three decisions of the binary search from the unshifted bits (in
-                // parallel); the shift by their sum follows in segment F2.
-                self.d32.next = !self.lz_t.val().get_bits::<32>(24).any();
-                self.d16.next = !self.lz_t.val().get_bits::<16>(40).any();
-                if self.d32.val() {
-                    self.d16.next = !self.lz_t.val().get_bits::<16>(8).any();
-                }
-                self.d8.next = !self.lz_t.val().get_bits::<8>(48).any();
-                if !self.d32.val() && self.d16.val() {
-                    self.d8.next = !self.lz_t.val().get_bits::<8>(32).any();
-                }
-                if self.d32.val() && !self.d16.val() {
-                    self.d8.next = !self.lz_t.val().get_bits::<8>(16).any();
-                }
-                if self.d32.val() && self.d16.val() {
-                    self.d8.next = !self.lz_t.val().get_bits::<8>(0).any();
-                }
-                self.lzc.next = self.zero_e.val();
-                if self.d32.val() {
-                    self.lzc.next = self.lzc.val() | self.lz32.val();
-                }
-                if self.d16.val() {
-                    self.lzc.next = self.lzc.val() | self.lz16.val();
-                }
-                if self.d8.val() {
-                    self.lzc.next = self.lzc.val() | self.lz8.val();
-                }
-                // An exact zero of a subtraction is +0 (round to nearest); of an addition it
-                // keeps the common sign.
-                // Bit 3 turns from `sub` into `zero`.
-                self.sb_f.next = self.csum_sb.q.val() & !self.sb_sub.val();
-                if self.csum_zero.q.val() {
-                    self.sb_f.next = self.sb_f.val() | self.sb_sub.val();
-                    if self.csum_sb.q.val().get_bit(3) {
-                        self.sb_f.next = self.sb_f.val() & !self.sb_sign.val();
-                    }
-                }
-                self.clw_lzin.d.next = self.csum_lzin.q.val();
-                self.clw_lzc.d.next = self.lzc.val();
-                self.clw_sum_y.d.next = self.csum_sum_y.q.val();
-                self.clw_exp.d.next = self.csum_exp.q.val();
-                self.clw_sb.d.next = self.sb_f.val();
-
-                // ======================================================================
-                // Stage 2, segment F2: the 7-bit window of the count's input after the
-                // first three decisions (a shift by a multiple of 8).
-                // ======================================================================
-                self.lz_w.next = (bit_cast::<64, $x>(self.clw_lzin.q.val()) << (64 - $x)) | self.lz_pad.val();
-                self.lz_w.next = self.lz_w.val() << (self.clw_lzc.q.val().get_bits::<6>(0) & self.k_hi3.val());
-                self.clz_lz_t.d.next = self.lz_w.val().get_bits::<7>(57);
-                self.clz_lzc.d.next = self.clw_lzc.q.val();
-                self.clz_sum_y.d.next = self.clw_sum_y.q.val();
-                self.clz_exp.d.next = self.clw_exp.q.val();
-                self.clz_sb.d.next = self.clw_sb.q.val();
-
-                // ======================================================================
-                // Stage 2, segment G: second half of the count (already limited by the marker
-                // to the minimum exponent, where the result is subnormal).
-                // ======================================================================
-                self.lz_g.next = self.clz_lz_t.q.val();
-                self.lzc_g.next = self.clz_lzc.q.val();
-                self.d4.next = !self.lz_g.val().get_bits::<4>(3).any();
-                self.d2.next = !self.lz_g.val().get_bits::<2>(5).any();
-                if self.d4.val() {
-                    self.d2.next = !self.lz_g.val().get_bits::<2>(1).any();
-                }
-                self.d1.next = !self.lz_g.val().get_bit(6);
-                if !self.d4.val() && self.d2.val() {
-                    self.d1.next = !self.lz_g.val().get_bit(4);
-                }
-                if self.d4.val() && !self.d2.val() {
-                    self.d1.next = !self.lz_g.val().get_bit(2);
-                }
-                if self.d4.val() && self.d2.val() {
-                    self.d1.next = !self.lz_g.val().get_bit(0);
-                }
-                if self.d4.val() {
-                    self.lzc_g.next = self.lzc_g.val() | self.lz4.val();
-                }
-                if self.d2.val() {
-                    self.lzc_g.next = self.lzc_g.val() | self.lz2.val();
-                }
-                if self.d1.val() {
-                    self.lzc_g.next = self.lzc_g.val() | self.one_e.val();
-                }
-                self.norm_shift.next = self.lzc_g.val();
-                self.cnrm_norm_shift.d.next = self.norm_shift.val();
-                self.cnrm_sum_y.d.next = self.clz_sum_y.q.val();
-                self.cnrm_exp.d.next = self.clz_exp.q.val();
-                self.cnrm_sb.d.next = self.clz_sb.q.val();
-
-                // ======================================================================
-                // Stage 2, segment H (ends in s2_): normalise (left shift, or one right shift
-                // on a carry out, keeping the sticky).
-                // ======================================================================
-                self.low_x.next = self.cnrm_sum_y.q.val().get_bits::<$x>(0);
-                // The shift is at most x (< 64): a 6-level shifter, in two steps: the multiple
-                // of 8 here (or the right shift), the rest in segment H2 (after `cns`).
-                self.nsh_c.next = self.cnrm_norm_shift.q.val().get_bits::<6>(0) & self.k_hi3.val();
-                self.norm_sig.next = self.low_x.val() << self.nsh_c.val();
-                self.norm_f.next = self.cnrm_norm_shift.q.val().get_bits::<3>(0);
-                self.norm_exp.next = self.cnrm_exp.q.val() - self.cnrm_norm_shift.q.val();
-                if self.cnrm_sum_y.q.val().get_bit($x) {
-                    self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1);
-                    if self.cnrm_sum_y.q.val().get_bit(0) {
-                        self.norm_sig.next = self.cnrm_sum_y.q.val().get_bits::<$x>(1) | self.one_x.val();
-                    }
-                    self.norm_f.next = self.zero3.val();
-                    self.norm_exp.next = self.cnrm_exp.q.val() + self.one_e.val();
-                }
-                self.cns_sig.d.next = self.norm_sig.val();
-                self.cns_fine.d.next = self.norm_f.val();
-                self.cns_exp.d.next = self.norm_exp.val();
-                self.cns_sb.d.next = self.cnrm_sb.q.val();
-
-                // ======================================================================
-                // Stage 2, segment H2 (ends in s2_): the normalising shift's last three levels.
-                // ======================================================================
-                self.s2_norm.d.next = self.cns_sig.q.val() << self.cns_fine.q.val();
-                self.s2_exp.d.next = self.cns_exp.q.val();
-                self.s2_sb.d.next = self.cns_sb.q.val();
-
-                // ======================================================================
-                // Stage 3, segment I (from s2_): round to nearest even.
-                // ======================================================================
-                self.round_up.next = self.s2_norm.q.val().get_bit(2)
-                    && (self.s2_norm.q.val().get_bit(1)
-                        || self.s2_norm.q.val().get_bit(0)
-                        || self.s2_norm.q.val().get_bit(3));
-                // The increment carry-selected: the low `lo` bits and the high part (with its
-                // carry out) add one side by side, and the high part takes its sum when the
-                // low part was all ones (f64: two chains of 28 and 26 bits, not one of 54).
-                self.rnd_lo.next = self.s2_norm.q.val().get_bits::<$lo>(3);
-                self.rnd_hi.next = bit_cast::<$rh1, $rh>(self.s2_norm.q.val().get_bits::<$rh>(3 + $lo));
-                self.rnd_carry.next = self.round_up.val() && self.rnd_lo.val().all();
-                if self.round_up.val() {
-                    self.rnd_lo.next = self.rnd_lo.val() + self.one_lo.val();
-                }
-                if self.rnd_carry.val() {
-                    self.rnd_hi.next = self.rnd_hi.val() + self.one_rh1.val();
-                }
-                self.sig_w.next = (bit_cast::<$p1, $rh1>(self.rnd_hi.val()) << $lo) | bit_cast::<$p1, $lo>(self.rnd_lo.val());
-                self.crnd_sig_w.d.next = self.sig_w.val();
-                // The exponent field for the three values the significand's bits above the
-                // fraction can take (0, 1, 2: subnormal, normal, rounding carry), each with
-                // its overflow and zero-field flags, so that the pack only selects.
-                self.ef0.next = self.s2_exp.q.val() - self.one_e.val();
-                self.ef1.next = self.s2_exp.q.val();
-                self.ef2.next = self.s2_exp.q.val() + self.one_e.val();
-                // Per value: the final exponent field (infinity on overflow, zero for a zero
-                // result, the special value's) and whether the fraction is cleared (overflow,
-                // flush, zero, special). Overflow (field >= all ones) and a zero field are
-                // tests of `exp` itself (1 <= exp < 2^e): exp - 1 never overflows and is zero
-                // for exp = 1; exp overflows when all ones (its field is never zero); exp + 1
-                // overflows from all ones but the lowest bit.
-                self.e_0.next = self.ef0.val();
-                self.k_0.next = self.s2_sb.q.val().get_bit(0) && self.s2_exp.q.val() == self.one_e.val();
-                if self.s2_sb.q.val().get_bit(3) {
-                    self.e_0.next = self.zero_e.val();
-                    self.k_0.next = true;
-                }
-                if self.s2_sb.q.val().get_bit(1) {
-                    self.e_0.next = self.s2_sb.q.val().get_bits::<$e>($f + 4);
-                    self.k_0.next = true;
-                }
-                self.crnd_e0.d.next = self.e_0.val();
-                self.crnd_k0.d.next = self.k_0.val();
-                self.e_1.next = self.ef1.val();
-                self.k_1.next = self.s2_sb.q.val().get_bit(0) && !self.s2_exp.q.val().any();
-                if self.s2_exp.q.val().all() {
-                    self.e_1.next = self.inf_e.val();
-                    self.k_1.next = true;
-                }
-                if self.s2_sb.q.val().get_bit(3) {
-                    self.e_1.next = self.zero_e.val();
-                    self.k_1.next = true;
-                }
-                if self.s2_sb.q.val().get_bit(1) {
-                    self.e_1.next = self.s2_sb.q.val().get_bits::<$e>($f + 4);
-                    self.k_1.next = true;
-                }
-                self.crnd_e1.d.next = self.e_1.val();
-                self.crnd_k1.d.next = self.k_1.val();
-                self.e_2.next = self.ef2.val();
-                self.k_2.next = self.s2_sb.q.val().get_bit(0) && self.s2_exp.q.val().all();
-                if (self.s2_exp.q.val() | self.one_e.val()).all() {
-                    self.e_2.next = self.inf_e.val();
-                    self.k_2.next = true;
-                }
-                if self.s2_sb.q.val().get_bit(3) {
-                    self.e_2.next = self.zero_e.val();
-                    self.k_2.next = true;
-                }
-                if self.s2_sb.q.val().get_bit(1) {
-                    self.e_2.next = self.s2_sb.q.val().get_bits::<$e>($f + 4);
-                    self.k_2.next = true;
-                }
-                self.crnd_e2.d.next = self.e_2.val();
-                self.crnd_k2.d.next = self.k_2.val();
-                self.crnd_sign.d.next = self.s2_sb.q.val().get_bit(2);
-                self.crnd_spf.d.next = self.zero_f.val();
-                if self.s2_sb.q.val().get_bit(1) {
-                    self.crnd_sign.d.next = self.s2_sb.q.val().get_bit($s + 4);
-                    self.crnd_spf.d.next = self.s2_sb.q.val().get_bits::<$f>(4);
-                }
-
-                // ======================================================================
-                // Stage 3, segment J (drives `sum`, or the output cut): pack, overflow, flush,
-                // specials. The exponent field is (exp - 1) plus the significand's bits above
-                // the fraction: the hidden bit adds the missing 1, a subnormal (hidden 0 at
-                // exponent 1) packs to exponent field 0, and a rounding carry bumps it.
-                // ======================================================================
-                self.ek.next = self.crnd_e0.q.val();
-                self.kk.next = self.crnd_k0.q.val();
-                if self.crnd_sig_w.q.val().get_bit($f) {
-                    self.ek.next = self.crnd_e1.q.val();
-                    self.kk.next = self.crnd_k1.q.val();
-                }
-                if self.crnd_sig_w.q.val().get_bit($f + 1) {
-                    self.ek.next = self.crnd_e2.q.val();
-                    self.kk.next = self.crnd_k2.q.val();
-                }
-                self.frac.next = self.crnd_sig_w.q.val().get_bits::<$f>(0);
-                if self.kk.val() {
-                    self.frac.next = self.zero_f.val();
-                }
-                self.frac.next = self.frac.val() | self.crnd_spf.q.val();
-                self.result.next = (bit_cast::<$w, $e>(self.ek.val()) << $f) | bit_cast::<$w, $f>(self.frac.val());
-                if self.crnd_sign.q.val() {
-                    self.result.next = self.result.val() | self.sign_w.val();
-                }
-                self.cout_result.d.next = self.result.val();
-                self.sum.next = self.cout_result.q.val();
+                self.round.norm.next = self.normalise.norm.val();
+                self.round.exp.next = self.normalise.exp.val();
+                self.round.sb.next = self.normalise.sb.val();
+                self.pack.sig_w.next = self.round.sig_w.val();
+                self.pack.e_0.next = self.round.e_0.val();
+                self.pack.e_1.next = self.round.e_1.val();
+                self.pack.e_2.next = self.round.e_2.val();
+                self.pack.k_0.next = self.round.k_0.val();
+                self.pack.k_1.next = self.round.k_1.val();
+                self.pack.k_2.next = self.round.k_2.val();
+                self.pack.sign.next = self.round.sign.val();
+                self.pack.spf.next = self.round.spf.val();
+                self.sum.next = self.pack.sum.val();
             }
         }
     };
@@ -1195,13 +345,13 @@ fn bits_u64<const N: usize>(v: u64) -> Bits<N> {
 
 fp_adder!(
     /// f32 adder; `ftz` gives the global-space flushing; NaN results `7fffffff`.
-    FpAddF32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
+    FpAddF32, blocks: blocks_f32, w: 32, e: 8, f: 23, p: 24, x: 27, y: 28, s: 31, m: 31, xm1: 26,
     q: 8, q2: 16, q3: 24, qt: 7, lo: 14, lo2: 16, hi: 14, hi1: 15, e2: 10, sb: 36, p1: 25, rh: 10, rh1: 11,
     nan_prop: false, canon: 0x7fff_ffff, indef: 0x7fff_ffff, quiet: 0x0040_0000
 );
 fp_adder!(
     /// f64 adder with the f64 NaN rules (`nan_quiet` = shared space).
-    FpAddF64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
+    FpAddF64, blocks: blocks_f64, w: 64, e: 11, f: 52, p: 53, x: 56, y: 57, s: 63, m: 63, xm1: 55,
     q: 16, q2: 32, q3: 48, qt: 15, lo: 28, lo2: 30, hi: 29, hi1: 30, e2: 13, sb: 68, p1: 54, rh: 25, rh1: 26,
     nan_prop: true, canon: 0x7ff8_0000_0000_0000, indef: 0xfff8_0000_0000_0000,
     quiet: 0x0008_0000_0000_0000
