@@ -14,8 +14,8 @@ macro_rules! fp_add_seg {
         pub struct Add {
             pub clock: Signal<In, Clock>,
             /// Stage 1's results ([`Align`]), into the `s1_` registers.
-            pub big: Signal<In, Bits<$x>>,
-            pub small: Signal<In, Bits<$x>>,
+            pub big_x: Signal<In, Bits<$x>>,
+            pub small_x: Signal<In, Bits<$x>>,
             pub exp: Signal<In, Bits<$e>>,
             pub sb: Signal<In, Bits<$sb>>,
             /// The sum with its carry, its exponent and side band, whether it is zero, and the
@@ -63,8 +63,8 @@ macro_rules! fp_add_seg {
                 let cadd = cut_on(cfg, Group::Cadd);
                 Self {
                     clock: Default::default(),
-                    big: Default::default(),
-                    small: Default::default(),
+                    big_x: Default::default(),
+                    small_x: Default::default(),
                     exp: Default::default(),
                     sb: Default::default(),
                     sum_y: Default::default(),
@@ -118,8 +118,8 @@ macro_rules! fp_add_seg {
                 // ------------------------------------------------------------------
                 // The `s1_` registers: the end of stage 1.
                 // ------------------------------------------------------------------
-                self.s1_big.d.next = self.big.val();
-                self.s1_small.d.next = self.small.val();
+                self.s1_big.d.next = self.big_x.val();
+                self.s1_small.d.next = self.small_x.val();
                 self.s1_exp.d.next = self.exp.val();
                 self.s1_sb.d.next = self.sb.val();
 

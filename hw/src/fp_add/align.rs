@@ -20,8 +20,8 @@ macro_rules! fp_align {
             pub sb_b: Signal<In, Bits<$sb>>,
             /// Both significands with guard, round and sticky, the exponent and the side band:
             /// the D inputs of the `s1_` registers.
-            pub big: Signal<Out, Bits<$x>>,
-            pub small: Signal<Out, Bits<$x>>,
+            pub big_x: Signal<Out, Bits<$x>>,
+            pub small_x: Signal<Out, Bits<$x>>,
             pub exp: Signal<Out, Bits<$e>>,
             pub sb: Signal<Out, Bits<$sb>>,
             k_hi3: Constant<Bits<6>>,
@@ -57,8 +57,8 @@ macro_rules! fp_align {
                     big_exp: Default::default(),
                     exp_diff: Default::default(),
                     sb_b: Default::default(),
-                    big: Default::default(),
-                    small: Default::default(),
+                    big_x: Default::default(),
+                    small_x: Default::default(),
                     exp: Default::default(),
                     sb: Default::default(),
                     k_hi3: Constant::new(bits_u128(0b111000)),
@@ -121,11 +121,11 @@ macro_rules! fp_align {
                 self.small_shifted.next = self.cal_small.q.val() >> self.cal_fine.q.val();
                 self.small_lost.next = self.cal_lost.q.val()
                     || (self.cal_small.q.val() & !(self.ones_x.val() << self.cal_fine.q.val())).any();
-                self.small.next = self.small_shifted.val();
+                self.small_x.next = self.small_shifted.val();
                 if self.small_lost.val() {
-                    self.small.next = self.small_shifted.val() | self.one_x.val();
+                    self.small_x.next = self.small_shifted.val() | self.one_x.val();
                 }
-                self.big.next = bit_cast::<$x, $p>(self.cal_big_sig.q.val()) << 3;
+                self.big_x.next = bit_cast::<$x, $p>(self.cal_big_sig.q.val()) << 3;
                 self.exp.next = self.cal_big_exp.q.val();
                 self.sb.next = self.cal_sb.q.val();
             }

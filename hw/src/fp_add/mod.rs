@@ -292,8 +292,8 @@ macro_rules! fp_adder {
                 // Stage 2: add (D, E), leading-zero count (F, G), normalise (H) into the
                 // s2_ registers.
                 // ======================================================================
-                self.add.big.next = self.align.big.val();
-                self.add.small.next = self.align.small.val();
+                self.add.big_x.next = self.align.big_x.val();
+                self.add.small_x.next = self.align.small_x.val();
                 self.add.exp.next = self.align.exp.val();
                 self.add.sb.next = self.align.sb.val();
                 self.lzc.sum_y.next = self.add.sum_y.val();
