@@ -12,9 +12,9 @@ macro_rules! fp_classify {
         /// saturated to 6 bits, and the side band's `ftz` bit.
         #[derive(LogicBlock)]
         pub struct Classify {
-            /// The operands (input registers).
-            pub a: Signal<In, Bits<$w>>,
-            pub b: Signal<In, Bits<$w>>,
+            /// The operands' magnitudes (input registers; the signs are read by the swap).
+            pub a_mag: Signal<In, Bits<$m>>,
+            pub b_mag: Signal<In, Bits<$m>>,
             /// Their exponent fields from the replica registers (used at the segmented depths).
             pub ae: Signal<In, Bits<$e>>,
             pub be: Signal<In, Bits<$e>>,
@@ -47,8 +47,6 @@ macro_rules! fp_classify {
             hidden_p: Constant<Bits<$p>>,
             zero_w: Constant<Bits<$w>>,
             sb_ftz: Constant<Bits<$sb>>,
-            a_mag: Signal<Local, Bits<$m>>,
-            b_mag: Signal<Local, Bits<$m>>,
             lt0: Signal<Local, Bit>,
             lt1: Signal<Local, Bit>,
             eq1: Signal<Local, Bit>,
@@ -63,8 +61,8 @@ macro_rules! fp_classify {
         impl Classify {
             pub fn new(cfg: &Config) -> Self {
                 Self {
-                    a: Default::default(),
-                    b: Default::default(),
+                    a_mag: Default::default(),
+                    b_mag: Default::default(),
                     ae: Default::default(),
                     be: Default::default(),
                     ftz: Default::default(),
@@ -92,8 +90,6 @@ macro_rules! fp_classify {
                     hidden_p: Constant::new(bits_u128(1u128 << $f)),
                     zero_w: Constant::new(bits_u128(0)),
                     sb_ftz: Constant::new(bits_u128(1)),
-                    a_mag: Default::default(),
-                    b_mag: Default::default(),
                     lt0: Default::default(),
                     lt1: Default::default(),
                     eq1: Default::default(),
@@ -113,8 +109,6 @@ macro_rules! fp_classify {
                 // Magnitude compare on the raw magnitudes: flushing (ftz) only changes the
                 // order of two subnormals or zeros, which both flush to zero, and the sum of two
                 // zeros does not depend on their order.
-                self.a_mag.next = self.a.val().get_bits::<$m>(0);
-                self.b_mag.next = self.b.val().get_bits::<$m>(0);
                 // In four chunks (short carry chains); the low two combined here, the high two in
                 // the swap (segment B).
                 self.lt0.next = self.a_mag.val().get_bits::<$q>(0) < self.b_mag.val().get_bits::<$q>(0);
@@ -133,8 +127,8 @@ macro_rules! fp_classify {
                 // field is not zero (both zero: the difference is 0 either way); a difference
                 // is used only when its minuend belongs to the larger magnitude, which rules
                 // out a zero minuend with a non-zero subtrahend.
-                self.ea.next = self.a.val().get_bits::<$e>($f);
-                self.eb.next = self.b.val().get_bits::<$e>($f);
+                self.ea.next = self.a_mag.val().get_bits::<$e>($f);
+                self.eb.next = self.b_mag.val().get_bits::<$e>($f);
                 if self.xcp.val() {
                     self.ea.next = self.ae.val();
                     self.eb.next = self.be.val();
@@ -144,10 +138,10 @@ macro_rules! fp_classify {
                 // the fraction's OR alone), registered by the `ccmp` cut, so that segment B's
                 // special result starts from them. (Registered as the two parts, the side band
                 // behind them becomes a critical path of the unit.)
-                self.a_nan.next = self.ea.val().all() && self.a.val().get_bits::<$f>(0).any();
-                self.b_nan.next = self.eb.val().all() && self.b.val().get_bits::<$f>(0).any();
-                self.a_inf.next = self.ea.val().all() && !self.a.val().get_bits::<$f>(0).any();
-                self.b_inf.next = self.eb.val().all() && !self.b.val().get_bits::<$f>(0).any();
+                self.a_nan.next = self.ea.val().all() && self.a_mag.val().get_bits::<$f>(0).any();
+                self.b_nan.next = self.eb.val().all() && self.b_mag.val().get_bits::<$f>(0).any();
+                self.a_inf.next = self.ea.val().all() && !self.a_mag.val().get_bits::<$f>(0).any();
+                self.b_inf.next = self.eb.val().all() && !self.b_mag.val().get_bits::<$f>(0).any();
                 self.za.next = !self.ea.val().any();
                 self.zb.next = !self.eb.val().any();
                 self.dab.next = self.ea.val() - self.eb.val();
@@ -167,11 +161,11 @@ macro_rules! fp_classify {
                 // Unpack both operands beside the compare, so that the swap only selects:
                 // significand with the hidden bit, exponent (1 for subnormals and zero), and
                 // whether the significand flushes to zero (applied with the swap).
-                self.a_sig.next = bit_cast::<$p, $f>(self.a.val().get_bits::<$f>(0));
+                self.a_sig.next = bit_cast::<$p, $f>(self.a_mag.val().get_bits::<$f>(0));
                 if !self.za.val() {
                     self.a_sig.next = self.a_sig.val() | self.hidden_p.val();
                 }
-                self.b_sig.next = bit_cast::<$p, $f>(self.b.val().get_bits::<$f>(0));
+                self.b_sig.next = bit_cast::<$p, $f>(self.b_mag.val().get_bits::<$f>(0));
                 if !self.zb.val() {
                     self.b_sig.next = self.b_sig.val() | self.hidden_p.val();
                 }

@@ -42,7 +42,7 @@ macro_rules! fp_lzc {
             d32: Signal<Local, Bit>,
             d16: Signal<Local, Bit>,
             d8: Signal<Local, Bit>,
-            lzc: Signal<Local, Bits<$e>>,
+            lzc_f: Signal<Local, Bits<$e>>,
             sb_f: Signal<Local, Bits<$sb>>,
             lz_w: Signal<Local, Bits<64>>,
             lz_g: Signal<Local, Bits<7>>,
@@ -96,7 +96,7 @@ macro_rules! fp_lzc {
                     d32: Default::default(),
                     d16: Default::default(),
                     d8: Default::default(),
-                    lzc: Default::default(),
+                    lzc_f: Default::default(),
                     sb_f: Default::default(),
                     lz_w: Default::default(),
                     lz_g: Default::default(),
@@ -160,15 +160,15 @@ macro_rules! fp_lzc {
                 if self.d32.val() && self.d16.val() {
                     self.d8.next = !self.lz_t.val().get_bits::<8>(0).any();
                 }
-                self.lzc.next = self.zero_e.val();
+                self.lzc_f.next = self.zero_e.val();
                 if self.d32.val() {
-                    self.lzc.next = self.lzc.val() | self.lz32.val();
+                    self.lzc_f.next = self.lzc_f.val() | self.lz32.val();
                 }
                 if self.d16.val() {
-                    self.lzc.next = self.lzc.val() | self.lz16.val();
+                    self.lzc_f.next = self.lzc_f.val() | self.lz16.val();
                 }
                 if self.d8.val() {
-                    self.lzc.next = self.lzc.val() | self.lz8.val();
+                    self.lzc_f.next = self.lzc_f.val() | self.lz8.val();
                 }
                 // An exact zero of a subtraction is +0 (round to nearest); of an addition it
                 // keeps the common sign. Bit 3 turns from `sub` into `zero`.
@@ -180,7 +180,7 @@ macro_rules! fp_lzc {
                     }
                 }
                 self.clw_lzin.d.next = self.csum_lzin.q.val();
-                self.clw_lzc.d.next = self.lzc.val();
+                self.clw_lzc.d.next = self.lzc_f.val();
                 self.clw_sum_y.d.next = self.csum_sum_y.q.val();
                 self.clw_exp.d.next = self.csum_exp.q.val();
                 self.clw_sb.d.next = self.sb_f.val();

@@ -256,8 +256,8 @@ macro_rules! fp_adder {
                 // ======================================================================
                 // Stage 1: classify (A), swap (B), align (C) into the s1_ registers.
                 // ======================================================================
-                self.classify.a.next = self.s0_a.q.val();
-                self.classify.b.next = self.s0_b.q.val();
+                self.classify.a_mag.next = self.s0_a.q.val().get_bits::<$m>(0);
+                self.classify.b_mag.next = self.s0_b.q.val().get_bits::<$m>(0);
                 self.classify.ae.next = self.s0_ae.q.val();
                 self.classify.be.next = self.s0_be.q.val();
                 self.classify.ftz.next = self.s0_ftz.q.val();

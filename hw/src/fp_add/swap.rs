@@ -52,7 +52,7 @@ macro_rules! fp_swap {
             sb_special: Constant<Bits<$sb>>,
             sb_sign: Constant<Bits<$sb>>,
             sb_sub: Constant<Bits<$sb>>,
-            swap: Signal<Local, Bit>,
+            swapped: Signal<Local, Bit>,
             a_sig_b: Signal<Local, Bits<$p>>,
             b_sig_b: Signal<Local, Bits<$p>>,
             big_sign: Signal<Local, Bit>,
@@ -121,7 +121,7 @@ macro_rules! fp_swap {
                     sb_special: Constant::new(bits_u128(2)),
                     sb_sign: Constant::new(bits_u128(4)),
                     sb_sub: Constant::new(bits_u128(8)),
-                    swap: Default::default(),
+                    swapped: Default::default(),
                     a_sig_b: Default::default(),
                     b_sig_b: Default::default(),
                     big_sign: Default::default(),
@@ -190,7 +190,7 @@ macro_rules! fp_swap {
                 // ------------------------------------------------------------------
                 // Segment B: the swap.
                 // ------------------------------------------------------------------
-                self.swap.next = self.ccmp_lt3.q.val()
+                self.swapped.next = self.ccmp_lt3.q.val()
                     || (self.ccmp_eq3.q.val() && (self.ccmp_lt2.q.val() || (self.ccmp_eq2.q.val() && self.ccmp_lt_lo.q.val())));
                 self.a_sig_b.next = self.ccmp_a_sig.q.val();
                 if self.ccmp_a_flush.q.val() {
@@ -205,7 +205,7 @@ macro_rules! fp_swap {
                 self.big_exp.next = self.ccmp_a_exp.q.val();
                 self.big_sign.next = self.ccmp_a.q.val().get_bit($s);
                 self.small_sign.next = self.ccmp_b.q.val().get_bit($s);
-                if self.swap.val() {
+                if self.swapped.val() {
                     self.big_sig.next = self.b_sig_b.val();
                     self.small_sig.next = self.a_sig_b.val();
                     self.big_exp.next = self.ccmp_b_exp.q.val();
@@ -213,7 +213,7 @@ macro_rules! fp_swap {
                     self.small_sign.next = self.ccmp_a.q.val().get_bit($s);
                 }
                 self.exp_diff.next = self.ccmp_sh_ab.q.val();
-                if self.swap.val() {
+                if self.swapped.val() {
                     self.exp_diff.next = self.ccmp_sh_ba.q.val();
                 }
                 // Special results (from the registered classification).

@@ -192,7 +192,7 @@ pub struct Swap {
     sb_special: Constant<Bits<20>>,
     sb_sign: Constant<Bits<20>>,
     sb_sub: Constant<Bits<20>>,
-    swap: Signal<Local, Bit>,
+    swapped: Signal<Local, Bit>,
     dab: Signal<Local, Bits<8>>,
     dba: Signal<Local, Bits<8>>,
     big_sign: Signal<Local, Bit>,
@@ -235,7 +235,7 @@ impl Swap {
             sb_special: Constant::new(bits_u128(2)),
             sb_sign: Constant::new(bits_u128(4)),
             sb_sub: Constant::new(bits_u128(8)),
-            swap: Default::default(),
+            swapped: Default::default(),
             dab: Default::default(),
             dba: Default::default(),
             big_sign: Default::default(),
@@ -268,7 +268,7 @@ impl Logic for Swap {
         self.ccmp_fl.d.next = self.fl.val();
 
         // Segment B.
-        self.swap.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
+        self.swapped.next = self.ccmp_lt_hi.q.val() || (self.ccmp_eq_hi.q.val() && self.ccmp_lt_lo.q.val());
         // Exponent differences both ways (beside the swap decision): the low 4 bits are the
         // alignment shift, and a difference of 16 or more (`csh_far`) shifts everything out.
         self.dab.next = self.ccmp_a_exp.q.val() - self.ccmp_b_exp.q.val();
@@ -279,7 +279,7 @@ impl Logic for Swap {
         self.sh.next = self.dab.val().get_bits::<4>(0);
         self.far.next = self.dab.val().get_bits::<4>(4).any();
         self.big_sign.next = self.ccmp_fl.q.val().get_bit(5);
-        if self.swap.val() {
+        if self.swapped.val() {
             self.big_sig.next = self.ccmp_b_sig.q.val();
             self.small_sig.next = self.ccmp_a_sig.q.val();
             self.big_exp.next = self.ccmp_b_exp.q.val();
