@@ -44,10 +44,11 @@
 //! rounded significand's top bits. Side-band signals travel packed (`sb`: ftz, special, sign,
 //! sub/zero, special value).
 //!
-//! Blocks (one file each; every block is generated per format by a macro, in the module
-//! [`blocks_f32`] or [`blocks_f64`]): the top block holds the input registers and wires the
-//! others in pipeline order. Each block starts with the candidate cut in front of it, so that
-//! its logic reads the cut's outputs.
+//! Blocks (a file per stage group; each block is generated per format by the file's macro,
+//! into the module [`blocks_f32`] or [`blocks_f64`]): the top block holds the input registers
+//! and wires the others in pipeline order. Each block starts with the candidate cut (or the
+//! fixed pipeline registers) in front of it, so that its logic reads the cut's outputs; in the
+//! Verilog a cut is `<block>$<cut>_<signal>`, e.g. `swap$ccmp_a`.
 //!
 //! | block | file | segments |
 //! | --- | --- | --- |
