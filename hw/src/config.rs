@@ -21,9 +21,9 @@ use rust_hdl::prelude::*;
 /// Pipeline depths (latencies in cycles, inputs to result) of the datapath blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
-    /// The f32 and f64 adders (`fp_add.rs`): [`FP_STAGES_MIN`]..=[`FP_STAGES_MAX`].
+    /// The f32 and f64 adders (`fp_add/`): [`FP_STAGES_MIN`]..=[`FP_STAGES_MAX`].
     pub fp_stages: usize,
-    /// The f16/bf16 add lane (`fp_add16.rs`): [`FP16_STAGES_MIN`]..=[`FP16_STAGES_MAX`].
+    /// The f16/bf16 add lane (`fp_add16/`): [`FP16_STAGES_MIN`]..=[`FP16_STAGES_MAX`].
     pub fp16_stages: usize,
     /// The integer ALU (`int_alu.rs`): [`INT_STAGES_MIN`]..=[`INT_STAGES_MAX`] (2 splits its
     /// 64-bit add and compares into 32-bit halves with a register between them).
@@ -50,7 +50,7 @@ pub const FP_STAGES_MAX: usize = 14;
 /// The shallowest f16/bf16 add lane (input registers, align, add + normalise; round and pack
 /// drive the output): the lane the unit is built for.
 pub const FP16_STAGES_MIN: usize = 3;
-/// The deepest f16/bf16 add lane (every candidate cut of `fp_add16.rs` kept, the output
+/// The deepest f16/bf16 add lane (every candidate cut of `fp_add16/` kept, the output
 /// registered).
 pub const FP16_STAGES_MAX: usize = 9;
 

@@ -7,8 +7,8 @@
 //! | `alu.rs` | [`ReductionAlu`]: decode, lanes, select, common latency |
 //! | `config.rs` | [`Config`]: the pipeline depths (generator parameters); [`config::Cut`], a candidate register |
 //! | `int_alu.rs` | [`int_alu::IntAlu`]: 32/64-bit integer and bitwise ops |
-//! | `fp_add.rs` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design |
-//! | `fp_add16.rs` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select |
+//! | `fp_add/` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design, a block per stage group |
+//! | `fp_add16/` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select, a block per stage group |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
 //! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
