@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use vcd::{ReferenceIndex, ScopeItem};
 
 /// One group of signals: its title and the signals' names relative to the unit's module
-/// (`queue.e_valid$0$q` is `e_valid$0$q` in the instance `queue`).
+/// (`queue.slots.e_valid$0$q` is `e_valid$0$q` in the instance `slots` of the instance `queue`).
 pub struct Group {
     pub title: &'static str,
     pub signals: Vec<String>,
@@ -29,7 +29,7 @@ pub fn unit_groups(sh: &hw::slice_unit::Shape) -> Vec<Group> {
         "rsp_ready", "rsp_id", "rsp_status", "rsp_data", "cov",
     ]);
     let mut queue = v(&["queue$push_valid", "queue$push_ready", "queue$push_line"]);
-    queue.extend((0..hw::slice_unit::QUEUE_DEPTH).map(|i| format!("queue.e_valid${i}$q")));
+    queue.extend((0..hw::slice_unit::QUEUE_DEPTH).map(|i| format!("queue.slots.e_valid${i}$q")));
     queue.extend(v(&["queue$issue_valid", "queue$issue_line", "issue", "credits$q"]));
     let mut stages = Vec::new();
     for k in 0..sh.stages {

@@ -1,0 +1,410 @@
+//! The per-address ordering queue: holds accepted requests until they may issue, keeps
+//! requests to one line in arrival order, and lets requests to other lines overtake.
+//!
+//! [`QUEUE_DEPTH`] fixed slots; an entry stays in the slot it was pushed into until it
+//! issues (nothing shifts). Each entry holds a line address, an `ordered` flag (the request
+//! touches memory; error requests do not and are never ordered), a *hazard window* `W`
+//! (`push_wait`: its new line exists only `W` cycles after its issue; the unit's default
+//! pipeline gives the FP forms 2, everything else 0) and an opaque payload. An entry is
+//! *eligible* when it is valid and either not ordered, or ordered and
+//! - no older valid ordered entry has the same line and a word in common (`push_words`: the
+//!   32-bit words of the line an entry touches; order per word, entries to other words of
+//!   a line overtake each other), and
+//! - no ordered entry to its line and words issued in the last `W` cycles, `W` that entry's window
+//!   (its result is not there yet: the unit's pipeline holds it). The largest window is the
+//!   constructor's `max_wait` ([`QUEUE_HAZARD_CYCLES`] = 2 for [`Default`]).
+//!
+//! In each cycle with `issue_enable` high the oldest eligible entry leaves on the `issue_*`
+//! outputs (combinationally from the entry registers; the consumer must take it). A push
+//! (`push_valid` and `push_ready`) takes the lowest free slot. `push_ready` is low only when
+//! all slots are valid (it does not look at this cycle's issue, so there is no combinational
+//! path from the issue side to it). Synchronous `reset` empties the queue.
+//!
+//! # Timing structure (150 MHz on the ECP5)
+//! Everything the pick needs is registered, so the issue outputs are two short steps from
+//! the registers: a one-hot oldest-eligible pick and a one-hot AND-OR of the slots.
+//! - `e_elig[i]` (entry i is eligible) is a register, computed from the next state;
+//! - `e_older[i]` bit j (entry i is older than entry j): the age matrix. A push into slot k
+//!   clears row k and sets column k. The pick: `sel[i] = elig[i] & !OR_j(elig[j] & older[j][i])`;
+//! - `e_dep[i]` bit j (entry i waits for the older ordered entry j to its line): set at the
+//!   push (the pushed line compared with every slot's line, the only line compares), cleared
+//!   when j issues;
+//! - `e_cnt[i]`: the cycles entry i still waits for a result, as a thermometer code (bit k
+//!   set while more than k cycles remain; shifting right counts down, and the larger of two
+//!   waits is their OR). When a late entry j (window `W` > 0) issues, its dependents
+//!   (`e_dep[i]` bit j) are blocked in the next cycle and get `e_cnt` = `W - 1` ones (`e_wt[j]`,
+//!   decoded at the push): they move from waiting on the line to waiting on the result.
+//! - The issue history `h_line[k]`, `h_t[k]`: the line of the late entry issued `k + 1` cycles
+//!   ago and its remaining window (`W - k - 1` ones). A pushed entry ORs the windows of the
+//!   history entries to its line (bit 0: it waits next cycle, the rest its `e_cnt`); one pushed
+//!   in the cycle of such an issue takes the issuing entry's `e_wt` from its line compare.
+//!   The history has `max_wait - 1` places (one with the default window of 2: the line of the
+//!   last issue).
+//!
+//! # Registered push ([`OrderingQueue::with_registered_push`], the unit's registered pipeline)
+//! The push keeps the pushed request's raw matches with the slots (`m_q`: line and words,
+//! with no issue applied) and the history's
+//! count, and is not eligible in its first cycle; every entry applies an issue one cycle late
+//! (`last_fs`: its dependence bit on the issued entry is cleared, and that entry's window,
+//! `i_wt` read from its slot, joins its count, a cycle after the issue). So neither the pushed request's
+//! decode nor any state of the other entries waits for this cycle's pick; the price is a
+//! cycle more from push to issue, and a window of at least 1 for every ordered entry.
+//! Three more registers keep the pick and the line compares off each other's paths:
+//! - the windows of the history places the pushed line matches (each place's match ANDed
+//!   with its window) are registered, and join the entry's count a cycle later (the entry is
+//!   not eligible then anyway) through one OR of three registers: the issue of the cycle
+//!   before and the newest place (`ph_w`, the issue before it), both matched through their
+//!   slots' line compares (a slot stays intact for two cycles after its issue; their word
+//!   matches are registered apart, `ph_wh`, and ANDed in the OR), and the older
+//!   places already ORed (`ph_hr`), whose matches are compared a cycle ahead like the
+//!   slots' (`hm_r`: a place k > 0 is place k - 1 of the cycle before);
+//! - a push takes the slot chosen a cycle before (`fr`, among the slots free then and not
+//!   being pushed), so `push_ready` and the write enables wait for no search of the valid
+//!   bits; a slot freed by an issue is offered two cycles later;
+//! - hence an issued entry's slot stays intact for two cycles, and the issue outputs leave a
+//!   cycle after the pick (`last_fs`, `last_fire`), read from that slot: the pick drives
+//!   registers only. The issue of the cycle before is the history's newest place, read from
+//!   its slot too (its line compare is the pushed line's slot compare).
+//! - the pushed line's compares with the slots are made a cycle ahead (`m_r`), from the line
+//!   the push will carry (`push_line_nx`) and each slot's line as it will be (the slot chosen
+//!   by `fr` takes the pushed line): so the push's dependences start from a register. A
+//!   pusher whose line register may keep its line says so (`push_nx_keep`) beside the line
+//!   it would load; then the matches are already in `m_r` (its own next value, with the
+//!   slot `fr` loads matching), and the bit selects between them and the compares in the
+//!   last LUT (the history's place matches likewise shift along `hm_r`);
+//! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
+//!   event (the coverage is counted, not acted on).
+//!
+//! # Chains (registered push)
+//! Each entry carries a *chain key* (`push_key`: the bytes it touches and the loop its
+//! operation takes; 0 when it takes none). At the push the key is compared with every slot's
+//! (`e_ch`); when an entry's dependence with an equal key issues, the entry waits the chain's
+//! window after it ([`OrderingQueue::with_chain_wait`], 1 by default) instead of that entry's
+//! own: the unit forwards the producer's result into the
+//! consumer's operand inside the ALU's loop, so the consumer does not need the merged line.
+//! A dependence with another key (other bytes, another loop, a line-path access) gives its
+//! full window, and the count keeps the largest. An entry pushed after its producer issued
+//! takes the producer's full window from the history (chains form among waiting entries).
+//!
+//! Coverage outputs (high in the cycle the event happens; with a registered push,
+//! `cov_line_wait` and `cov_hazard_wait` a cycle later): `cov_full` (all entries valid),
+//! `cov_overtake` (an entry issues while an older one waits), `cov_line_wait` (an entry waits
+//! behind an older one to its line), `cov_hazard_wait` (an entry free of older same-line
+//! entries waits for the result of a late entry to its line), `cov_back_to_back` (two
+//! ordered pushes to one line in consecutive cycles).
+
+//!
+//! # Blocks
+//! ```text
+//!  push_* ──► free_slot::FreeSlot ──we, ld, fr──┬──────────────────────────────┐
+//!             (handshake, slot choice)          │                              │
+//!  push_* ──► slots::SlotData ◄─────────────────┤ fs                           │
+//!             (line, words, payload, window,    │                              │
+//!              key, age matrix)                 │                              │
+//!               │ valid, line, words, key, wt   │                              │
+//!               ▼                               │                              ▼
+//!  push_* ──► push_match::PushMatch ──m──► history::History ──hist, ph_or──► wait_state::EntryWait
+//!             (line/word/key compares,  n_dep, n_blk, n_wt, m_q, p_ch ───────► (e_dep, e_cnt, e_ch,
+//!              pushed entry's deps)            ▲ issue_line, i_wt                e_dw, e_elig)
+//!                                              │                                   │ elig
+//!  issue_* ◄── select::IssueSelect ────────────┴───────────── fs, last_fs ◄────────┘
+//!             (oldest-eligible pick, one-hot AND-OR of the slots)
+//! ```
+//! Every arrow into `EntryWait` and `SlotData` ends at a register's D input; the pick reads
+//! registers only (`elig`, the age matrix), so the blocks form no combinational loop.
+
+mod free_slot;
+mod history;
+mod push_match;
+mod select;
+mod slots;
+mod wait_state;
+
+use crate::line_memory::LINE_BITS;
+use rust_hdl::prelude::*;
+
+/// Entries in the ordering queue: the queue's one size parameter (all its logic follows this
+/// constant; the unit and the tests pass with other depths, e.g. 5).
+pub const QUEUE_DEPTH: usize = 8;
+/// Width of an entry's opaque payload.
+pub const QUEUE_PAYLOAD_BITS: usize = 174;
+/// The largest hazard window of the default queue: cycles after the issue of an ordered FP
+/// entry in which ordered entries to its line may not issue (the unit's default pipeline
+/// forwards an FP op's result from s4, so a dependent request may issue
+/// [`crate::alu::ALU_LATENCY`] cycles after it, not while the FP op is in s1 or s2).
+pub const QUEUE_HAZARD_CYCLES: usize = 2;
+/// The largest hazard window any queue takes (`OrderingQueue::new`): the width of the
+/// thermometer counts.
+pub const QUEUE_WAIT_MAX: usize = 16;
+/// Width of `push_wait`.
+pub const QUEUE_WAIT_BITS: usize = 5;
+/// Width of `push_key` (the top bit: the entry may chain).
+pub const QUEUE_KEY_BITS: usize = 8;
+const _: () = assert!(QUEUE_DEPTH >= 2 && QUEUE_DEPTH <= 16, "slot vectors shift by a 4-bit constant");
+
+#[derive(LogicBlock)]
+pub struct OrderingQueue {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // Push side.
+    pub push_valid: Signal<In, Bit>,
+    pub push_ready: Signal<Out, Bit>,
+    /// Registered push only: the next cycle's `push_ready` before the reset (the D input of
+    /// its register), for a consumer that registers its own copy of the handshake.
+    pub push_ready_nx: Signal<Out, Bit>,
+    pub push_line: Signal<In, Bits<LINE_BITS>>,
+    /// Registered push only: the line `push_line` carries in the next cycle (the D input of
+    /// the pusher's line register), so that the line compares start a cycle ahead.
+    pub push_line_nx: Signal<In, Bits<LINE_BITS>>,
+    /// Registered push only: the pusher keeps its line register next cycle (the next push
+    /// line is `push_line` itself, whatever `push_line_nx` says). It selects, in the last
+    /// LUT of each slot's match, the matches the queue already holds instead of the compares
+    /// with `push_line_nx`: a register, or a register's copy. 0 when unused. The held
+    /// matches rely on it in every cycle: with it the push line must stay, without it
+    /// `push_line_nx` must be next cycle's push line.
+    /// (From power-up, a slot's held match is exact from the first cycle `fr` loads the slot,
+    /// before which nothing reads it; the history places' are exact within `hm_r.len()`
+    /// cycles, before which their windows are zero.)
+    pub push_nx_keep: Signal<In, Bit>,
+    pub push_ordered: Signal<In, Bit>,
+    /// The entry's hazard window: its new line exists only this many cycles after its issue
+    /// (0..=`max_wait`; 0: at once).
+    pub push_wait: Signal<In, Bits<QUEUE_WAIT_BITS>>,
+    pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// Registered push only: the entry's *chain key* (bit [`QUEUE_KEY_BITS`] - 1 set: the
+    /// entry may chain; the rest name the bytes and the loop it takes). An entry that waits on
+    /// an older entry to its line with an equal chainable key waits only the chain's window
+    /// after that one's issue, not that one's window: the consumer takes its operand from the
+    /// producer's result in the ALU's loop, not from the line. 0: never chains. A chainable
+    /// entry's own window (`push_wait`) must be at least the chain's (the unit's integer
+    /// window is).
+    pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
+    /// on the older entries to its line that touch one of them, and on no other. All ones:
+    /// the whole line (hazards per line).
+    pub push_words: Signal<In, Bits<4>>,
+    // Issue side.
+    pub issue_enable: Signal<In, Bit>,
+    pub issue_valid: Signal<Out, Bit>,
+    pub issue_line: Signal<Out, Bits<LINE_BITS>>,
+    pub issue_ordered: Signal<Out, Bit>,
+    pub issue_payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The issued entry's `push_words`.
+    pub issue_words: Signal<Out, Bits<4>>,
+    /// Registered push: the payload of the entry whose issue outputs were shown the cycle
+    /// before (`issue_payload` a cycle later), read from its slot, which is still intact, by
+    /// replicas of `last2_fs` (one per quarter of the payload): the select loads copies of a
+    /// register, and no one register drives the 174-bit AND-OR (the pick → `last_fs` →
+    /// payload → the unit's register would be a critical path). Otherwise zero.
+    pub issue_payload_late: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
+    // Coverage.
+    pub cov_full: Signal<Out, Bit>,
+    pub cov_overtake: Signal<Out, Bit>,
+    pub cov_line_wait: Signal<Out, Bit>,
+    pub cov_hazard_wait: Signal<Out, Bit>,
+    pub cov_back_to_back: Signal<Out, Bit>,
+
+    // The sub-blocks (see the block diagram above).
+    alloc: free_slot::FreeSlot,
+    slots: slots::SlotData,
+    push: push_match::PushMatch,
+    history: history::History,
+    pick: select::IssueSelect,
+    ent: wait_state::EntryWait,
+}
+
+impl Default for OrderingQueue {
+    /// The queue of the default unit: windows of up to [`QUEUE_HAZARD_CYCLES`].
+    fn default() -> Self {
+        OrderingQueue::new(QUEUE_HAZARD_CYCLES)
+    }
+}
+
+impl OrderingQueue {
+    /// A queue whose entries take hazard windows of up to `max_wait` cycles
+    /// (1..=[`QUEUE_WAIT_MAX`]).
+    pub fn new(max_wait: usize) -> Self {
+        Self::with_registered_push(max_wait, false)
+    }
+
+    /// A queue for windows of up to `max_wait` cycles whose push, when `registered`, takes
+    /// nothing from the cycle's issue or from the pushed request beyond its line: the pushed
+    /// entry keeps its raw line and word matches and the history's count, applies the issue of its
+    /// push cycle one cycle later, and is never eligible in its first cycle (one more cycle
+    /// from push to issue; the push no longer meets the pick in one cycle's logic). Every
+    /// entry applies an issue one cycle late (its dependence bit and the issued entry's
+    /// window), so no state but the issuing entry's own waits for the pick; for that, every
+    /// ordered entry's window is at least 1 (a window of 0 counts as 1).
+    pub fn with_registered_push(max_wait: usize, registered: bool) -> Self {
+        assert!((1..=QUEUE_WAIT_MAX).contains(&max_wait), "OrderingQueue: max_wait {max_wait} is not in 1..={QUEUE_WAIT_MAX}");
+        let places = (max_wait - 1).max(1);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            push_valid: Default::default(),
+            push_ready: Default::default(),
+            push_ready_nx: Default::default(),
+            push_line: Default::default(),
+            push_line_nx: Default::default(),
+            push_nx_keep: Default::default(),
+            push_ordered: Default::default(),
+            push_wait: Default::default(),
+            push_payload: Default::default(),
+            push_key: Default::default(),
+            push_words: Default::default(),
+            issue_enable: Default::default(),
+            issue_valid: Default::default(),
+            issue_line: Default::default(),
+            issue_ordered: Default::default(),
+            issue_payload: Default::default(),
+            issue_words: Default::default(),
+            issue_payload_late: Default::default(),
+            cov_full: Default::default(),
+            cov_overtake: Default::default(),
+            cov_line_wait: Default::default(),
+            cov_hazard_wait: Default::default(),
+            cov_back_to_back: Default::default(),
+            alloc: free_slot::FreeSlot::new(registered),
+            slots: slots::SlotData::new(registered),
+            push: push_match::PushMatch::new(registered),
+            history: history::History::new(registered, places),
+            pick: select::IssueSelect::new(registered),
+            ent: wait_state::EntryWait::new(registered),
+        }
+    }
+
+    /// The window of a chain dependent (1..=`max_wait`; 1 when not set): it waits this many
+    /// cycles after its chain producer's issue, whatever that one's own window.
+    pub fn with_chain_wait(mut self, wait: usize) -> Self {
+        assert!((1..=QUEUE_WAIT_MAX).contains(&wait), "OrderingQueue: chain wait {wait} is not in 1..={QUEUE_WAIT_MAX}");
+        self.ent.set_chain_wait(wait);
+        self
+    }
+}
+
+// The top block only wires the sub-blocks: one assignment per statement and no temporaries,
+// so Verilator's statement groups never join a child's input to its own output.
+impl Logic for OrderingQueue {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.alloc.clock.next = self.clock.val();
+        self.slots.clock.next = self.clock.val();
+        self.push.clock.next = self.clock.val();
+        self.history.clock.next = self.clock.val();
+        self.pick.clock.next = self.clock.val();
+        self.ent.clock.next = self.clock.val();
+        self.alloc.reset.next = self.reset.val();
+        self.slots.reset.next = self.reset.val();
+        self.history.reset.next = self.reset.val();
+        self.pick.reset.next = self.reset.val();
+        self.ent.reset.next = self.reset.val();
+
+        // ==========================================================================
+        // Push handshake and slot choice.
+        // ==========================================================================
+        self.alloc.valid.next = self.slots.valid.val();
+        self.alloc.push_valid.next = self.push_valid.val();
+        self.alloc.push_ordered.next = self.push_ordered.val();
+        self.alloc.push_line.next = self.push_line.val();
+        self.push_ready.next = self.alloc.push_ready.val();
+        self.push_ready_nx.next = self.alloc.push_ready_nx.val();
+        self.cov_full.next = self.alloc.cov_full.val();
+        self.cov_back_to_back.next = self.alloc.cov_back_to_back.val();
+
+        // ==========================================================================
+        // The slots' request state.
+        // ==========================================================================
+        self.slots.fs.next = self.pick.fs.val();
+        self.slots.we.next = self.alloc.we.val();
+        self.slots.ld.next = self.alloc.ld.val();
+        self.slots.push_line.next = self.push_line.val();
+        self.slots.push_ordered.next = self.push_ordered.val();
+        self.slots.push_wait.next = self.push_wait.val();
+        self.slots.push_payload.next = self.push_payload.val();
+        self.slots.push_key.next = self.push_key.val();
+        self.slots.push_words.next = self.push_words.val();
+
+        // ==========================================================================
+        // The pushed request's compares with the slots.
+        // ==========================================================================
+        self.push.push_line.next = self.push_line.val();
+        self.push.push_line_nx.next = self.push_line_nx.val();
+        self.push.push_nx_keep.next = self.push_nx_keep.val();
+        self.push.push_words.next = self.push_words.val();
+        self.push.push_key.next = self.push_key.val();
+        self.push.valid.next = self.slots.valid.val();
+        self.push.ordered.next = self.slots.ordered.val();
+        self.push.late.next = self.slots.late.val();
+        self.push.fs.next = self.pick.fs.val();
+        self.push.fr.next = self.alloc.fr_q.val();
+
+        // ==========================================================================
+        // Pick and issue outputs.
+        // ==========================================================================
+        self.pick.issue_enable.next = self.issue_enable.val();
+        self.pick.valid.next = self.slots.valid.val();
+        self.pick.ordered.next = self.slots.ordered.val();
+        self.pick.elig.next = self.ent.elig.val();
+        for i in 0..QUEUE_DEPTH {
+            self.push.line[i].next = self.slots.line[i].val();
+            self.push.words[i].next = self.slots.words[i].val();
+            self.push.key[i].next = self.slots.key[i].val();
+            self.push.wt[i].next = self.slots.wt[i].val();
+            self.pick.older[i].next = self.slots.older[i].val();
+            self.pick.line[i].next = self.slots.line[i].val();
+            self.pick.payload[i].next = self.slots.payload[i].val();
+            self.pick.words[i].next = self.slots.words[i].val();
+            self.pick.wt[i].next = self.slots.wt[i].val();
+            self.ent.wt[i].next = self.slots.wt[i].val();
+        }
+        self.issue_valid.next = self.pick.issue_valid.val();
+        self.issue_line.next = self.pick.issue_line.val();
+        self.issue_ordered.next = self.pick.issue_ordered.val();
+        self.issue_payload.next = self.pick.issue_payload.val();
+        self.issue_words.next = self.pick.issue_words.val();
+        self.issue_payload_late.next = self.pick.issue_payload_late.val();
+        self.cov_overtake.next = self.pick.cov_overtake.val();
+
+        // ==========================================================================
+        // Issue history and the windows a push takes from it.
+        // ==========================================================================
+        self.history.issue_line.next = self.pick.issue_line.val();
+        self.history.issue_words.next = self.pick.issue_words.val();
+        self.history.i_wt.next = self.pick.i_wt.val();
+        self.history.m.next = self.push.m.val();
+        self.history.last_fs.next = self.pick.last_fs_q.val();
+        self.history.last2_fs.next = self.pick.last2_fs_q.val();
+        self.history.push_line.next = self.push_line.val();
+        for k in 0..self.history.push_line_nx.len() {
+            self.history.push_line_nx[k].next = self.push_line_nx.val();
+        }
+        self.history.push_nx_keep.next = self.push_nx_keep.val();
+        self.history.push_words.next = self.push_words.val();
+        self.history.push_ordered.next = self.push_ordered.val();
+        self.history.we.next = self.alloc.we.val();
+
+        // ==========================================================================
+        // Per entry: dependences, counts, eligibility.
+        // ==========================================================================
+        self.ent.valid.next = self.slots.valid.val();
+        self.ent.ordered.next = self.slots.ordered.val();
+        self.ent.late.next = self.slots.late.val();
+        self.ent.wt0.next = self.slots.wt0.val();
+        self.ent.fs.next = self.pick.fs.val();
+        self.ent.last_fs.next = self.pick.last_fs_q.val();
+        self.ent.i_wt.next = self.pick.i_wt.val();
+        self.ent.ld.next = self.alloc.ld.val();
+        self.ent.push_ordered.next = self.push_ordered.val();
+        self.ent.n_dep.next = self.push.n_dep.val();
+        self.ent.n_blk.next = self.push.n_blk.val();
+        self.ent.n_hz1.next = self.push.n_hz1.val();
+        self.ent.n_wt.next = self.push.n_wt.val();
+        self.ent.m_q.next = self.push.m_q.val();
+        self.ent.p_ch.next = self.push.p_ch.val();
+        self.ent.hist.next = self.history.hist.val();
+        self.ent.ph_we.next = self.history.ph_we_q.val();
+        self.ent.ph_or.next = self.history.ph_or.val();
+        self.cov_line_wait.next = self.ent.cov_line_wait.val();
+        self.cov_hazard_wait.next = self.ent.cov_hazard_wait.val();
+    }
+}

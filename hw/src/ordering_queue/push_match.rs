@@ -1,0 +1,189 @@
+//! The pushed request against every slot: line compares (`m`, the queue's only line
+//! compares with the slots), word and chain-key matches, and from them the pushed entry's
+//! dependences (`n_dep`, or the raw matches `m_q` with a registered push), whether it waits
+//! next cycle (`n_blk`) and its hazard bits (`n_hz1`, `n_wt`).
+//!
+//! With a registered push the line compares are made a cycle ahead (`m_r`), between the
+//! lines as they will be, so the push's dependences start from a register.
+
+use super::{QUEUE_DEPTH, QUEUE_KEY_BITS, QUEUE_WAIT_MAX};
+use crate::line_memory::LINE_BITS;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub(super) struct PushMatch {
+    pub clock: Signal<In, Clock>,
+    pub push_line: Signal<In, Bits<LINE_BITS>>,
+    pub push_line_nx: Signal<In, Bits<LINE_BITS>>,
+    pub push_nx_keep: Signal<In, Bit>,
+    pub push_words: Signal<In, Bits<4>>,
+    pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    /// The slots (see [`super::slots::SlotData`]), this cycle's issue (`fs`) and the slot the
+    /// next push takes (`fr`).
+    pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub ordered: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub late: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub line: [Signal<In, Bits<LINE_BITS>>; QUEUE_DEPTH],
+    pub words: [Signal<In, Bits<4>>; QUEUE_DEPTH],
+    pub key: [Signal<In, Bits<QUEUE_KEY_BITS>>; QUEUE_DEPTH],
+    pub wt: [Signal<In, Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    pub fs: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub fr: Signal<In, Bits<QUEUE_DEPTH>>,
+    /// The pushed line's matches with the slots (registered push: the raw line matches,
+    /// compared a cycle ahead; otherwise ANDed with the word matches).
+    pub m: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// Registered push: the raw matches the pushed entry keeps (valid ordered slots whose
+    /// line and words meet the push's).
+    pub m_q: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// The pushed entry's older ordered entries to its line (not the one issuing now),
+    /// whether it waits next cycle, whether a late one of them issues now and its window.
+    pub n_dep: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub n_blk: Signal<Out, Bit>,
+    pub n_hz1: Signal<Out, Bit>,
+    pub n_wt: Signal<Out, Bits<QUEUE_WAIT_MAX>>,
+    /// The pushed key's matches with the slots' keys (a chainable key only).
+    pub p_ch: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
+    m_r: DFF<Bits<QUEUE_DEPTH>>,
+    m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Registered push: whether `push_line_nx` is `push_line` (the line of the slot `fr`
+    /// chose).
+    p_eq: Signal<Local, Bit>,
+    vb_nx: Signal<Local, Bit>,
+    /// The pushed words intersect slot j's (bit j).
+    p_wm: Signal<Local, Bits<QUEUE_DEPTH>>,
+    vb: Signal<Local, Bit>,
+    rp: Constant<Bit>,
+    /// The chainable bit of a key.
+    key_top: Constant<Bits<3>>,
+    zero_d: Constant<Bits<QUEUE_DEPTH>>,
+    zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
+    top_sh: Constant<Bits<4>>,
+}
+
+impl PushMatch {
+    pub(super) fn new(registered: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            push_line: Default::default(),
+            push_line_nx: Default::default(),
+            push_nx_keep: Default::default(),
+            push_words: Default::default(),
+            push_key: Default::default(),
+            valid: Default::default(),
+            ordered: Default::default(),
+            late: Default::default(),
+            line: Default::default(),
+            words: Default::default(),
+            key: Default::default(),
+            wt: Default::default(),
+            fs: Default::default(),
+            fr: Default::default(),
+            m: Default::default(),
+            m_q: Default::default(),
+            n_dep: Default::default(),
+            n_blk: Default::default(),
+            n_hz1: Default::default(),
+            n_wt: Default::default(),
+            p_ch: Default::default(),
+            m_r: Default::default(),
+            m_nx: Default::default(),
+            p_eq: Default::default(),
+            vb_nx: Default::default(),
+            p_wm: Default::default(),
+            vb: Default::default(),
+            rp: Constant::new(registered),
+            key_top: crate::k::<3>((QUEUE_KEY_BITS - 1) as u128),
+            zero_d: crate::k::<QUEUE_DEPTH>(0),
+            zero_w: crate::k::<QUEUE_WAIT_MAX>(0),
+            top_sh: crate::k::<4>((QUEUE_DEPTH - 1) as u128),
+        }
+    }
+}
+
+impl Logic for PushMatch {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, m_r);
+        self.m.next = self.zero_d.val();
+        self.n_dep.next = self.zero_d.val();
+        self.n_blk.next = false;
+        self.n_hz1.next = false;
+        self.n_wt.next = self.zero_w.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.line[j].val() == self.push_line.val();
+            self.m.next = (self.m.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        // (Registered push: the same compares made a cycle ahead, between the lines as they
+        // will be. A slot's line changes only where `fr` loads the push line, so next cycle's
+        // slot line is `push_line` there and its own line elsewhere. Next cycle's push line
+        // is `push_line_nx`, or with `push_nx_keep` `push_line` itself: then nothing is
+        // compared, for `m_r` already holds every slot's match with `push_line` (it is its
+        // own next value, the slot `fr` loads matching). So the compares are with
+        // `push_line_nx` only (`p_eq` for the slot `fr` loads), and `push_nx_keep` selects in
+        // the last LUT. Selecting the line before the compares (`push_nx_keep` in a LUT per
+        // compared bit, over 200 loads) makes the push compares a critical path of the unit.)
+        // (Their own temporaries: a statement group that reads `push_line_nx` must not share
+        // one with the free-slot search, which makes `push_ready_nx`, or Verilator sees a
+        // loop through the unit, whose `push_line_nx` and `push_ready_nx` meet in one block.)
+        self.p_eq.next = self.push_line.val() == self.push_line_nx.val();
+        self.m_nx.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb_nx.next = self.line[j].val() == self.push_line_nx.val();
+            if self.fr.val().get_bit(j) {
+                self.vb_nx.next = self.p_eq.val();
+            }
+            self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
+        }
+        if self.push_nx_keep.val() {
+            self.m_nx.next = self.m_r.q.val() | self.fr.val();
+        }
+        self.m_r.d.next = self.m_nx.val();
+        if self.rp.val() {
+            self.m.next = self.m_r.q.val();
+        }
+        // A dependence needs the words to meet too (the line matches above stay pure: the
+        // registered push keeps them in `m_r`).
+        self.p_wm.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = (self.words[j].val() & self.push_words.val()).any();
+            self.p_wm.next = (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        // (Registered push: `m` keeps the raw line matches for the history's windows, whose
+        // words are matched apart; the pushed entry's dependences take them at once.)
+        if !self.rp.val() {
+            self.m.next = self.m.val() & self.p_wm.val();
+        }
+        // The pushed key's matches with the slots' keys (a chainable key only; the line
+        // match is the dependence itself).
+        self.p_ch.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.push_key.val().get_bit(self.key_top.val().index()) && (self.key[j].val() == self.push_key.val());
+            self.p_ch.next = (self.p_ch.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        self.m_q.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.m.val().get_bit(j) && self.p_wm.val().get_bit(j) && self.valid.val().get_bit(j) && self.ordered.val().get_bit(j);
+            self.m_q.next = (self.m_q.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        for j in 0..QUEUE_DEPTH {
+            self.vb.next = self.m.val().get_bit(j)
+                && self.valid.val().get_bit(j)
+                && self.ordered.val().get_bit(j)
+                && !self.fs.val().get_bit(j);
+            self.n_dep.next = (self.n_dep.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            if self.m.val().get_bit(j) && self.valid.val().get_bit(j) && self.ordered.val().get_bit(j) {
+                if !self.fs.val().get_bit(j) {
+                    self.n_blk.next = true;
+                }
+                if self.late.val().get_bit(j) {
+                    self.n_blk.next = true;
+                }
+                if self.fs.val().get_bit(j) && self.late.val().get_bit(j) {
+                    self.n_hz1.next = true;
+                    self.n_wt.next = self.n_wt.val() | self.wt[j].val();
+                }
+            }
+        }
+    }
+}

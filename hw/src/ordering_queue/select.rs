@@ -1,0 +1,233 @@
+//! The pick and the issue outputs.
+//!
+//! The pick: the oldest eligible entry, one-hot `sel[i] = elig[i] & !OR_j(elig[j] &
+//! older[j][i])`, from registers only. The issue outputs are a one-hot AND-OR of the slots
+//! with the select as a mask (a chain of `if`s synthesises as one 7-level multiplexer for 8
+//! slots); with a registered push they show the pick of the cycle before (`last_fs`), read
+//! from its slot, which stays intact for two cycles, so the pick drives registers only.
+
+use super::{QUEUE_DEPTH, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_MAX};
+use crate::ecp5::replica_reg::ReplicaReg;
+use crate::line_memory::LINE_BITS;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub(super) struct IssueSelect {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub issue_enable: Signal<In, Bit>,
+    /// The slots (see [`super::slots::SlotData`]) and their eligibility.
+    pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub ordered: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub elig: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    pub line: [Signal<In, Bits<LINE_BITS>>; QUEUE_DEPTH],
+    pub payload: [Signal<In, Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
+    pub words: [Signal<In, Bits<4>>; QUEUE_DEPTH],
+    pub wt: [Signal<In, Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// The slot issuing this cycle (one-hot, zero when none), and the issues of the last two
+    /// cycles.
+    pub fs: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub last_fs_q: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub last2_fs_q: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub issue_valid: Signal<Out, Bit>,
+    pub issue_line: Signal<Out, Bits<LINE_BITS>>,
+    pub issue_ordered: Signal<Out, Bit>,
+    pub issue_payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
+    pub issue_words: Signal<Out, Bits<4>>,
+    pub issue_payload_late: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The issued entry's window (`e_wt` of the slot `fs`, or `last_fs` with a registered
+    /// push).
+    pub i_wt: Signal<Out, Bits<QUEUE_WAIT_MAX>>,
+    pub cov_overtake: Signal<Out, Bit>,
+    last_fs: DFF<Bits<QUEUE_DEPTH>>,
+    last2_fs: DFF<Bits<QUEUE_DEPTH>>,
+    /// `last2_fs` again, one replica per quarter of `issue_payload_late`, and the quarters.
+    l2_sel: [ReplicaReg<Bits<QUEUE_DEPTH>>; 4],
+    pq_mask: [Constant<Bits<QUEUE_PAYLOAD_BITS>>; 4],
+    /// Registered push: an entry issued in the last cycle (the late issue outputs).
+    last_fire: DFF<Bit>,
+    /// The slots the issue outputs read (`sel`, or `last_fs` with a registered push), and
+    /// those whose window `i_wt` is (`fs` or `last_fs`).
+    o_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    w_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// The issue outputs' select masks for one slot.
+    mk_line: Signal<Local, Bits<LINE_BITS>>,
+    mk_pay: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    mk_words: Signal<Local, Bits<4>>,
+    en: Signal<Local, Bit>,
+    found: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    win: Signal<Local, Bit>,
+    sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    oldest: Signal<Local, Bit>,
+    old_waits: Signal<Local, Bit>,
+    rp: Constant<Bit>,
+    ones_line: Constant<Bits<LINE_BITS>>,
+    ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
+    ones_words: Constant<Bits<4>>,
+    zero_line: Constant<Bits<LINE_BITS>>,
+    zero_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
+    zero_words: Constant<Bits<4>>,
+    zero_d: Constant<Bits<QUEUE_DEPTH>>,
+    zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
+    top_sh: Constant<Bits<4>>,
+}
+
+impl IssueSelect {
+    pub(super) fn new(registered: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            issue_enable: Default::default(),
+            valid: Default::default(),
+            ordered: Default::default(),
+            elig: Default::default(),
+            older: Default::default(),
+            line: Default::default(),
+            payload: Default::default(),
+            words: Default::default(),
+            wt: Default::default(),
+            fs: Default::default(),
+            last_fs_q: Default::default(),
+            last2_fs_q: Default::default(),
+            issue_valid: Default::default(),
+            issue_line: Default::default(),
+            issue_ordered: Default::default(),
+            issue_payload: Default::default(),
+            issue_words: Default::default(),
+            issue_payload_late: Default::default(),
+            i_wt: Default::default(),
+            cov_overtake: Default::default(),
+            last_fs: Default::default(),
+            last2_fs: Default::default(),
+            l2_sel: Default::default(),
+            pq_mask: std::array::from_fn(|q| {
+                let (lo, hi) = (q * QUEUE_PAYLOAD_BITS / 4, (q + 1) * QUEUE_PAYLOAD_BITS / 4);
+                Constant::new((Bits::<QUEUE_PAYLOAD_BITS>::mask() >> (QUEUE_PAYLOAD_BITS - (hi - lo)) as u64) << lo as u64)
+            }),
+            last_fire: Default::default(),
+            o_sel: Default::default(),
+            w_sel: Default::default(),
+            mk_line: Default::default(),
+            mk_pay: Default::default(),
+            mk_words: Default::default(),
+            en: Default::default(),
+            found: Default::default(),
+            fire: Default::default(),
+            win: Default::default(),
+            sel: Default::default(),
+            oldest: Default::default(),
+            old_waits: Default::default(),
+            rp: Constant::new(registered),
+            ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
+            ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
+            ones_words: crate::k::<4>(15),
+            zero_line: Constant::new(Bits::default()),
+            zero_payload: Constant::new(Bits::default()),
+            zero_words: Constant::new(Bits::default()),
+            zero_d: crate::k::<QUEUE_DEPTH>(0),
+            zero_w: crate::k::<QUEUE_WAIT_MAX>(0),
+            top_sh: crate::k::<4>((QUEUE_DEPTH - 1) as u128),
+        }
+    }
+}
+
+impl Logic for IssueSelect {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, last_fs, last2_fs, last_fire);
+        for q in 0..4 {
+            self.l2_sel[q].clock.next = self.clock.val();
+        }
+        // The pick: the oldest eligible entry (one-hot `sel`).
+        self.en.next = self.issue_enable.val() && !self.reset.val();
+        self.found.next = false;
+        self.sel.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            if self.elig.val().get_bit(i) {
+                self.found.next = true;
+            }
+            self.win.next = self.elig.val().get_bit(i);
+            for j in 0..QUEUE_DEPTH {
+                if (j != i) && self.elig.val().get_bit(j) && self.older[j].val().get_bit(i) {
+                    self.win.next = false;
+                }
+            }
+            self.sel.next = (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
+        }
+        self.fire.next = self.found.val() && self.en.val();
+        self.fs.next = self.zero_d.val();
+        if self.en.val() {
+            self.fs.next = self.sel.val();
+        }
+        self.last_fs.d.next = self.fs.val();
+        self.last2_fs.d.next = self.last_fs.q.val();
+        self.last_fs_q.next = self.last_fs.q.val();
+        self.last2_fs_q.next = self.last2_fs.q.val();
+        // The issue outputs and the issued entry's window: this cycle's pick (`sel`, `fs`),
+        // or with a registered push the last cycle's (`last_fs`, `last_fire`); zero when
+        // nothing issues.
+        self.last_fire.d.next = self.fire.val();
+        self.issue_valid.next = self.fire.val();
+        self.o_sel.next = self.sel.val();
+        self.w_sel.next = self.fs.val();
+        if self.rp.val() {
+            self.issue_valid.next = self.last_fire.q.val();
+            self.o_sel.next = self.last_fs.q.val();
+            self.w_sel.next = self.last_fs.q.val();
+        }
+        self.issue_line.next = self.zero_line.val();
+        self.issue_payload.next = self.zero_payload.val();
+        self.issue_words.next = self.zero_words.val();
+        self.i_wt.next = self.zero_w.val();
+        for i in 0..QUEUE_DEPTH {
+            self.mk_line.next = self.zero_line.val();
+            self.mk_pay.next = self.zero_payload.val();
+            self.mk_words.next = self.zero_words.val();
+            if self.o_sel.val().get_bit(i) {
+                self.mk_line.next = self.ones_line.val();
+                self.mk_pay.next = self.ones_payload.val();
+                self.mk_words.next = self.ones_words.val();
+            }
+            self.issue_words.next = self.issue_words.val() | (self.words[i].val() & self.mk_words.val());
+            self.issue_line.next = self.issue_line.val() | (self.line[i].val() & self.mk_line.val());
+            self.issue_payload.next = self.issue_payload.val() | (self.payload[i].val() & self.mk_pay.val());
+            // (`e_wt` is zero unless the entry is late.)
+            if self.w_sel.val().get_bit(i) {
+                self.i_wt.next = self.i_wt.val() | self.wt[i].val();
+            }
+        }
+        self.issue_ordered.next = (self.o_sel.val() & self.ordered.val()).any();
+        // The late payload (registered push; zero otherwise): the slot of the issue two cycles
+        // back, each quarter by its own replica of `last2_fs`, so no one register drives the
+        // 174-bit AND-OR.
+        self.issue_payload_late.next = self.zero_payload.val();
+        for q in 0..4 {
+            self.l2_sel[q].d.next = self.last_fs.q.val();
+            if self.rp.val() {
+                for i in 0..QUEUE_DEPTH {
+                    if self.l2_sel[q].q.val().get_bit(i) {
+                        self.issue_payload_late.next =
+                            self.issue_payload_late.val() | (self.payload[i].val() & self.pq_mask[q].val());
+                    }
+                }
+            }
+        }
+        // Overtake coverage. The oldest valid entry has no older entry to its line: it waits
+        // only for a hazard, and an issue while it waits overtakes it.
+        self.old_waits.next = false;
+        for i in 0..QUEUE_DEPTH {
+            self.oldest.next = self.valid.val().get_bit(i);
+            for j in 0..QUEUE_DEPTH {
+                if (j != i) && self.valid.val().get_bit(j) && self.older[j].val().get_bit(i) {
+                    self.oldest.next = false;
+                }
+            }
+            if self.oldest.val() && !self.elig.val().get_bit(i) {
+                self.old_waits.next = true;
+            }
+        }
+        self.cov_overtake.next = self.fire.val() && self.old_waits.val();
+    }
+}

@@ -1,0 +1,315 @@
+//! Per entry, what it waits for and whether it may issue next cycle.
+//!
+//! - `e_dep[i]` bit j: entry i waits for the older ordered entry j to its line and words
+//!   (set at the push, cleared when j issues);
+//! - `e_cnt[i]`: the cycles it still waits for a result, a thermometer code (bit k set while
+//!   more than k cycles remain: shifting right counts down, and the larger of two waits is
+//!   their OR). When a late dependence issues, the entry moves from waiting on the line to
+//!   waiting on the result: it takes that entry's window (`e_wt`), or the chain's window when
+//!   that entry is one of its chain producers (`e_ch`);
+//! - `e_elig[i]`: eligible, computed from the next state, so the pick reads a register.
+//!
+//! With a registered push every entry applies an issue one cycle late (`last_fs`, `i_wt`),
+//! and a pushed entry holds its raw matches (`m_q`) and takes the history's windows a cycle
+//! after its push (`ph_we`, `ph_or`): no state here waits for this cycle's pick.
+
+use super::{QUEUE_DEPTH, QUEUE_WAIT_MAX};
+use crate::ecp5::replica_reg::ReplicaReg;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub(super) struct EntryWait {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// The slots (see [`super::slots::SlotData`]).
+    pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub ordered: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub late: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub wt0: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub wt: [Signal<In, Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// This cycle's issue, the last cycle's, and the window of the one the outputs show.
+    pub fs: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub last_fs: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub i_wt: Signal<In, Bits<QUEUE_WAIT_MAX>>,
+    /// The push: the slots that load the pushed state
+    /// ([`super::free_slot::FreeSlot`]), the pushed entry's matches
+    /// ([`super::push_match::PushMatch`]) and history windows ([`super::history::History`]).
+    pub ld: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub push_ordered: Signal<In, Bit>,
+    pub n_dep: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub n_blk: Signal<In, Bit>,
+    pub n_hz1: Signal<In, Bit>,
+    pub n_wt: Signal<In, Bits<QUEUE_WAIT_MAX>>,
+    pub m_q: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub p_ch: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub hist: Signal<In, Bits<QUEUE_WAIT_MAX>>,
+    pub ph_we: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub ph_or: Signal<In, Bits<QUEUE_WAIT_MAX>>,
+    /// The entries' eligibility (registers).
+    pub elig: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub cov_line_wait: Signal<Out, Bit>,
+    pub cov_hazard_wait: Signal<Out, Bit>,
+    e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Remaining hazard cycles (thermometer). (`ReplicaReg`s for their instantiated
+    /// flip-flops, whose set/reset input is tied off: the cases that clear the count stay in
+    /// the D logic. As a synchronous reset Yosys made of them, the clear reached the
+    /// flip-flops' LSR input after three LUT levels: the unit's slowest path in some
+    /// placements.)
+    e_cnt: [ReplicaReg<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// Waiting for a result in this cycle (coverage).
+    e_hzc: [DFF<Bit>; QUEUE_DEPTH],
+    e_elig: [DFF<Bit>; QUEUE_DEPTH],
+    /// Registered push: the entries the entry waits on whose window is 2 or more (`e_wt` bit
+    /// 0). When its last one issues, whether that one was among them says whether it waits
+    /// in the next cycle: eligibility reads this, not the issued slot's window.
+    e_dw: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Registered push: the slots whose key equalled the entry's own (chainable) at its push:
+    /// among its dependences, its chain producers, whose issue blocks it for the chain's
+    /// window, not their own.
+    e_ch: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
+    /// cycle (the coverage outputs a cycle later).
+    c_lw: DFF<Bits<QUEUE_DEPTH>>,
+    c_hw: DFF<Bits<QUEUE_DEPTH>>,
+    lw_v: Signal<Local, Bits<QUEUE_DEPTH>>,
+    hw_v: Signal<Local, Bits<QUEUE_DEPTH>>,
+    vb_e: Signal<Local, Bit>,
+    /// One entry at a time: its dependences and count this cycle, whether the issue applied
+    /// now is one of its dependences (`k_hit`) and chain producers (`k_chain`), whether it
+    /// stays blocked on its line (`k_blk`), waits for a late entry issuing now (`k_hz1`,
+    /// `k_wt`), its next dependences and chain producers, its count's bit 0 for eligibility.
+    k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
+    k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    k_hz: Signal<Local, Bit>,
+    k_hit: Signal<Local, Bit>,
+    k_chain: Signal<Local, Bit>,
+    k_blk: Signal<Local, Bit>,
+    k_hz1: Signal<Local, Bit>,
+    k_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    d_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    ch_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    k_c0: Signal<Local, Bit>,
+    vb: Signal<Local, Bit>,
+    /// A chain dependent's window less one (thermometer), and whether it is 2 or more.
+    pub(super) ch_wt: Constant<Bits<QUEUE_WAIT_MAX>>,
+    pub(super) ch_wt0: Constant<Bit>,
+    rp: Constant<Bit>,
+    zero_d: Constant<Bits<QUEUE_DEPTH>>,
+    zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
+    top_sh: Constant<Bits<4>>,
+}
+
+impl EntryWait {
+    pub(super) fn new(registered: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            valid: Default::default(),
+            ordered: Default::default(),
+            late: Default::default(),
+            wt0: Default::default(),
+            wt: Default::default(),
+            fs: Default::default(),
+            last_fs: Default::default(),
+            i_wt: Default::default(),
+            ld: Default::default(),
+            push_ordered: Default::default(),
+            n_dep: Default::default(),
+            n_blk: Default::default(),
+            n_hz1: Default::default(),
+            n_wt: Default::default(),
+            m_q: Default::default(),
+            p_ch: Default::default(),
+            hist: Default::default(),
+            ph_we: Default::default(),
+            ph_or: Default::default(),
+            elig: Default::default(),
+            cov_line_wait: Default::default(),
+            cov_hazard_wait: Default::default(),
+            e_dep: Default::default(),
+            e_cnt: Default::default(),
+            e_hzc: Default::default(),
+            e_elig: Default::default(),
+            e_dw: Default::default(),
+            e_ch: Default::default(),
+            c_lw: Default::default(),
+            c_hw: Default::default(),
+            lw_v: Default::default(),
+            hw_v: Default::default(),
+            vb_e: Default::default(),
+            k_dep: Default::default(),
+            k_cnt: Default::default(),
+            k_hz: Default::default(),
+            k_hit: Default::default(),
+            k_chain: Default::default(),
+            k_blk: Default::default(),
+            k_hz1: Default::default(),
+            k_wt: Default::default(),
+            d_next: Default::default(),
+            ch_next: Default::default(),
+            k_c0: Default::default(),
+            vb: Default::default(),
+            ch_wt: crate::k::<QUEUE_WAIT_MAX>(0),
+            ch_wt0: Constant::new(false),
+            rp: Constant::new(registered),
+            zero_d: crate::k::<QUEUE_DEPTH>(0),
+            zero_w: crate::k::<QUEUE_WAIT_MAX>(0),
+            top_sh: crate::k::<4>((QUEUE_DEPTH - 1) as u128),
+        }
+    }
+
+    /// A chain dependent's window: `wait` cycles after its chain producer's issue.
+    pub(super) fn set_chain_wait(&mut self, wait: usize) {
+        self.ch_wt = crate::k::<QUEUE_WAIT_MAX>((1u128 << (wait - 1)) - 1);
+        self.ch_wt0 = Constant::new(wait >= 2);
+    }
+}
+
+impl Logic for EntryWait {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, c_lw, c_hw);
+        for i in 0..QUEUE_DEPTH {
+            self.e_dep[i].clock.next = self.clock.val();
+            self.e_cnt[i].clock.next = self.clock.val();
+            self.e_hzc[i].clock.next = self.clock.val();
+            self.e_elig[i].clock.next = self.clock.val();
+            self.e_dw[i].clock.next = self.clock.val();
+            self.e_ch[i].clock.next = self.clock.val();
+        }
+        // The eligibility the pick reads (registers only, with a temporary of its own).
+        self.elig.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            self.vb_e.next = self.e_elig[i].q.val();
+            self.elig.next = (self.elig.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_e.val().into()) << self.top_sh.val());
+        }
+        self.lw_v.next = self.zero_d.val();
+        self.hw_v.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            // The entry's dependences and count this cycle. With a registered push, an entry in
+            // its first cycle holds the raw matches of its push (`e_dep`) and the history's
+            // count; the issue of that cycle (`last_fs`, `i_wt`) is applied now.
+            self.k_dep.next = self.e_dep[i].q.val();
+            self.k_cnt.next = self.e_cnt[i].q.val();
+            self.k_hz.next = self.e_hzc[i].q.val();
+            // (The entries it waits on are ordered, hence late with a registered push.)
+            self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs.val()).any();
+            self.k_chain.next = (self.e_ch[i].q.val() & self.last_fs.val()).any();
+            if self.rp.val() {
+                self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.val();
+                // (A chain producer's issue adds the chain's window, not its own.)
+                if self.k_hit.val() {
+                    self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
+                    if self.k_chain.val() {
+                        self.k_cnt.next = self.e_cnt[i].q.val() | self.ch_wt.val();
+                    }
+                    self.k_hz.next = true;
+                }
+                if self.ph_we.val().get_bit(i) {
+                    self.k_cnt.next = self.k_cnt.val() | (self.ph_or.val() >> 1);
+                    self.k_hz.next = self.k_hz.val() || self.ph_or.val().get_bit(0);
+                }
+            }
+            if self.rp.val() && !self.ordered.val().get_bit(i) {
+                self.k_dep.next = self.zero_d.val();
+                self.k_cnt.next = self.zero_w.val();
+                self.k_hz.next = false;
+            }
+            self.vb.next = self.valid.val().get_bit(i) && self.k_dep.val().any();
+            self.lw_v.next = (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.vb.next = self.valid.val().get_bit(i) && !self.k_dep.val().any() && self.k_hz.val();
+            self.hw_v.next = (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            // An entry that stays: it waits on its line while an older entry to it stays, and
+            // for the result while a late one of them has just issued (`k_hz1`).
+            self.k_blk.next = false;
+            self.k_hz1.next = false;
+            self.k_wt.next = self.zero_w.val();
+            for j in 0..QUEUE_DEPTH {
+                if self.k_dep.val().get_bit(j) && (!self.fs.val().get_bit(j) || self.late.val().get_bit(j)) {
+                    self.k_blk.next = true;
+                }
+                if self.k_dep.val().get_bit(j) && self.fs.val().get_bit(j) && self.late.val().get_bit(j) {
+                    self.k_hz1.next = true;
+                    self.k_wt.next = self.k_wt.val() | self.wt[j].val();
+                }
+            }
+            // A registered push applies an issue to the entries behind it a cycle late, so
+            // nothing here waits for this cycle's pick: every ordered entry is late (window at
+            // least 1), and an entry behind a valid one is blocked whether or not it issues.
+            if self.rp.val() {
+                self.k_blk.next = self.k_dep.val().any();
+                self.k_hz1.next = false;
+                self.k_wt.next = self.zero_w.val();
+            }
+            self.d_next.next = self.k_dep.val() & !self.fs.val();
+            if self.rp.val() {
+                self.d_next.next = self.k_dep.val();
+            }
+            self.e_cnt[i].d.next = (self.k_cnt.val() >> 1) | self.k_wt.val();
+            self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
+            // Whether the entry waits for a result in the next cycle (`k_cnt` bit 0), as
+            // eligibility needs it. With a registered push, not from the issued slot's window
+            // (`i_wt`, an AND-OR over the slots): an entry that stays blocked on its line is
+            // not eligible anyway, and one whose last dependence issued (`k_hit`, none left)
+            // waited on that entry alone, whose window bit 0 is in `e_dw`; the history's bit 0
+            // comes from the push's registered matches.
+            self.k_c0.next = self.k_cnt.val().get_bit(0);
+            if self.rp.val() {
+                self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
+                    || (self.e_dw[i].q.val() & self.last_fs.val()).any()
+                    || (self.ph_we.val().get_bit(i) && self.ph_or.val().get_bit(1));
+            }
+            self.e_elig[i].d.next = self.valid.val().get_bit(i) && !self.fs.val().get_bit(i) && !self.k_c0.val() && !self.k_blk.val();
+            // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
+            self.ch_next.next = self.e_ch[i].q.val();
+            if self.ld.val().get_bit(i) {
+                self.d_next.next = self.zero_d.val();
+                self.e_cnt[i].d.next = self.zero_w.val();
+                self.e_hzc[i].d.next = false;
+                self.e_elig[i].d.next = true;
+                if self.push_ordered.val() {
+                    self.d_next.next = self.n_dep.val();
+                    self.e_cnt[i].d.next = self.n_wt.val() | (self.hist.val() >> 1);
+                    self.e_hzc[i].d.next = self.n_hz1.val() || self.hist.val().get_bit(0);
+                    self.e_elig[i].d.next = !self.n_blk.val() && !self.hist.val().get_bit(0);
+                }
+                // A registered push keeps the raw matches (nothing from this cycle's issue, nor
+                // from the pushed request's own decode) and is not eligible in its first cycle.
+                if self.rp.val() {
+                    self.d_next.next = self.m_q.val();
+                    self.e_cnt[i].d.next = self.zero_w.val();
+                    self.e_hzc[i].d.next = false;
+                    self.e_elig[i].d.next = false;
+                }
+                self.ch_next.next = self.p_ch.val();
+            }
+            self.e_dep[i].d.next = self.d_next.val();
+            // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
+            // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
+            self.e_ch[i].d.next = self.ch_next.val();
+            // (An unordered entry's raw matches in its first cycle are not dependences. With a
+            // chain window of 1, chain producers are not among the windows of 2 or more.)
+            self.e_dw[i].d.next = self.zero_d.val();
+            if (self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i)) || (self.push_ordered.val() && self.ld.val().get_bit(i)) {
+                self.e_dw[i].d.next = self.d_next.val() & self.wt0.val();
+                if !self.ch_wt0.val() {
+                    self.e_dw[i].d.next = self.d_next.val() & self.wt0.val() & !self.ch_next.val();
+                }
+            }
+        }
+        self.c_lw.d.next = self.lw_v.val();
+        self.c_hw.d.next = self.hw_v.val();
+        if self.reset.val() {
+            for i in 0..QUEUE_DEPTH {
+                self.e_elig[i].d.next = false;
+            }
+        }
+        // Line- and hazard-wait coverage (registered push: from a register, a cycle later).
+        self.cov_line_wait.next = self.lw_v.val().any();
+        self.cov_hazard_wait.next = self.hw_v.val().any();
+        if self.rp.val() {
+            self.cov_line_wait.next = self.c_lw.q.val().any();
+            self.cov_hazard_wait.next = self.c_hw.q.val().any();
+        }
+    }
+}
