@@ -1,0 +1,781 @@
+//! The L2-slice unit: request and response ports, memory, ordering queue, ALUs.
+//!
+//! The ports, the constants and [`unit_verilog`] are the contract with the testbench.
+//!
+//! # Microarchitecture
+//!
+//! ```text
+//!  req ─► s0 accept ─► OrderingQueue (8) ─► issue ─► s1 ─► s2 ─► s3 ─► s4 ─► ResponseFifo (8) ─► rsp
+//!         decode,        order per line,    RAM read  old    int    (ALU)  ALU out,
+//!         check          overtake           address   value  result        write back,
+//!                                                      ALUs   merged        response
+//!                                                      in                   s5: written line
+//! ```
+//!
+//! - **s0 accept** (combinational from the request port into the queue registers): decodes
+//!   the operation ([`sim::memory::req_encoding`], [`sim::form::encoding`]), its size (the
+//!   whole vector for vector forms), alignment and range. Error requests enter the queue
+//!   unordered: they never read or write memory and only carry their status to the response.
+//! - **[`OrderingQueue`]**: issues the oldest *eligible* entry each cycle: no older entry to
+//!   the same 16-byte line waits, and the line is not a *hazard line* (an f16/bf16/f32/f64
+//!   operation in s1 or s2, whose result does not exist yet). Requests to other lines
+//!   overtake waiting ones. The issued line goes straight to the RAM read address. The
+//!   unit marks FP requests `push_late` at the push, and the queue itself holds their line
+//!   for [`QUEUE_HAZARD_CYCLES`](crate::ordering_queue::QUEUE_HAZARD_CYCLES) = 2 cycles after their issue (exactly the cycles the op is
+//!   in s1 and s2), so no line compare against the pipeline stages sits in the issue path.
+//! - **s1**: the RAM line arrives; the *old line* is the youngest in-flight version of the
+//!   line (forwarding, below) or the RAM data. The old value (`old line >> 8*offset`) feeds
+//!   both ALUs; a store merges its data here; the response data (old value masked to the
+//!   access size, for `ld`/`atom`) is fixed here.
+//! - **s2**: the integer result ([`IntAlu`], latency 1) is merged into the line.
+//!   A merge has no shifter: the result is replicated across the line by its access size (a
+//!   4-byte result in each 4-byte slot, ..: `sp_rep`) and the request's byte mask (`s*_wmask`)
+//!   keeps the accessed bytes, which the alignment rule puts in the right slot.
+//! - **s3**: carries the line.
+//! - **s4**: the FP result ([`ReductionAlu`], latency [`ALU_LATENCY`](crate::alu::ALU_LATENCY) = 3) is merged; the
+//!   new line is written to the RAM (not for `ld` and errors) and the response enters the
+//!   [`ResponseFifo`].
+//! - **s5**: the line written in the previous cycle (the RAM reads the old content when a
+//!   read and a write of one line meet, so a request issued in the write cycle forwards it).
+//!
+//! # Forwarding (like SiFive's inclusive-cache `SourceD` for its L2 atomics)
+//! The request in s1 takes its old line from the youngest older request to the same line
+//! still in the pipeline: s2 (the integer result, straight from `IntAlu`'s register), s3,
+//! s4 (straight from `ReductionAlu`'s output: FP result into the next FP op's ALU input),
+//! s5; otherwise from the RAM. Integer/bitwise ops, `ld` and `st` have their new line from
+//! s2 on, so dependent ones issue back to back (1 per cycle). FP ops have it only at s4, so
+//! the queue holds a dependent request while an FP op to its line is in s1 or s2: dependent
+//! FP ops issue every [`ALU_LATENCY`](crate::alu::ALU_LATENCY) cycles.
+//!
+//! # Why two integer ALUs
+//! [`ReductionAlu`] contains an [`IntAlu`] too, but delays its result to the common latency
+//! of 3 and exposes only the delayed result. A dependent integer op one cycle behind needs
+//! the result after one cycle, so the unit instantiates its own [`IntAlu`] for the integer
+//! and bitwise forms (result in s2, forwarded to s1) and uses [`ReductionAlu`]'s output only
+//! for the FP forms (in s4). The copy inside [`ReductionAlu`] stays in the netlist (the
+//! ALU's output select cannot know that the unit ignores integer results there): the cost
+//! is one 64-bit integer ALU and its two delay registers. Removing it would need a port on
+//! [`ReductionAlu`] for its stage-1 integer result.
+//!
+//! # Pipelines ([`Config`], [`shape`])
+//! The description above is the shallow pipeline (`Config::default()`, the most operations
+//! per cycle; the unit's default configuration is the registered one below,
+//! `Config::unit_default()`). The stages after s1 follow the ALU's depth: with ALU latency `L`
+//! and integer latency `Li`, the integer result merges in s(1+Li) and the FP result in
+//! s(1+L), the write stage. The queue's hazard windows are `Li - 1` cycles for integer/bitwise
+//! forms and `L - 1` for FP forms (the shallow pipeline: 0 and 2), so a dependent request
+//! reaches s1 exactly when its producer's result is being merged, and takes the merged line
+//! straight from the merge logic. That forwarding path (adder output → merge → forwarding
+//! select → operand extract → ALU input) is a whole cycle of logic after the adder's own last
+//! stage.
+//!
+//! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
+//! ```text
+//!  ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (req.  (reg.    fwd.  RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!  reg.)   push)   cmp.  addr  read  forward    ALU inputs,                              response,
+//!                                    (AND-OR    store merge                              forwarded
+//!                                    of regs)
+//! ```
+//! - **ac**: the accepted request, decoded, is registered before the queue's push (`ac_*`;
+//!   it takes the port's request while empty or moving into the queue, so `req_ready` is
+//!   `!ac_valid || push_ready`): the queue's line compares start from registers, not from
+//!   the port's address and the decode behind it.
+//! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
+//!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
+//!   request's decode and the queue's pick never meet in one cycle (a request waits at least
+//!   one cycle in the queue). Its issue outputs leave a cycle after the pick, from the
+//!   issued entry's slot (which no push takes for two cycles), so the pick drives registers
+//!   only; the request credit count then lags by up to one issue and allows one place
+//!   less.
+//! - **sc** registers the issued request and compares its line with the ops that will be
+//!   three stages further when it reaches s1, into a one-hot forwarding select (`fsel_cq`, one per word).
+//! - **si** registers sc's request; the RAM address comes from there (the pick does not
+//!   drive the block RAMs' address pins). The forwarding select is copied, with no logic
+//!   between, into one register per 32-bit quarter of sr's select (`fsel_q`, replicas that
+//!   placement puts by their quarter) and one per word for s1 (`fsel_rq`, copied in sr into
+//!   per-quarter replicas `fsel_s`), and the op's own word's (`fsel_r`, for the integer
+//!   loop): the select's fan-out to 128 bits and its compares are in different cycles.
+//! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
+//!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
+//!   RAM's clock-to-output starts no path). Meanwhile sr selects the forwarding sources whose
+//!   line in s1 is in a register now (a source's stage before it, when nothing merges between:
+//!   all but s2 and the stages right after the integer and FP merges) into two registers
+//!   (`fpre`), so no select spans all the in-flight lines.
+//! - **s1** only selects among registers (the RAM output, `fpre`, the three other sources) and
+//!   registers the old line; the RAM's data joins last, in one LUT per bit after the other
+//!   sources' select ([`RamForwardMux`]); **s1b** extracts the old value, feeds the ALUs and
+//!   merges a store.
+//!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
+//!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
+//!   come from registers (`pre_form`: s1's ALU form, a register decoded from sr's payload,
+//!   `pre_form_r`; s1b's is that register a cycle later, `pre_form_rr`).
+//! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
+//!   line, and the merged line is registered before anything reads it: forwarding and the
+//!   write both start from registers.
+//! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent FP ops issue
+//!   every `L + 3` cycles and a request behind an integer op to other bytes of its word
+//!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues
+//!   `Li + 1` cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
+//!   issue one per cycle.
+//!
+//! # The integer loop (registered pipeline)
+//! A dependent integer operation takes its operand from its producer's result where the
+//! result is made, not from the merged line (SiFive's `SourceD` forwards its ALU's output
+//! to its own input the same way). An integer `red`/`atom` on a plain access carries a
+//! *chain key* (offset and size) into the queue; one that waits on an older entry with the
+//! same key (the same bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or
+//! `atom`) waits a window of `Li` after that entry's issue instead of `Li + 2`
+//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li + 1` to `Li + 2` cycles behind its
+//! producer, whose result is then in the integer ALU's result register `y_r` or the one after
+//! it, `y_rr`: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
+//! queue lets no other so close) and registers a one-hot source select (`ch_d`), and s1b
+//! puts that result on the ALU's `a` input and, for `atom`, in the response. The line it
+//! forwarded is right but for its own bytes (a producer's line carries its bytes cleared
+//! until its merge), which its own result replaces. Dependent integer ops issue every
+//! `Li + 1` cycles (3); the loop is the ALU's two segments, `y_r` and a 2:1 select into the
+//! ALU's input registers: taking `y` itself (every 2 cycles) put the ALU's last segment and
+//! the select in one cycle, 7.6 ns on the ECP5. Masked sector requests, FP forms and
+//! accesses to other bytes take the line.
+//! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
+//! - Latency `L + 12` ([`unit_latency`]); the response FIFO has 32 places so that the
+//!   requests between issue and response never run out of reserved places at one request
+//!   per cycle.
+//!
+//! # Latency (cycles from the request handshake to `rsp_valid`, no stalls, no hazard)
+//! Every kind, errors included: [`UNIT_MIN_LATENCY`] = 6 (accept 1, issue→s1..s4 4, FIFO 1) in
+//! the default pipeline, [`unit_latency`] in general.
+//! A request waits longer behind older ones to its line (one cycle per dependent integer op,
+//! three per dependent FP op), when the response FIFO is full (`rsp_ready` low), and when
+//! responses fill all [`RSP_FIFO_DEPTH`] reserved places.
+//!
+//! # Flow control
+//! `req_ready` is low only when the ordering queue is full (and during reset; in the
+//! registered pipeline, when the queue is full and `ac` holds a request too, so the unit
+//! takes one request more before `req_ready` falls). A request
+//! issues only when the response FIFO has a place reserved for it (a count of requests
+//! between issue and response handshake, at most [`RSP_FIFO_DEPTH`]), so the pipeline never
+//! stalls and `rsp_ready` may fall on any cycle: responses wait in the FIFO, requests wait in
+//! the queue.
+//!
+//! # Reset
+//! Synchronous `reset` high for one cycle or more returns the unit to idle: the queue, the
+//! pipeline, the response FIFO and the count are emptied; requests accepted before the reset
+//! and not yet answered are dropped and get no response (not even the ones whose response
+//! was already in the FIFO). Memory keeps what was written; of the requests in flight, only
+//! the one in the write stage (s4; the last stage when registered) in the first reset cycle
+//! is still written (the write enable is registered a cycle ahead, so the reset port drives
+//! no block-RAM enable), without a response. While `reset` is high, `req_ready` and
+//! `rsp_valid` are low. Register power-up values need a reset before the first request (the
+//! RAM starts at zero).
+//! The [`ResponseFifo`] empties itself one cycle after the reset cycle (its pointers take a
+//! registered copy of `reset`, for 150 MHz) and keeps `rsp_valid` low in that cycle too; the
+//! unit cannot notice: nothing it accepts at or after the reset can be answered before
+//! [`UNIT_MIN_LATENCY`] cycles, and the FIFO is empty by then.
+//!
+//! # Synthesis
+//! The RAM is [`LineMemory`] (custom Verilog, sized by the constructor): Yosys infers one
+//! `$mem_v2` of `mem_bytes/16` x 128 bits with a synchronous read port and one write port
+//! (`tests/slice_unit_synth.rs`). Yosys' generic `synth` has no block RAM and would turn it
+//! into flip-flops, so the full-synthesis check runs `synth` up to `fine` and the rest of its
+//! script without `memory_map`.
+//!
+//! Verilator sees no combinational loop between this module and the queue only because the
+//! statements that drive the queue's inputs read registers and the request port, not values
+//! computed from the queue's outputs (it orders an `always` block's statements in separate
+//! groups only when they share no variable): keep them so.
+//!
+//! # Masked sector requests (`req_mask`, for the warp coalescer)
+//! `req_mask` zero (what every plain request sends) leaves the unit exactly as described
+//! above. A `red`/`atom` with a non-zero mask is a *masked sector request*, the golden model's
+//! [`sim::Memory::execute_masked`]: `req_addr` is a 16-byte line (else `misaligned`, checked
+//! as a 16-byte access), `req_data` holds the operands at their byte offsets, and bit i of
+//! the mask enables element i of the form's element size (2, 4 or 8 bytes; bits at or above
+//! 16/size are ignored; `ld`/`st` ignore the mask). In one pass through the same pipeline the
+//! form's operation runs on every enabled element: the ALU gets the form code with its vector
+//! field set to the full sector of its type (v8 16-bit, v4 32-bit, v2 64-bit: the last is the
+//! second f64 lane of [`ReductionAlu`]), the integer fast path has four 32-bit lanes
+//! (`int_alu` and `int_lane`, two 64-bit ones for 64-bit types), and the merge writes only the
+//! enabled elements' bytes (`s*_wmask`). An `atom` returns the old sector with the disabled
+//! elements zero. Latency, hazards, forwarding and throughput are those of any request to
+//! the line (the mask rides in the queue payload).
+//!
+//! # Illegal operation codes
+//! Codes that [`sim::Access::from_code`] rejects are not checked (the port contract is that
+//! only legal codes are sent); such a request is answered, and may write memory.
+
+use crate::alu::ReductionAlu;
+use crate::config::{Config, Cut, Delay};
+use crate::int_alu::IntAlu;
+use crate::line_memory::{LINE_BITS, LineMemory};
+use crate::old_extract::OldExtract;
+use crate::ecp5::ram_forward_mux::RamForwardMux;
+use crate::ecp5::replica_reg::ReplicaReg;
+use crate::ordering_queue::{OrderingQueue, QUEUE_KEY_BITS, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
+use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
+use crate::k;
+use rust_hdl::prelude::*;
+use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
+use sim::memory::req_encoding::{
+    KIND_ATOM, KIND_LD, KIND_LSB, KIND_RED, KIND_ST, KIND_WIDTH, REQ_OP_WIDTH, STATUS_MISALIGNED, STATUS_OK,
+    STATUS_OUT_OF_RANGE, STATUS_WIDTH,
+};
+
+mod build;
+mod coverage;
+mod shape;
+mod update;
+
+pub use build::{unit_verilog, unit_verilog_with};
+pub use coverage::*;
+pub use shape::*;
+
+/// Width of the request id tag.
+pub const ID_WIDTH: usize = 16;
+/// Width of the coverage-event bus.
+pub const COV_WIDTH: usize = 16;
+
+/// Requests the unit accepts before `req_ready` falls when nothing issues.
+pub use crate::ordering_queue::QUEUE_DEPTH;
+/// Responses the unit buffers (and requests it has in flight at most, from issue to response).
+pub use crate::response_fifo::RSP_FIFO_DEPTH;
+
+const _: () = assert!(OP_LSB + OP_WIDTH <= CODE_WIDTH && KIND_LSB + KIND_WIDTH == REQ_OP_WIDTH);
+const _: () = assert!(RSP_ENTRY_BITS == ID_WIDTH + 128 + STATUS_WIDTH);
+
+// Payload of a queue entry (bit offsets).
+const P_OP: usize = 0;
+const P_OFF: usize = P_OP + REQ_OP_WIDTH;
+const P_SIZE: usize = P_OFF + 4;
+const P_FP: usize = P_SIZE + 3;
+const P_STATUS: usize = P_FP + 1;
+const P_ID: usize = P_STATUS + STATUS_WIDTH;
+const P_DATA: usize = P_ID + ID_WIDTH;
+const P_MASK: usize = P_DATA + 128;
+const _: () = assert!(P_MASK + 8 == QUEUE_PAYLOAD_BITS);
+// Response entry (bit offsets).
+const R_DATA: usize = ID_WIDTH;
+const R_STATUS: usize = ID_WIDTH + 128;
+
+/// The element-size table of the type codes: bits `2t+1..2t` hold log2 of the element bytes
+/// of type code `t` (the unit's and the coalescer's decode shift it by `2 * type`).
+pub(crate) fn elem_log2_table() -> u128 {
+    let mut tbl = 0u128;
+    for t in sim::form::TYPES {
+        tbl |= ((t.bits() / 8).trailing_zeros() as u128) << (2 * t as u128);
+    }
+    tbl
+}
+
+#[derive(LogicBlock)]
+pub struct SliceUnit {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: the unit returns to idle (see the module doc).
+    pub reset: Signal<In, Bit>,
+    // Request port (valid/ready: a request moves when both are high at a rising edge).
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    /// [`sim::Access::code`].
+    pub req_op: Signal<In, Bits<REQ_OP_WIDTH>>,
+    /// Byte address of the least significant byte.
+    pub req_addr: Signal<In, Bits<32>>,
+    /// Store data or operand in the low bits (element 0 lowest).
+    pub req_data: Signal<In, Bits<128>>,
+    pub req_id: Signal<In, Bits<ID_WIDTH>>,
+    /// Element enable mask: zero for a plain request; non-zero makes a `red`/`atom` a
+    /// *masked sector request* (see "Masked sector requests" in the module doc). Ignored by
+    /// `ld` and `st`.
+    pub req_mask: Signal<In, Bits<8>>,
+    // Response port (valid/ready): exactly one per request.
+    pub rsp_valid: Signal<Out, Bit>,
+    pub rsp_ready: Signal<In, Bit>,
+    pub rsp_id: Signal<Out, Bits<ID_WIDTH>>,
+    /// The old value for `ld` and `atom` in the low bits; zero otherwise.
+    pub rsp_data: Signal<Out, Bits<128>>,
+    /// [`sim::status_code`].
+    pub rsp_status: Signal<Out, Bits<STATUS_WIDTH>>,
+    /// Coverage events this cycle (see [`COVERAGE_POINTS`]); in the registered pipeline the
+    /// events of the cycle before (the bus is registered: it leaves the queue's pick off the
+    /// port).
+    pub cov: Signal<Out, Bits<COV_WIDTH>>,
+
+    // Blocks.
+    queue: OrderingQueue,
+    mem: LineMemory,
+    int_alu: IntAlu,
+    /// Integer lanes 1..3 of a masked sector request (lane k at bits 32k..): with `int_alu`
+    /// (lane 0) four 32-bit or two 64-bit elements (lanes 0 and 2) per pass.
+    int_lane: [IntAlu; 3],
+    alu: ReductionAlu,
+    rsp_fifo: ResponseFifo,
+
+    // Constants: encodings (from sim), tables, masks.
+    mem_bytes: Constant<Bits<32>>,
+    kind_lsb: Constant<Bits<4>>,
+    op_lsb: Constant<Bits<4>>,
+    ty_lsb: Constant<Bits<4>>,
+    vec_lsb: Constant<Bits<4>>,
+    kind_red: Constant<Bits<KIND_WIDTH>>,
+    kind_atom: Constant<Bits<KIND_WIDTH>>,
+    kind_ld: Constant<Bits<KIND_WIDTH>>,
+    kind_st: Constant<Bits<KIND_WIDTH>>,
+    status_ok: Constant<Bits<STATUS_WIDTH>>,
+    status_mis: Constant<Bits<STATUS_WIDTH>>,
+    status_oor: Constant<Bits<STATUS_WIDTH>>,
+    /// log2 of the element bytes of each type code, 2 bits per type.
+    elem_log2_tbl: Constant<Bits<32>>,
+    /// Bit t: type code t goes to the FP ALU.
+    fp_tbl: Constant<Bits<16>>,
+    two3: Constant<Bits<3>>,
+    size1: Constant<Bits<3>>,
+    size2: Constant<Bits<3>>,
+    size3: Constant<Bits<3>>,
+    align1: Constant<Bits<4>>,
+    align3: Constant<Bits<4>>,
+    align7: Constant<Bits<4>>,
+    align15: Constant<Bits<4>>,
+    mask16: Constant<Bits<128>>,
+    mask32: Constant<Bits<128>>,
+    mask64: Constant<Bits<128>>,
+    mask128: Constant<Bits<128>>,
+    zero128: Constant<Bits<128>>,
+    zero_cov: Constant<Bits<COV_WIDTH>>,
+    zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
+    zero64: Constant<Bits<64>>,
+    ones4: Constant<Bits<4>>,
+    one4: Constant<Bits<4>>,
+    two4: Constant<Bits<4>>,
+    three4: Constant<Bits<4>>,
+    three2: Constant<Bits<2>>,
+    key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
+    p_off: Constant<Bits<8>>,
+    p_size: Constant<Bits<8>>,
+    p_fp: Constant<Bits<8>>,
+    p_status: Constant<Bits<8>>,
+    p_id: Constant<Bits<8>>,
+    p_data: Constant<Bits<8>>,
+    p_mask: Constant<Bits<8>>,
+    size4: Constant<Bits<3>>,
+    zero8: Constant<Bits<8>>,
+    zero2: Constant<Bits<2>>,
+    elog1: Constant<Bits<2>>,
+    elog2: Constant<Bits<2>>,
+    elog3: Constant<Bits<2>>,
+    vec_clear: Constant<Bits<CODE_WIDTH>>,
+    r_data: Constant<Bits<8>>,
+    r_status: Constant<Bits<8>>,
+    credit_max: Constant<Bits<6>>,
+    /// `credit_max - 1` and `credit_max + 1`.
+    credit_max_m1: Constant<Bits<6>>,
+    credit_max_p1: Constant<Bits<6>>,
+    one6: Constant<Bits<6>>,
+    zero6: Constant<Bits<6>>,
+    zero_line: Constant<Bits<LINE_BITS>>,
+    /// The line-address bits the memory uses.
+    line_mask: Constant<Bits<LINE_BITS>>,
+    one8: Constant<Bits<8>>,
+    three7: Constant<Bits<7>>,
+
+    // s0 (accept) decode.
+    a_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    a_form: Signal<Local, Bits<CODE_WIDTH>>,
+    a_ty: Signal<Local, Bits<TYPE_WIDTH>>,
+    a_ty2: Signal<Local, Bits<8>>,
+    a_elog: Signal<Local, Bits<32>>,
+    a_memop: Signal<Local, Bit>,
+    a_size: Signal<Local, Bits<3>>,
+    a_fp: Signal<Local, Bit>,
+    a_align: Signal<Local, Bits<4>>,
+    a_status: Signal<Local, Bits<STATUS_WIDTH>>,
+    a_sector: Signal<Local, Bit>,
+    a_mask: Signal<Local, Bits<8>>,
+    // The queue's push as decoded (straight into the queue, or into `ac_*` first).
+    a_line: Signal<Local, Bits<LINE_BITS>>,
+    a_ordered: Signal<Local, Bit>,
+    a_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
+    a_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    /// Registered pipeline: the accepted request, registered before the queue's push.
+    ac_valid: DFF<Bit>,
+    ac_line: DFF<Bits<LINE_BITS>>,
+    ac_ordered: DFF<Bit>,
+    ac_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
+    ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The request's chain key for the queue (registered pipeline): an integer `red`/`atom`
+    /// on a plain access may chain behind one with the same offset and size (bit 7; size in
+    /// bits 6..4, offset in 3..0). See "The integer loop" in the module doc.
+    a_key: Signal<Local, Bits<QUEUE_KEY_BITS>>,
+    ac_key: DFF<Bits<QUEUE_KEY_BITS>>,
+    /// The 32-bit words of its line the request touches (registered pipeline; the whole line
+    /// in the shallow one): the queue orders requests per word, forwarding selects per word.
+    a_words: Signal<Local, Bits<4>>,
+    ac_words: DFF<Bits<4>>,
+    /// `ac_*` takes the port's request (it is empty or moves into the queue).
+    ac_load: Signal<Local, Bit>,
+    ac_ld: DFF<Bit>,
+    /// `ac_ld` again (a replica), for the queue's `push_nx_keep` alone: it selects the held
+    /// matches in the last LUT of each slot's and history place's match, apart from `ac_ld`'s
+    /// 200-odd clock enables.
+    ac_ld_q: ReplicaReg<Bit>,
+    ac_v_nx: Signal<Local, Bit>,
+    /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
+    ac_line_nx: Signal<Local, Bits<LINE_BITS>>,
+    unused_decode: Signal<Local, Bit>,
+    unused_alu: Signal<Local, Bit>,
+
+    // Issue.
+    issue: Signal<Local, Bit>,
+    credits: DFF<Bits<6>>,
+    /// `credits` has reached `credit_max` (registered beside it, from its next value, so the
+    /// issue enable is a flip-flop: the compare is off the queue's pick path).
+    cr_full: DFF<Bit>,
+    credits_nx: Signal<Local, Bits<6>>,
+    /// The count at or above the limit after one more, no change, one less.
+    cr_ge_p1: Signal<Local, Bit>,
+    cr_ge_0: Signal<Local, Bit>,
+    cr_ge_m1: Signal<Local, Bit>,
+    rsp_fire: Signal<Local, Bit>,
+
+    // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read (registered
+    // pipeline only) ====
+    /// sc: the issued request registered; its line is compared with the ops in flight here,
+    /// two cycles before sr's select needs the result (`fsel_cq`), so that the select's
+    /// registers (`fsel_q`) are copies loaded across the chip with no logic before them.
+    sc_valid: DFF<Bit>,
+    sc_ordered: DFF<Bit>,
+    sc_line: DFF<Bits<LINE_BITS>>,
+    /// `sc_line` again, for sc's compares alone (a replica): `sc_line` is the register that
+    /// Yosys merges with the queue's newest history line, whose compares with the push
+    /// line pulled it to the queue, which made the forwarding compares from it critical
+    /// paths.
+    sc_cl: ReplicaReg<Bits<LINE_BITS>>,
+    /// sc holds a valid ordered op: one register for its forwarding compares, which each
+    /// take it into their line compare (no gating after the select, and not `sc_valid`'s
+    /// fan-out).
+    sc_vo: DFF<Bit>,
+    sc_ra: DFF<Bits<LINE_BITS>>,
+    si_valid: DFF<Bit>,
+    si_ordered: DFF<Bit>,
+    si_line: DFF<Bits<LINE_BITS>>,
+    /// The RAM read address (`si_line`, or line 0 for an unordered request) as a register
+    /// of its own: no LUT between a register and the 32 block RAMs' address pins, which sit
+    /// in rows across the chip (`si_line` feeds sr; `sc_ra` before it is `sc_line`'s
+    /// twin, which Yosys merges with the queue's newest history line).
+    si_ra: DFF<Bits<LINE_BITS>>,
+    /// The issued request's RAM read address (its line, or line 0 if unordered).
+    issue_ra: Signal<Local, Bits<LINE_BITS>>,
+    si_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    sr_valid: DFF<Bit>,
+    sr_ordered: DFF<Bit>,
+    sr_line: DFF<Bits<LINE_BITS>>,
+    sr_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The words of its line each op in flight writes (its access's words; an `ld`'s line is
+    /// a source of its words too), zero for an unordered one: each word's forwarding source
+    /// is the youngest op that writes it.
+    sc_ww: DFF<Bits<4>>,
+    si_ww: DFF<Bits<4>>,
+    sr_ww: DFF<Bits<4>>,
+    s1_ww: DFF<Bits<4>>,
+    s1b_ww: DFF<Bits<4>>,
+    sp_ww: Vec<DFF<Bits<4>>>,
+    /// Per word of the line, its forwarding source (one-hot as `fsel`), found in sc and copied
+    /// in si; `fsel_r`/`fsel` are the source of the op's own (lowest) word.
+    fsel_cq: [DFF<Bits<32>>; 4],
+    fsel_rq: [DFF<Bits<32>>; 4],
+    fs_v: [Signal<Local, Bits<32>>; 4],
+    /// The compared stage is a source, per word.
+    fs_hq: Signal<Local, Bits<4>>,
+    fs_b: Signal<Local, Bit>,
+    /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
+    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in sc per word (`fsel_cq`), copied in si
+    /// (`fsel_r`, and `fsel_q`: one replica per 32-bit quarter of sr's select), delayed to
+    /// s1 (`fsel`).
+    fsel: DFF<Bits<32>>,
+    fsel_r: DFF<Bits<32>>,
+    fsel_q: [ReplicaReg<Bits<32>>; 4],
+    /// The 32-bit quarters of a line, for `fsel_q` and `fsel_s`.
+    qmask: [Constant<Bits<128>>; 4],
+    /// s1's select again, one replica per quarter of its 128-bit select (`fsel` drives the
+    /// coverage events only).
+    fsel_s: [ReplicaReg<Bits<32>>; 4],
+    /// Per quarter, `fsel_rq[q] != 0` (from `fsel_cq` in si), and its replicas for s1.
+    fs_any_r: DFF<Bits<4>>,
+    fs_any_s: [ReplicaReg<Bits<1>>; 4],
+    /// The sources whose line in s1 is, a cycle before, a register's (the stage before, when
+    /// nothing merges between): selected in sr, in two halves (`fpre[0]`, `fpre[1]`).
+    fs_pre_a: Constant<Bits<32>>,
+    fs_pre_b: Constant<Bits<32>>,
+    /// The others (s2, the stages after the integer and the FP merges): selected in s1.
+    fs_now: Constant<Bits<32>>,
+    fpre: [DFF<Bits<128>>; 2],
+    /// s1's forwarded line (`fpre` and the sources selected in s1), and per quarter whether
+    /// it is taken (`fs_any_s`), into the mux with the RAM's read data (`rfm`: the RAM bit
+    /// in its last LUT only).
+    s1_fwd_x: Signal<Local, Bits<128>>,
+    s1_take: Signal<Local, Bits<4>>,
+    take_top: Constant<Bits<4>>,
+    zero4: Constant<Bits<4>>,
+    rfm: RamForwardMux,
+    fp_a: Signal<Local, Bits<128>>,
+    fp_b: Signal<Local, Bits<128>>,
+    fsel_r_sw: Signal<Local, Bits<32>>,
+    /// The op in sc has the line of the op compared (masked to the memory's line bits).
+    fs_eq: Signal<Local, Bit>,
+    /// The op in s1 / s1b / `sp_*[j]` is *superseded*: a younger ordered op to its line entered
+    /// behind it (set by that op's compares in sc), so no later op forwards from it. The
+    /// youngest matching op is then the only matching op that is not superseded: the
+    /// forwarding select needs no priority chain.
+    /// (Per word: superseded for the words a younger op writes.)
+    sup_s1: DFF<Bits<4>>,
+    sup_s1b: DFF<Bits<4>>,
+    sup_sp: Vec<DFF<Bits<4>>>,
+    zero32: Constant<Bits<32>>,
+    top31: Constant<Bits<5>>,
+    /// `fsel` from the written-line sources on (`fsel >> stages`).
+    fsel_sw: Signal<Local, Bits<32>>,
+    fsw_sh: Constant<Bits<6>>,
+    /// 32 - (forwarding sources): moves the built vector down to bit 0.
+    fs_sh: Constant<Bits<6>>,
+    /// The unit's registered pipeline ([`Config::unit_regs`]).
+    regs: Constant<Bit>,
+    /// The integer lanes' and the ALU's results, registered in the registered pipeline.
+    y_r: [Cut<Bits<64>>; 4],
+    out_r: Cut<Bits<128>>,
+    /// The integer loop: lane 0's result one cycle after `y_r` (a chain source).
+    y_rr: Cut<Bits<64>>,
+    /// Bit j: a chain consumer whose producer is in `sp_*[j]` when it is in s1 takes the
+    /// producer's result from `y_r` (`ch_m[0]`) or `y_rr` (`ch_m[1]`).
+    ch_m: [Constant<Bits<32>>; 2],
+    /// s1b's chain source (one-hot over `y_r[0]`, `y_rr`; zero: the line).
+    ch_d: [DFF<Bit>; 2],
+    ch_nx: [Signal<Local, Bit>; 2],
+    /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
+    ch_me: Signal<Local, Bit>,
+    ch_p: Signal<Local, Bit>,
+    s1r_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
+    s1r_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    /// s1b's chained operand, and whether it has one.
+    ch_val: Signal<Local, Bits<64>>,
+    ch_any: Signal<Local, Bit>,
+
+    // ==== s1b: the registered pipeline's compute stage (s1 forwards, s1b computes) ====
+    s1b_valid: DFF<Bit>,
+    s1b_ordered: DFF<Bit>,
+    s1b_line: DFF<Bits<LINE_BITS>>,
+    s1b_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    s1b_old: DFF<Bits<128>>,
+    /// The op that computes this cycle (s1, or s1b in the registered pipeline).
+    c_valid: Signal<Local, Bit>,
+    c_ordered: Signal<Local, Bit>,
+    c_line: Signal<Local, Bits<LINE_BITS>>,
+    c_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    c_old_line: Signal<Local, Bits<128>>,
+    /// The op in s1 is an FP op (coverage of the registered pipeline's forwarding).
+    s1r_fp: Signal<Local, Bit>,
+    win_mem: Constant<Bits<QUEUE_WAIT_BITS>>,
+
+    // ==== s1: RAM data, forwarding, ALU inputs ====
+    s1_valid: DFF<Bit>,
+    s1_ordered: DFF<Bit>,
+    s1_line: DFF<Bits<LINE_BITS>>,
+    s1_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    s1_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
+    s1_form: Signal<Local, Bits<CODE_WIDTH>>,
+    s1_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    s1_fp: Signal<Local, Bit>,
+    s1_status: Signal<Local, Bits<STATUS_WIDTH>>,
+    s1_id: Signal<Local, Bits<ID_WIDTH>>,
+    s1_data: Signal<Local, Bits<128>>,
+    s1_rep: Signal<Local, Bits<2>>,
+    s1_mask: Signal<Local, Bits<128>>,
+    s1_old_line: Signal<Local, Bits<128>>,
+    s1_old: Signal<Local, Bits<128>>,
+    /// The old value for the integer ALUs, the min/max lanes, the f32/f64 adders, the
+    /// response (`ox`).
+    s1_old_int: Signal<Local, Bits<128>>,
+    s1_old_mm: Signal<Local, Bits<128>>,
+    s1_old_wide: Signal<Local, Bits<128>>,
+    s1_old_rsp: Signal<Local, Bits<128>>,
+    /// `atom.cas` in the compute stage, and whether its old value equals its compare value
+    /// (the operand's second half: bits 63..32 for b32, 127..64 for b64).
+    s1_cas: Signal<Local, Bit>,
+    s1_cas_eq: Signal<Local, Bit>,
+    /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
+    /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
+    /// response (4), each from replicas of s1b's line and shift of its own. (A sixth for the
+    /// f64 adders apart from the f32 ones puts its replicas on the RAM's critical path.)
+    /// Registered pipeline only.
+    ox: [OldExtract; 5],
+    /// The default pipeline's extract (`OldExtract`'s, in the cycle of the forwarding): the
+    /// shift's bits that select bytes 2-3 and 4-7.
+    xs_4: Constant<Bits<7>>,
+    xs_8: Constant<Bits<7>>,
+    s1_fwd_fp: Signal<Local, Bit>,
+    dw_mask8: Signal<Local, Bits<8>>,
+    s1_sector: Signal<Local, Bit>,
+    dw_ty2: Signal<Local, Bits<8>>,
+    dw_elogw: Signal<Local, Bits<32>>,
+    dw_exp: Signal<Local, Bits<128>>,
+    s1_wmask: Signal<Local, Bits<128>>,
+    dw_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
+    unused_dw: Signal<Local, Bit>,
+    dw_form: Signal<Local, Bits<CODE_WIDTH>>,
+    dw_off: Signal<Local, Bits<4>>,
+    off_even: Constant<Bits<4>>,
+    dw_size: Signal<Local, Bits<3>>,
+    dw_data: Signal<Local, Bits<128>>,
+    dw_sh: Signal<Local, Bits<7>>,
+    /// The computing stage's shift (the default pipeline's: s1's, `rw_sh` a wire).
+    s1_sh: Signal<Local, Bits<7>>,
+    rw_sh: Cut<Bits<7>>,
+    dw_mask: Signal<Local, Bits<128>>,
+    dw_sector: Signal<Local, Bit>,
+    dw_elog: Signal<Local, Bits<2>>,
+    dw_wmask: Signal<Local, Bits<128>>,
+    dw_stm: Signal<Local, Bits<128>>,
+    dw_std: Signal<Local, Bits<128>>,
+    dw_rep: Signal<Local, Bits<2>>,
+    rw_rep: Cut<Bits<2>>,
+    rw_mask: Cut<Bits<128>>,
+    rw_wmask: Cut<Bits<128>>,
+    rw_sector: Cut<Bit>,
+    rw_elog: Cut<Bits<2>>,
+    rw_stm: Cut<Bits<128>>,
+    rw_std: Cut<Bits<128>>,
+    s1_stm: Signal<Local, Bits<128>>,
+    s1_std: Signal<Local, Bits<128>>,
+    s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
+    s1_vecf: Signal<Local, Bits<2>>,
+    zero_form: Constant<Bits<CODE_WIDTH>>,
+    s1_elog: Signal<Local, Bits<2>>,
+    /// The registered pipeline's `pre_form` as a register: s1's ALU form decoded a cycle
+    /// early from sr's payload (`sr_*`), so that the ALU's form decode starts from a
+    /// register (decoded from s1's payload, the two decodes in series and the logic Yosys
+    /// shared with s1's make the worst critical paths).
+    pre_form_r: DFF<Bits<CODE_WIDTH>>,
+    /// s1b's ALU form in the registered pipeline: `pre_form_r` a cycle later (s1 moves to
+    /// s1b unstalled), instead of a second decode of the same form from the `rw_*` cuts.
+    pre_form_rr: DFF<Bits<CODE_WIDTH>>,
+    sr_form: Signal<Local, Bits<CODE_WIDTH>>,
+    sr_ty2: Signal<Local, Bits<8>>,
+    sr_elogw: Signal<Local, Bits<32>>,
+    sr_vecf: Signal<Local, Bits<2>>,
+    sr_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
+    unused_sector: Signal<Local, Bit>,
+    /// sM's own write mask (the merges read registered masks loaded beside it) and the write
+    /// stage's kind (the write enable `w_we` is loaded beside it).
+    unused_wm: Signal<Local, Bit>,
+
+    // ==== s2 .. sM: the stages after s1, `sp_*[j]` is stage s(j+2) ====
+    // M = 1 + alu_latency (s4 by default) is the FP merge stage, the last of them; the
+    // integer result merges in s(1 + int_alu_latency) (s2 by default).
+    sp_valid: Vec<DFF<Bit>>,
+    sp_ordered: Vec<DFF<Bit>>,
+    sp_line: Vec<DFF<Bits<LINE_BITS>>>,
+    sp_kind: Vec<DFF<Bits<KIND_WIDTH>>>,
+    sp_fp: Vec<DFF<Bit>>,
+    /// The access's size as a replication code (`rep16` .. `rep128`): the merges replicate the
+    /// result across the line and keep its bytes with the write mask (no shifter).
+    sp_rep: Vec<DFF<Bits<2>>>,
+    /// The line: without the accessed bytes until the op's merge stage, the new line after.
+    sp_data: Vec<DFF<Bits<128>>>,
+    sp_rsp: Vec<DFF<Bits<128>>>,
+    sp_status: Vec<DFF<Bits<STATUS_WIDTH>>>,
+    sp_id: Vec<DFF<Bits<ID_WIDTH>>>,
+    sp_sector: Vec<DFF<Bit>>,
+    sp_wmask: Vec<DFF<Bits<128>>>,
+    /// Bit j: `sp_*[j]` is the integer merge stage / the FP merge stage.
+    int_at: Constant<Bits<32>>,
+    fp_at: Constant<Bits<32>>,
+    /// Bit j: `sp_*[j]` writes the RAM and pushes the response.
+    wr_at: Constant<Bits<32>>,
+    /// A sector request's integer lanes are 64-bit (delayed from s1 to the integer merge).
+    dly_int64: Delay<Bit>,
+    st_nd: Signal<Local, Bits<128>>,
+    fw_found: Signal<Local, Bit>,
+    fw_hit: Signal<Local, Bit>,
+
+    // The integer merge stage (`int_at`), as seen by the merge.
+    i_rep: Signal<Local, Bits<2>>,
+    i_x32: Signal<Local, Bits<64>>,
+    i_x: Signal<Local, Bits<128>>,
+    i_base: Signal<Local, Bits<128>>,
+    i_sector: Signal<Local, Bit>,
+    /// The integer merge's write mask: the merge stage's write mask where its op is an
+    /// integer `red`/`atom`, else zero. Registered like `m_fwm` (the decode on one register
+    /// fanned out to the merge's 128 bits is a critical path).
+    i_iwm: DFF<Bits<128>>,
+    /// The words the write stage writes (registered a cycle ahead, like `w_we`).
+    w_ww: DFF<Bits<4>>,
+    /// The stage being loaded is a `red`/`atom` (for the write masks).
+    ra_nx: Signal<Local, Bit>,
+    i_intvec: Signal<Local, Bits<128>>,
+    i_new: Signal<Local, Bits<128>>,
+
+    // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
+    m_fp: Signal<Local, Bit>,
+    m_rep: Signal<Local, Bits<2>>,
+    m_x16: Signal<Local, Bits<128>>,
+    m_x32: Signal<Local, Bits<128>>,
+    m_x: Signal<Local, Bits<128>>,
+    m_data: Signal<Local, Bits<128>>,
+    /// The FP merge's write mask: sM's write mask where its op is an FP `red`/`atom`, else
+    /// zero. Registered beside `sp_*[fp_at]`, from what they load, so that the merge's 128
+    /// bits, beside the block RAMs' write data, read no form decode of one register.
+    m_fwm: DFF<Bits<128>>,
+    m_new: Signal<Local, Bits<128>>,
+    zero_kind: Constant<Bits<KIND_WIDTH>>,
+    rep16: Constant<Bits<2>>,
+    rep32: Constant<Bits<2>>,
+    rep64: Constant<Bits<2>>,
+    rep128: Constant<Bits<2>>,
+    zero_status: Constant<Bits<STATUS_WIDTH>>,
+    zero_id: Constant<Bits<ID_WIDTH>>,
+
+    // ==== the write stage, as seen by the write (sM, or the last stage when registered) ====
+    w_valid: Signal<Local, Bit>,
+    w_ordered: Signal<Local, Bit>,
+    w_line: Signal<Local, Bits<LINE_BITS>>,
+    /// The RAM's write enable: the write stage holds an ordered request that is not a `ld`.
+    /// Registered beside the write stage's registers, from what they load (`sp_*[write_at].d`,
+    /// whose valid bit already drops in a reset cycle), so that the 32 block RAMs' write
+    /// enables leave one flip-flop and the port's `reset` reaches none of them (reset →
+    /// write enable would be a critical path). The request in the write stage
+    /// in the first cycle of a reset is therefore still written (see "Reset").
+    w_we: DFF<Bit>,
+    w_new: Signal<Local, Bits<128>>,
+    w_rsp: Signal<Local, Bits<128>>,
+    w_status: Signal<Local, Bits<STATUS_WIDTH>>,
+    w_id: Signal<Local, Bits<ID_WIDTH>>,
+    w_fp: Signal<Local, Bit>,
+
+    // ==== sw: the lines written 1 (.. ram_latency) cycles ago ====
+    sw_valid: Vec<DFF<Bit>>,
+    sw_line: Vec<DFF<Bits<LINE_BITS>>>,
+    sw_data: Vec<DFF<Bits<128>>>,
+    sw_fp: Vec<DFF<Bit>>,
+    unused_sw: Signal<Local, Bit>,
+
+    /// The queue's hazard windows: FP forms, integer/bitwise forms.
+    win_fp: Constant<Bits<QUEUE_WAIT_BITS>>,
+    win_int: Constant<Bits<QUEUE_WAIT_BITS>>,
+    zero_wait: Constant<Bits<QUEUE_WAIT_BITS>>,
+
+    cov_bits: Signal<Local, Bits<COV_WIDTH>>,
+    cov_r: DFF<Bits<COV_WIDTH>>,
+    ev_fwd_s2: Signal<Local, Bit>,
+    ev_fwd_s3: Signal<Local, Bit>,
+    ev_fwd_s4: Signal<Local, Bit>,
+    ev_fwd_s5: Signal<Local, Bit>,
+    ev_queue_full: Signal<Local, Bit>,
+    ev_overtake: Signal<Local, Bit>,
+    ev_back_to_back_line: Signal<Local, Bit>,
+    ev_line_wait: Signal<Local, Bit>,
+    ev_fp_hazard_wait: Signal<Local, Bit>,
+    ev_fp_chain: Signal<Local, Bit>,
+    ev_rsp_misaligned: Signal<Local, Bit>,
+    ev_rsp_out_of_range: Signal<Local, Bit>,
+    ev_rsp_stall: Signal<Local, Bit>,
+    ev_credit_stall: Signal<Local, Bit>,
+    ev_reset_in_flight: Signal<Local, Bit>,
+    ev_int_chain: Signal<Local, Bit>,
+}

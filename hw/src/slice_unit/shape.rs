@@ -1,0 +1,156 @@
+//! The unit's pipeline shape and latencies for a configuration: what the constructor builds
+//! and what the testbench's models and checks expect (no hardware here).
+
+use super::RSP_FIFO_DEPTH;
+use crate::alu::ALU_LATENCY;
+use crate::config::Config;
+use crate::ordering_queue::QUEUE_HAZARD_CYCLES;
+
+/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits
+/// (default configuration; [`unit_latency`] for others).
+pub const UNIT_MIN_LATENCY: usize = 6;
+
+/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
+/// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
+/// (registered pipeline: 9 more, for `ac`, the queue's registered push and its late issue
+/// outputs, sc, si, sr, s1b, the result and the merged-line registers).
+pub fn unit_latency(cfg: &Config) -> usize {
+    if cfg.unit_regs { cfg.alu_latency() + 12 } else { cfg.alu_latency() + 3 }
+}
+
+/// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Stages after s1 (`sp_*`: s2, s3, ..).
+    pub stages: usize,
+    /// Index into `sp_*` of the stage where the integer result merges into the line.
+    pub int_at: usize,
+    /// Index into `sp_*` of the stage where the FP result merges.
+    pub fp_at: usize,
+    /// Index into `sp_*` of the stage that writes the RAM and pushes the response.
+    pub write_at: usize,
+    /// Cycles from the RAM read address to its data (the written-line stages kept after the
+    /// write: `sw_*`).
+    pub ram_latency: usize,
+    /// The queue's hazard windows: cycles after an FP / integer op's issue in which requests
+    /// to its line may not issue.
+    pub win_fp: usize,
+    pub win_int: usize,
+    /// The window of `ld`/`st` (their line is final after s1).
+    pub win_mem: usize,
+    /// The window of a chained integer op: an integer `red`/`atom` behind one to the same
+    /// bytes takes its operand from the integer ALU's loop (registered pipeline: the ALU's
+    /// latency `Li`, so dependent integer ops issue every `Li + 1` cycles, 3 by default; the
+    /// shallow pipeline forwards the merged line in the cycle the result is made, `win_int`).
+    pub win_chain: usize,
+    /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
+    /// producer's result `d + 1` cycles after the integer ALU made it (0: `y_r`, 1: `y_rr`).
+    /// Zero in the shallow pipeline.
+    pub chain_map: [u128; 2],
+    /// Places of the response FIFO (at least the requests in flight from issue to response).
+    pub rsp_depth: usize,
+}
+
+/// The pipeline shape of the unit built with `cfg`.
+pub fn shape(cfg: &Config) -> Shape {
+    let lat = cfg.alu_latency();
+    let int_lat = cfg.int_alu_latency();
+    if cfg.unit_regs {
+        // Results registered before the merge (one stage), merged lines registered before
+        // forwarding and writing (one more): nothing is forwarded from logic.
+        let (int_at, fp_at) = (int_lat, lat);
+        let stages = fp_at + 2;
+        // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
+        // later: every window is one cycle longer than the merge stage alone needs (si, before
+        // the forwarding point, delays producer and dependent alike).
+        // The chain: a consumer `d` cycles behind its producer (from `int_lat + 1`: the loop
+        // takes the ALU's registered result `y_r`, so that no cycle holds the ALU's last
+        // segment and the operand select together; up to the integer window) is in s1 when
+        // the producer is in sp[d - 2], and finds its result `d - int_lat` cycles after the
+        // ALU made it (1: `y_r`, 2: `y_rr`).
+        let win_int = int_at + 2;
+        let mut chain_map = [0u128; 2];
+        for d in (int_lat + 1).max(2)..=win_int {
+            chain_map[d - int_lat - 1] |= 1 << (d - 2);
+        }
+        Shape {
+            stages,
+            int_at,
+            fp_at,
+            write_at: stages - 1,
+            ram_latency: 2,
+            win_fp: fp_at + 2,
+            win_int,
+            win_mem: 1,
+            win_chain: int_lat.max(1),
+            chain_map,
+            rsp_depth: 32,
+        }
+    } else {
+        // The results merge in the cycle they appear and are forwarded from there.
+        let (int_at, fp_at) = (int_lat - 1, lat - 1);
+        Shape {
+            stages: lat,
+            int_at,
+            fp_at,
+            write_at: fp_at,
+            ram_latency: 1,
+            win_fp: fp_at,
+            win_int: int_at,
+            win_mem: 0,
+            win_chain: int_at,
+            chain_map: [0; 2],
+            rsp_depth: RSP_FIFO_DEPTH,
+        }
+    }
+}
+
+/// Cycles between dependent requests to one element (the same bytes, the same form) for the
+/// unit built with `cfg`: the FP window for the FP forms, the integer chain's for the
+/// integer/bitwise forms (other integer accesses to the line wait [`Shape::win_int`]), the
+/// `ld`/`st` window for those.
+pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
+    match access {
+        sim::Access::Red(f) | sim::Access::Atom(f) => {
+            let sh = shape(cfg);
+            if is_int_type(f.ty()) { sh.win_chain + 1 } else { sh.win_fp + 1 }
+        }
+        _ => shape(cfg).win_mem + 1,
+    }
+}
+
+/// The 32-bit words of its 16-byte line (bit w: bytes 4w..4w+3) a plain request of `access`
+/// at `addr` touches in the unit built with `cfg`: the grain of its ordering. Requests to one
+/// line run in arrival order only where these meet; the shallow pipeline orders whole lines
+/// (0xf). The RTL's decode at the accept (`a_words`) computes the same.
+pub fn hazard_words(access: sim::Access, addr: u32, cfg: &Config) -> u8 {
+    let first = (addr as usize % 16) / 4;
+    match (cfg.unit_regs, access.bytes()) {
+        (false, _) | (_, 16) => 0xf,
+        (true, 8) => 0x3 << (first & 2),
+        (true, _) => 1 << first,
+    }
+}
+
+pub(super) fn is_int_type(t: sim::Type) -> bool {
+    matches!(t, sim::Type::B32 | sim::Type::B64 | sim::Type::U32 | sim::Type::S32 | sim::Type::U64 | sim::Type::S64)
+}
+
+/// Cycles from the request handshake of `access` to its response on `rsp_valid` when no
+/// older request to its line waits and `rsp_ready` is high: the same for every kind
+/// ([`UNIT_MIN_LATENCY`]), error responses included.
+pub fn latency(_access: sim::Access) -> usize {
+    UNIT_MIN_LATENCY
+}
+
+/// Cycles between dependent requests to one line: 1 for integer/bitwise forms, `ld` and `st`;
+/// [`ALU_LATENCY`] for the FP forms (f32, f64, f16, bf16 and their vector forms).
+pub fn dependent_issue_interval(access: sim::Access) -> usize {
+    dependent_issue_interval_with(access, &Config::default())
+}
+
+const _: () = assert!(UNIT_MIN_LATENCY == ALU_LATENCY + 3, "the default unit's latency");
+const _: () = assert!(
+    QUEUE_HAZARD_CYCLES == ALU_LATENCY - 1,
+    "the default queue holds a line for the cycles an FP op spends in s1 and s2"
+);
