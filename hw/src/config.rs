@@ -28,7 +28,7 @@ pub struct Config {
     /// The integer ALU (`int_alu.rs`): [`INT_STAGES_MIN`]..=[`INT_STAGES_MAX`] (2 splits its
     /// 64-bit add and compares into 32-bit halves with a register between them).
     pub int_stages: usize,
-    /// The L2-slice unit's registered pipeline (`slice_unit.rs`, "Pipelines"): the RAM read
+    /// The L2-slice unit's registered pipeline (`slice_unit/mod.rs`, "Pipelines"): the RAM read
     /// takes an output register, the ALU results are registered before they merge into the
     /// line and the merged line before it is forwarded or written, so that forwarding only
     /// selects registers (the fastest clock). Off: the ALU outputs merge and forward in the

@@ -10,7 +10,7 @@ use common::{Rng, b128, lint, seed, u128_of};
 use hw::async_unit::{ASYNC_FLIP_AFTER_RESPONSE, ASYNC_FLIP_LATENCY, AsyncUnit};
 use hw::mbarrier::Mbarrier as MbarBlock;
 use rust_hdl::prelude::*;
-use sim::mbarrier::{MBAR_MAX, MBARRIER_SLOTS, MbarError, MbarOp, MbarTable};
+use sim::mbarrier::{MBAR_MAX, MbarError, MbarOp, MbarTable};
 use sim::red_async::RedAsync;
 use sim::{Access, Memory, Request};
 

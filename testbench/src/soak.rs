@@ -28,7 +28,7 @@
 //!
 //! # The rule checked at each reset
 //!
-//! The unit's reset rule (`hw/src/slice_unit.rs`, "Reset"): requests accepted and not yet
+//! The unit's reset rule (`hw/src/slice_unit/`, "Reset"): requests accepted and not yet
 //! answered at a reset are dropped and get no response; memory keeps what was written; of
 //! those in flight only the one in the write stage in the first reset cycle is still written.
 //! The shim marks the requests in flight at the reset as dropped. Then:
