@@ -23,9 +23,6 @@ pub fn all_accesses() -> Vec<Access> {
     v
 }
 
-/// Red and atom forms at the front of [`all_accesses`].
-const RED_ATOM: usize = 2 * 82;
-
 /// The latency family of an access: `int`, `f16` (all 16-bit float forms, packed ones too),
 /// `f32`, `f64`, `ld`, `st`, `cas`.
 pub fn family(a: Access) -> &'static str {
@@ -77,6 +74,8 @@ pub struct Traffic {
     state: u64,
     stim: Stimulus,
     accesses: Vec<Access>,
+    /// The red and atom forms at the front of `accesses` (two per form).
+    red_atom: usize,
     mem_bytes: u64,
     mix: Mix,
     /// 16-byte-aligned hot lines; a hot address is a line and a byte offset.
@@ -94,12 +93,14 @@ impl Traffic {
             state: seed ^ 0x7261_6666_6963,
             stim: Stimulus::new(seed.wrapping_add(1)),
             accesses: all_accesses(),
+            red_atom: 2 * Form::all().len(),
             mem_bytes: mem_bytes as u64,
             mix,
             hot_lines: Vec::new(),
             exclude: None,
             last_swap: Default::default(),
         };
+        assert!(t.accesses[..t.red_atom].iter().all(|a| matches!(a, Access::Red(_) | Access::Atom(_))));
         let lines = (mem_bytes / 16) as u64;
         // The first and last lines are always hot (edges of memory).
         t.hot_lines.push(0);
@@ -151,7 +152,7 @@ impl Traffic {
             Access::Cas([Width::B32, Width::B64][self.below(2) as usize])
         } else {
             // Red and atom of a uniformly drawn form.
-            let i = self.below(RED_ATOM as u64) as usize;
+            let i = self.below(self.red_atom as u64) as usize;
             self.accesses[i]
         };
         let size = access.bytes() as u64;
