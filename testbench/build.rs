@@ -8,7 +8,8 @@
 //!    they are archived into one runtime library shared by both models.
 //! 4. The `extern "C"` shim in `csrc/alu_shim.cpp` is compiled with the `cc` crate, and the
 //!    shim, both models, the runtime and libstdc++ are linked (static libraries need the `lib`
-//!    prefix, so the Verilator archives are copied).
+//!    prefix, so the Verilator archives are copied). Every shim includes `csrc/harness.h` (the
+//!    model's context, the two-phase clock, the VCD and the drain), found beside it.
 //!
 //! 5. The same for the L2-slice unit (`build_unit.rs`): `hw::unit_verilog(65536)` becomes `Vunit`
 //!    and `Vunitt` (traced), with the shim `csrc/unit_shim.cpp`, on the same runtime library.

@@ -12,7 +12,8 @@ struct RedunitAluBase {
     virtual int64_t run(uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* b,
                         uint32_t* out, uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) = 0;
     virtual void idle(uint64_t cycles) = 0;
-    uint64_t cycle = 0;
+    // The next cycle to run.
+    virtual uint64_t cycle() const = 0;
     uint32_t latency = 0;
 };
 

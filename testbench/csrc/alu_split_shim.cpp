@@ -35,8 +35,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "verilated.h"
 #include "alu_base.h"
+#include "harness.h"
 #include "split_lanes.h"
 
 namespace {
@@ -154,43 +154,43 @@ static_assert(SPLIT_N_UNITS <= 64, "u_holds is read as 64 bits at most");
 static_assert(0 SPLIT_MODELS(SPLIT_COUNT) <= 32, "the due bits of a cycle are 32 bits");
 #undef SPLIT_COUNT
 
+// The front in a harness of its own (its context, its clock, the cycle count); the back and
+// the lane models live in the same context and are evaluated by the passes above.
 struct Split final : RedunitAluBase {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vsplit_front> f;
+    Harness<Vsplit_front> h;
+    Vsplit_front* f = h.top.get();
     std::unique_ptr<Vsplit_back> b;
     uint32_t due[CHUNK];
 #define SPLIT_DECL(i, M, L, N) Lanes<M, L, N> k##i;
     SPLIT_MODELS(SPLIT_DECL)
 #undef SPLIT_DECL
-    Split(uint32_t lat, uint64_t first_cycle) {
+    Split(uint32_t lat, uint64_t first_cycle) : h(first_cycle) {
         latency = lat;
-        cycle = first_cycle;
-        ctx.reset(new VerilatedContext);
-        f.reset(new Vsplit_front(ctx.get(), "top"));
-        b.reset(new Vsplit_back(ctx.get(), "top"));
-#define SPLIT_INIT(i, M, L, N) k##i.init(ctx.get());
+        b.reset(new Vsplit_back(h.ctx.get(), "top"));
+#define SPLIT_INIT(i, M, L, N) k##i.init(h.ctx.get());
         SPLIT_MODELS(SPLIT_INIT)
 #undef SPLIT_INIT
-        f->clock = 0;
         b->clock = 0;
         split_back_init(*b);
-        f->eval();
+        h.settle();
         b->eval();
     }
     ~Split() override {
-        f->final();
+        h.close();
         b->final();
 #define SPLIT_FINAL(i, M, L, N) k##i.final();
         SPLIT_MODELS(SPLIT_FINAL)
 #undef SPLIT_FINAL
     }
 
+    uint64_t cycle() const override { return h.cycle; }
+
     // k <= CHUNK cycles: operations from the arrays, or idle cycles when `forms` is null;
     // `see(cycle)` is called in each cycle with the back's outputs settled.
     template <class See>
     void chunk(size_t k, const uint16_t* forms, const uint32_t* old, const uint32_t* bv, See see) {
         const bool idle = forms == nullptr;
-        const uint64_t c0 = cycle;
+        const uint64_t c0 = h.cycle;
         const uint64_t mask = SPLIT_N_UNITS == 64 ? ~0ull : ((1ull << SPLIT_N_UNITS) - 1);
         for (size_t i = 0; i < k; i++) {
             redunit_alu_inputs(*f->rootp, forms, old, bv, i);
@@ -224,14 +224,14 @@ struct Split final : RedunitAluBase {
                 }
             }
             split_eval(*b);
-            cycle = c;
+            h.cycle = c;
             see(c);
             split_back_clock(*b);
         }
 #define SPLIT_COMPACT(i, M, L, N) k##i.compact();
         SPLIT_MODELS(SPLIT_COMPACT)
 #undef SPLIT_COMPACT
-        cycle = c0 + k;
+        h.cycle = c0 + k;
     }
 
     void idle(uint64_t cycles) override {
@@ -244,7 +244,7 @@ struct Split final : RedunitAluBase {
 
     int64_t run(uint64_t n, const uint16_t* forms, const uint32_t* old, const uint32_t* bv, uint32_t* out,
                 uint16_t* out_forms, int64_t* bad_index, int64_t* bad_latency) override {
-        RedunitAluResults r(n, cycle, latency, out, out_forms, bad_index, bad_latency);
+        RedunitAluResults r(n, h.cycle, latency, out, out_forms, bad_index, bad_latency);
         auto see = [&](uint64_t c) { r.see(*b->rootp, c); };
         for (uint64_t i = 0; i < n; i += CHUNK) {
             size_t k = n - i < CHUNK ? (size_t)(n - i) : CHUNK;

@@ -1,16 +1,15 @@
 // extern "C" shim around the Verilated async unit (module `top` of hw::async_verilog()).
 //
-// One call = one clock cycle: in the low half the inputs are set and the model settles; the
-// outputs read then are what the rising edge samples (a request is taken when req_valid and
-// req_ready are high, a barrier operation when bar_valid and bar_ready are, a response when
-// rsp_valid and rsp_ready are); then the clock rises. `AsyncIo` mirrors the Rust struct in
-// testbench/src/async_run.rs (only 64-bit fields).
+// One call = one clock cycle (harness.h): the inputs are set, the model settles in the low
+// half, and the outputs read then are what the rising edge samples (a request is taken when
+// req_valid and req_ready are high, a barrier operation when bar_valid and bar_ready are, a
+// response when rsp_valid and rsp_ready are); then the clock rises. `AsyncIo` mirrors the Rust
+// struct in testbench/src/async_run.rs (only 64-bit fields).
 
 #include <cstdint>
-#include <memory>
 
-#include "verilated.h"
 #include "Vasync.h"
+#include "harness.h"
 
 #define API extern "C" __attribute__((visibility("default")))
 
@@ -24,33 +23,21 @@ struct AsyncIo {
     uint64_t phase, mbar_errs, flip, tx_valid, tx_addr, tx_bytes, u_rsp_valid, u_rsp_tag;
 };
 
-struct Async {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vasync> m;
-    uint64_t cycle = 0;
-};
+using Async = Harness<Vasync>;
 
 API void* redunit_async_new() {
     auto* a = new Async;
-    a->ctx.reset(new VerilatedContext);
-    a->m.reset(new Vasync(a->ctx.get(), "top"));
-    a->m->clock = 0;
-    a->m->eval();
+    a->settle();
     return a;
 }
 
-API void redunit_async_free(void* h) {
-    auto* a = static_cast<Async*>(h);
-    a->m->final();
-    delete a;
-}
+API void redunit_async_free(void* h) { delete static_cast<Async*>(h); }
 
 API uint64_t redunit_async_cycle(void* h) { return static_cast<Async*>(h)->cycle; }
 
 API void redunit_async_step(void* h, AsyncIo* io) {
     auto* a = static_cast<Async*>(h);
-    Vasync* m = a->m.get();
-    m->clock = 0;
+    Vasync* m = a->top.get();
     m->reset = io->reset;
     m->req_valid = io->req_valid;
     m->req_op = io->req_op;
@@ -66,7 +53,7 @@ API void redunit_async_step(void* h, AsyncIo* io) {
     m->bar_op = io->bar_op;
     m->bar_addr = io->bar_addr;
     m->bar_arg = io->bar_arg;
-    m->eval();
+    a->low();
     io->req_ready = m->req_ready;
     io->rsp_valid = m->rsp_valid;
     io->rsp_data_lo = (uint64_t)m->rsp_data[0] | ((uint64_t)m->rsp_data[1] << 32);
@@ -88,7 +75,5 @@ API void redunit_async_step(void* h, AsyncIo* io) {
     io->tx_bytes = m->tx_bytes;
     io->u_rsp_valid = m->u_rsp_valid;
     io->u_rsp_tag = m->u_rsp_tag;
-    m->clock = 1;
-    m->eval();
-    a->cycle++;
+    a->rise();
 }

@@ -3,15 +3,14 @@
 // owns one model and its own VerilatedContext.
 //
 // One FFI call per cycle (`redunit_axi_cycle`), all ports in one struct (`AxiIo` in axi.rs):
-// in the low half of the cycle the inputs are set and the model settles; the outputs copied
-// then are what the rising edge samples (a handshake happens in this cycle when valid and
-// ready read here are both high); then the clock rises.
+// the inputs are set, the model settles in the low half of the cycle (harness.h), and the
+// outputs copied then are what the rising edge samples (a handshake happens in this cycle
+// when valid and ready read here are both high); then the clock rises.
 
 #include <cstdint>
-#include <memory>
 
-#include "verilated.h"
 #include "Vaxi.h"
+#include "harness.h"
 
 extern "C" {
 struct AxiIo {
@@ -32,19 +31,14 @@ struct AxiIo {
 namespace {
 
 struct Axi {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vaxi> m;
-    uint64_t cycle = 0;
+    Harness<Vaxi> h;
+    Vaxi* m = h.top.get();
 
     Axi() {
-        ctx.reset(new VerilatedContext);
-        m.reset(new Vaxi(ctx.get(), "top"));
         AxiIo zero = {};
         set(&zero);
-        m->clock = 0;
-        m->eval();
+        h.settle();
     }
-    ~Axi() { m->final(); }
 
     void set(const AxiIo* io) {
         m->reset = io->reset;
@@ -72,8 +66,7 @@ struct Axi {
 
     void step(AxiIo* io) {
         set(io);
-        m->clock = 0;
-        m->eval();
+        h.low();
         io->awready = m->awready;
         io->wready = m->wready;
         io->bvalid = m->bvalid;
@@ -87,9 +80,7 @@ struct Axi {
         io->fire = m->fire;
         io->cov = m->cov;
         for (int i = 0; i < 4; i++) io->rdata[i] = m->rdata[i];
-        m->clock = 1;
-        m->eval();
-        cycle++;
+        h.rise();
     }
 };
 
@@ -98,6 +89,6 @@ struct Axi {
 extern "C" {
 void* redunit_axi_new() { return new Axi(); }
 void redunit_axi_free(void* h) { delete static_cast<Axi*>(h); }
-uint64_t redunit_axi_cycles(void* h) { return static_cast<Axi*>(h)->cycle; }
+uint64_t redunit_axi_cycles(void* h) { return static_cast<Axi*>(h)->h.cycle; }
 void redunit_axi_cycle(void* h, AxiIo* io) { static_cast<Axi*>(h)->step(io); }
 }

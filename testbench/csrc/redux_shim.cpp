@@ -2,65 +2,44 @@
 //
 // One model, Vredux (no tracing). A handle owns one model and its own VerilatedContext.
 //
-// Clocking, one warp instruction per cycle (as in alu_shim.cpp): in the low half of cycle c
-// the inputs are set and the model settles; the outputs read then are what the rising edge of
-// cycle c samples; then the clock rises. An instruction driven in cycle c comes out in cycle
-// c + latency.
+// Clocking as in harness.h, one warp instruction per cycle: an instruction driven in cycle c
+// comes out in cycle c + latency.
 //
 // Whole batches cross the FFI boundary: form codes (u8), masks (u32) and 32 source words per
 // instruction (lane 0 first, the order of Verilator's VlWide<32>); out the result, the 32
 // lane words of out_lanes, out_form and out_mask of each instruction.
 
 #include <cstdint>
-#include <memory>
 
-#include "verilated.h"
 #include "Vredux.h"
+#include "harness.h"
 
 namespace {
 
 struct Redux {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vredux> m;
-    uint64_t cycle = 0;
+    Harness<Vredux> h;
     uint32_t latency = 0;
 
     explicit Redux(uint32_t lat) {
         latency = lat;
-        ctx.reset(new VerilatedContext);
-        m.reset(new Vredux(ctx.get(), "top"));
-        m->clock = 0;
+        Vredux* m = h.top.get();
         m->in_valid = 0;
         m->in_form = 0;
         m->in_mask = 0;
         for (int i = 0; i < 32; i++) m->in_src[i] = 0;
-        m->eval();
-    }
-
-    ~Redux() { m->final(); }
-
-    inline void low() {
-        m->clock = 0;
-        m->eval();
-    }
-    inline void high() {
-        m->clock = 1;
-        m->eval();
-        cycle++;
+        h.settle();
     }
 
     void idle(uint64_t cycles) {
-        m->in_valid = 0;
-        for (uint64_t i = 0; i < cycles; i++) {
-            low();
-            high();
-        }
+        h.top->in_valid = 0;
+        for (uint64_t i = 0; i < cycles; i++) h.tick();
     }
 
     int64_t run(uint64_t n, const uint8_t* forms, const uint32_t* masks, const uint32_t* src, uint32_t* out_result,
                 uint32_t* out_lanes, uint8_t* out_forms, uint32_t* out_masks, int64_t* bad_index,
                 int64_t* bad_latency) {
-        const uint64_t start = cycle;
+        Vredux* m = h.top.get();
+        const uint64_t start = h.cycle;
         uint64_t got = 0;
         *bad_index = -1;
         *bad_latency = 0;
@@ -71,7 +50,7 @@ struct Redux {
                 for (int w = 0; w < 32; w++) out_lanes[32 * got + w] = m->out_lanes[w];
                 out_forms[got] = m->out_form;
                 out_masks[got] = m->out_mask;
-                int64_t lat = (int64_t)(cycle - (start + got));
+                int64_t lat = (int64_t)(h.cycle - (start + got));
                 if (lat != (int64_t)latency && *bad_index < 0) {
                     *bad_index = (int64_t)got;
                     *bad_latency = lat;
@@ -85,26 +64,12 @@ struct Redux {
             m->in_mask = masks[i];
             const uint32_t* s = src + 32 * i;
             for (int w = 0; w < 32; w++) m->in_src[w] = s[w];
-            low();
-            collect();
-            high();
+            h.tick(collect);
         }
-        // Drain, with room for a latency longer than the one announced.
         m->in_valid = 0;
         m->in_form = 0;
         m->in_mask = 0;
-        const uint64_t limit = (uint64_t)latency + 64;
-        for (uint64_t extra = 0; got < n && extra < limit; extra++) {
-            low();
-            collect();
-            high();
-        }
-        // One more look, so that a spurious trailing out_valid is counted.
-        if (got == n) {
-            low();
-            collect();
-            high();
-        }
+        h.drain(n, latency, [&]() { return got; }, collect);
         return (int64_t)got;
     }
 };
@@ -117,7 +82,7 @@ void* redunit_redux_new(uint32_t latency) { return new Redux(latency); }
 
 void redunit_redux_free(void* h) { delete static_cast<Redux*>(h); }
 
-uint64_t redunit_redux_cycle(void* h) { return static_cast<Redux*>(h)->cycle; }
+uint64_t redunit_redux_cycle(void* h) { return static_cast<Redux*>(h)->h.cycle; }
 
 void redunit_redux_idle(void* h, uint64_t cycles) { static_cast<Redux*>(h)->idle(cycles); }
 

@@ -5,11 +5,9 @@
 // and by `testbench/src/unit.rs` at run time into a shared library for other memory sizes
 // (only the functions marked API are exported from there).
 //
-// Clocking, as in alu_shim.cpp: in the low half of cycle c the inputs are set and the model
-// settles; the outputs read then are what the rising edge of cycle c samples (a request is
-// accepted in cycle c when req_valid and req_ready are both high then; a response is taken in
-// cycle c when rsp_valid and rsp_ready are); then the clock rises. With a VCD open, the low half
-// is dumped at 10c ns and the high half at 10c+5 ns, for cycles inside the dump window.
+// Clocking and VCD timestamps as in harness.h: a request is accepted in cycle c when req_valid
+// and req_ready are both high in its low half; a response is taken in cycle c when rsp_valid
+// and rsp_ready are. Only the cycles inside the dump window go into the VCD.
 //
 // redunit_unit_run drives a batch of requests in order, one per cycle while req_ready is high,
 // with id = (id_base + index) mod 2^16; a request waits while its id is still in flight (so at
@@ -24,16 +22,13 @@
 // at the reset are marked DROPPED in rsp_cycle; a later response with their id is an error
 // (err_code 2), like any response whose id is not in flight.
 
+#include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 #include <vector>
 
-#include "verilated.h"
-#include "verilated_vcd_c.h"
 #include "Vunit.h"
 #include "Vunitt.h"
+#include "harness.h"
 
 #define API extern "C" __attribute__((visibility("default")))
 
@@ -91,13 +86,28 @@ constexpr int COV_BITS = 16;
 constexpr uint64_t NONE = UINT64_MAX;
 constexpr uint64_t DROPPED = UINT64_MAX - 1;
 
+// One batch in progress: where it stands in the requests and in its faults.
+struct Batch {
+    UnitRun* r;
+    UnitFaults* f;  // null: no faults
+    uint64_t mode;  // f->reset_mode, 0 without faults
+    uint64_t i = 0;  // the next request
+    uint64_t idle_cycles = 0;  // cycles since the last handshake
+    uint64_t next_drought = 0, drought_left = 0;
+    uint64_t armed_cycles = 0;  // cycles since the reset was armed
+    uint64_t low_run = 0, stall_run = 0;  // cycles of rsp_ready low / of credit stall in a row
+    bool armed = false, queue_full = false;
+};
+
+// A handle whichever its model: the request/response policy, the coverage counts, the ids in
+// flight (slot: id -> request index, -1 if free) and the faults of a batch.
 struct Base {
     virtual ~Base() = default;
     virtual void run(UnitRun* r, UnitFaults* f) = 0;
     virtual uint64_t reset(uint64_t cycles) = 0;
     virtual void idle(uint64_t cycles) = 0;
-    uint64_t cycle = 0;
-    uint64_t dump_from = 0, dump_to = NONE;
+    virtual uint64_t cycle() const = 0;
+    virtual void window(uint64_t from, uint64_t to) = 0;
     uint64_t rng = 1;
     uint32_t rsp_ready_pct = 100, req_valid_pct = 100;
     uint64_t cov[COV_BITS] = {};
@@ -113,27 +123,60 @@ struct Base {
         z ^= z >> 31;
         return (z % 100) < pct;
     }
+
+    // Holds reset after a faulted batch: marks the requests in flight DROPPED.
+    void fault_reset(UnitRun* r, UnitFaults* f) {
+        for (uint32_t id = 0; id < slot.size(); id++) {
+            if (slot[id] >= 0) r->rsp_cycle[slot[id]] = DROPPED;
+        }
+        f->reset_cycle = cycle();
+        f->dropped = reset(f->reset_len);
+    }
+
+    // Before a cycle of a faulted batch: starts the droughts due at this request index and
+    // arms the reset; true once the armed reset has happened, which ends the batch.
+    bool faults(Batch& s) {
+        UnitFaults* f = s.f;
+        while (s.next_drought < f->n_droughts && s.i >= f->drought_at[s.next_drought]) {
+            s.drought_left += f->drought_len[s.next_drought++];
+            f->droughts++;
+        }
+        if (s.mode && !s.armed && (s.i >= f->reset_at || s.i >= s.r->n)) s.armed = true;
+        if (!s.armed) return false;
+        const bool fifo_full = s.stall_run >= f->settle && s.low_run >= f->settle;
+        const bool go =
+            s.armed_cycles >= f->reset_delay || (s.mode == 2 && s.queue_full) || (s.mode == 3 && fifo_full);
+        if (go) {
+            f->reset_flags = (s.queue_full ? 1 : 0) | (fifo_full ? 2 : 0);
+            fault_reset(s.r, f);
+            return true;
+        }
+        s.armed_cycles++;
+        return false;
+    }
+
+    // rsp_ready of a cycle: held low by a drought or by an armed reset of mode 2 or 3, else
+    // drawn from the policy.
+    bool rsp_ready(Batch& s) {
+        if (s.drought_left > 0) {
+            s.drought_left--;
+            s.f->drought_cycles++;
+            return false;
+        }
+        if (s.armed && s.mode >= 2) return false;
+        return coin(rsp_ready_pct);
+    }
 };
 
-template <class M, bool TRACE>
+// M: Vunit, or Vunitt with a VCD.
+template <class M>
 struct Unit final : Base {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<M> m;
-    std::unique_ptr<VerilatedVcdC> tfp;
+    Harness<M> h;
+    M* m = h.top.get();
 
-    Unit(const char* vcd, uint64_t first_cycle, bool* ok) {
-        cycle = first_cycle;
-        ctx.reset(new VerilatedContext);
-        if (TRACE) ctx->traceEverOn(true);
-        m.reset(new M(ctx.get(), "top"));
+    Unit(const char* vcd, uint64_t first_cycle, bool* ok) : h(first_cycle) {
         *ok = true;
-        if constexpr (TRACE) {
-            tfp.reset(new VerilatedVcdC);
-            m->trace(tfp.get(), 99);
-            tfp->open(vcd);
-            *ok = tfp->isOpen();
-        }
-        m->clock = 0;
+        if constexpr (Harness<M>::TRACE) *ok = h.open_vcd(vcd);
         m->reset = 0;
         m->req_valid = 0;
         m->req_op = 0;
@@ -142,31 +185,12 @@ struct Unit final : Base {
         m->req_mask = 0;
         for (int i = 0; i < 4; i++) m->req_data[i] = 0;
         m->rsp_ready = 0;
-        m->eval();
+        h.settle();
     }
 
-    ~Unit() override {
-        m->final();
-        if constexpr (TRACE) {
-            if (tfp) tfp->close();
-        }
-    }
+    uint64_t cycle() const override { return h.cycle; }
+    void window(uint64_t from, uint64_t to) override { h.window(from, to); }
 
-    inline void low() {
-        m->clock = 0;
-        m->eval();
-        if constexpr (TRACE) {
-            if (cycle >= dump_from && cycle <= dump_to) tfp->dump(cycle * 10);
-        }
-    }
-    inline void high() {
-        m->clock = 1;
-        m->eval();
-        if constexpr (TRACE) {
-            if (cycle >= dump_from && cycle <= dump_to) tfp->dump(cycle * 10 + 5);
-        }
-        cycle++;
-    }
     inline void count_cov() {
         uint32_t c = (uint32_t)m->cov;
         while (c) {
@@ -179,22 +203,15 @@ struct Unit final : Base {
     void idle(uint64_t cycles) override {
         m->req_valid = 0;
         m->rsp_ready = 0;
-        for (uint64_t i = 0; i < cycles; i++) {
-            low();
-            count_cov();
-            high();
-        }
+        for (uint64_t i = 0; i < cycles; i++) h.tick([&]() { count_cov(); });
     }
 
     uint64_t reset(uint64_t cycles) override {
         m->req_valid = 0;
         m->rsp_ready = 0;
         m->reset = 1;
-        for (uint64_t i = 0; i < cycles; i++) {
-            low();
-            count_cov();  // the unit reports reset_in_flight while reset is high
-            high();
-        }
+        // The unit reports reset_in_flight in cov while reset is high.
+        for (uint64_t i = 0; i < cycles; i++) h.tick([&]() { count_cov(); });
         m->reset = 0;
         uint64_t dropped = inflight;
         std::fill(slot.begin(), slot.end(), -1);
@@ -202,106 +219,92 @@ struct Unit final : Base {
         return dropped;
     }
 
-    // Holds reset after a faulted batch: marks the requests in flight DROPPED.
-    void fault_reset(UnitRun* r, UnitFaults* f) {
-        for (uint32_t id = 0; id < slot.size(); id++) {
-            if (slot[id] >= 0) r->rsp_cycle[slot[id]] = DROPPED;
+    // The inputs of a cycle: request s.i with `id` when its id is free and the policy offers
+    // it (returns whether it is offered), and rsp_ready.
+    bool drive(Batch& s, uint32_t id) {
+        const UnitRun* r = s.r;
+        const bool want = s.i < r->n && slot[id] < 0 && coin(req_valid_pct);
+        if (want) {
+            m->req_valid = 1;
+            m->req_op = r->ops[s.i];
+            m->req_addr = r->addrs[s.i];
+            const uint32_t* d = r->data + 4 * s.i;
+            m->req_data[0] = d[0]; m->req_data[1] = d[1]; m->req_data[2] = d[2]; m->req_data[3] = d[3];
+            m->req_id = id;
+        } else {
+            m->req_valid = 0;
         }
-        f->reset_cycle = cycle;
-        f->dropped = reset(f->reset_len);
+        m->rsp_ready = rsp_ready(s) ? 1 : 0;
+        return want;
+    }
+
+    // With the low half settled: the handshakes of the cycle (the request accepted, the
+    // response stored by its id) and the fault trackers. Returns whether a handshake
+    // happened; a response whose id is not in flight sets err_code 2 and *bad.
+    bool take(Batch& s, bool want, uint32_t id, bool* bad) {
+        UnitRun* r = s.r;
+        s.queue_full = !m->req_ready;
+        s.low_run = m->rsp_ready ? 0 : s.low_run + 1;
+        if (s.f) s.stall_run = ((uint32_t)m->cov >> s.f->credit_stall_bit) & 1 ? s.stall_run + 1 : 0;
+        bool progress = false;
+        if (want && m->req_ready) {
+            slot[id] = (int64_t)s.i;
+            r->accept_cycle[s.i] = h.cycle;
+            inflight++;
+            s.i++;
+            progress = true;
+        }
+        if (m->rsp_valid && m->rsp_ready) {
+            const uint32_t rid = (uint32_t)m->rsp_id & 0xffff;
+            const int64_t k = slot[rid];
+            if (k < 0) {
+                r->err_code = 2;
+                r->err_cycle = h.cycle;
+                r->err_id = rid;
+                *bad = true;
+                return progress;
+            }
+            for (int w = 0; w < 4; w++) r->rsp_data[4 * k + w] = m->rsp_data[w];
+            r->rsp_status[k] = (uint8_t)m->rsp_status;
+            r->rsp_cycle[k] = h.cycle;
+            slot[rid] = -1;
+            inflight--;
+            r->responses++;
+            progress = true;
+        }
+        return progress;
     }
 
     void run(UnitRun* r, UnitFaults* f) override {
         const uint64_t n = r->n;
-        uint64_t i = 0, idle_cycles = 0;
+        Batch s{r, f, f ? f->reset_mode : 0};
         r->issued = r->responses = r->err_code = r->err_cycle = r->err_id = 0;
         for (uint64_t k = 0; k < n; k++) r->rsp_cycle[k] = NONE;
-        const uint64_t mode = f ? f->reset_mode : 0;
-        uint64_t next_drought = 0, drought_left = 0, armed_cycles = 0, low_run = 0, stall_run = 0;
-        bool armed = false, queue_full = false;
         if (f) f->reset_cycle = NONE, f->reset_flags = f->dropped = f->droughts = f->drought_cycles = 0;
         for (;;) {
-            if (f) {
-                while (next_drought < f->n_droughts && i >= f->drought_at[next_drought]) {
-                    drought_left += f->drought_len[next_drought++];
-                    f->droughts++;
-                }
-                if (mode && !armed && (i >= f->reset_at || i >= n)) armed = true;
-                if (armed) {
-                    const bool fifo_full = stall_run >= f->settle && low_run >= f->settle;
-                    const bool go = armed_cycles >= f->reset_delay || (mode == 2 && queue_full) || (mode == 3 && fifo_full);
-                    if (go) {
-                        f->reset_flags = (queue_full ? 1 : 0) | (fifo_full ? 2 : 0);
-                        fault_reset(r, f);
-                        break;
-                    }
-                    armed_cycles++;
-                }
-            }
-            if (!mode && i >= n && (inflight == 0 || !r->drain)) break;
-            const uint32_t id = r->ids ? (i < n ? r->ids[i] : 0) : (uint32_t)((r->id_base + i) & 0xffff);
-            const bool want = i < n && slot[id] < 0 && coin(req_valid_pct);
-            if (want) {
-                m->req_valid = 1;
-                m->req_op = r->ops[i];
-                m->req_addr = r->addrs[i];
-                const uint32_t* d = r->data + 4 * i;
-                m->req_data[0] = d[0]; m->req_data[1] = d[1]; m->req_data[2] = d[2]; m->req_data[3] = d[3];
-                m->req_id = id;
-            } else {
-                m->req_valid = 0;
-            }
-            if (drought_left > 0) {
-                m->rsp_ready = 0;
-                drought_left--;
-                f->drought_cycles++;
-            } else if (armed && mode >= 2) {
-                m->rsp_ready = 0;
-            } else {
-                m->rsp_ready = coin(rsp_ready_pct) ? 1 : 0;
-            }
-            low();
-            queue_full = !m->req_ready;
-            low_run = m->rsp_ready ? 0 : low_run + 1;
-            if (f) stall_run = ((uint32_t)m->cov >> f->credit_stall_bit) & 1 ? stall_run + 1 : 0;
-            bool progress = false;
-            if (want && m->req_ready) {
-                slot[id] = (int64_t)i;
-                r->accept_cycle[i] = cycle;
-                inflight++;
-                i++;
-                progress = true;
-            }
-            if (m->rsp_valid && m->rsp_ready) {
-                const uint32_t rid = (uint32_t)m->rsp_id & 0xffff;
-                const int64_t k = slot[rid];
-                if (k < 0) {
-                    r->err_code = 2;
-                    r->err_cycle = cycle;
-                    r->err_id = rid;
-                    high();
-                    break;
-                }
-                for (int w = 0; w < 4; w++) r->rsp_data[4 * k + w] = m->rsp_data[w];
-                r->rsp_status[k] = (uint8_t)m->rsp_status;
-                r->rsp_cycle[k] = cycle;
-                slot[rid] = -1;
-                inflight--;
-                r->responses++;
-                progress = true;
+            if (f && faults(s)) break;
+            if (!s.mode && s.i >= n && (inflight == 0 || !r->drain)) break;
+            const uint32_t id = r->ids ? (s.i < n ? r->ids[s.i] : 0) : (uint32_t)((r->id_base + s.i) & 0xffff);
+            const bool want = drive(s, id);
+            h.low();
+            bool bad = false;
+            const bool progress = take(s, want, id, &bad);
+            if (bad) {
+                h.rise();
+                break;
             }
             count_cov();
-            high();
+            h.rise();
             if (progress) {
-                idle_cycles = 0;
-            } else if (++idle_cycles > r->timeout) {
+                s.idle_cycles = 0;
+            } else if (++s.idle_cycles > r->timeout) {
                 r->err_code = 1;
-                r->err_cycle = cycle;
+                r->err_cycle = h.cycle;
                 break;
             }
         }
         m->req_valid = 0;
-        r->issued = i;
+        r->issued = s.i;
     }
 };
 
@@ -311,9 +314,9 @@ API void* redunit_unit_new(const char* vcd_path, uint64_t first_cycle) {
     bool ok = true;
     Base* p;
     if (vcd_path) {
-        p = new Unit<Vunitt, true>(vcd_path, first_cycle, &ok);
+        p = new Unit<Vunitt>(vcd_path, first_cycle, &ok);
     } else {
-        p = new Unit<Vunit, false>(nullptr, first_cycle, &ok);
+        p = new Unit<Vunit>(nullptr, first_cycle, &ok);
     }
     if (!ok) {
         delete p;
@@ -324,7 +327,7 @@ API void* redunit_unit_new(const char* vcd_path, uint64_t first_cycle) {
 
 API void redunit_unit_free(void* h) { delete static_cast<Base*>(h); }
 
-API uint64_t redunit_unit_cycle(void* h) { return static_cast<Base*>(h)->cycle; }
+API uint64_t redunit_unit_cycle(void* h) { return static_cast<Base*>(h)->cycle(); }
 
 API void redunit_unit_idle(void* h, uint64_t cycles) { static_cast<Base*>(h)->idle(cycles); }
 
@@ -338,9 +341,7 @@ API void redunit_unit_set_policy(void* h, uint64_t seed, uint32_t rsp_ready_pct,
 }
 
 API void redunit_unit_set_dump_window(void* h, uint64_t from, uint64_t to) {
-    Base* b = static_cast<Base*>(h);
-    b->dump_from = from;
-    b->dump_to = to;
+    static_cast<Base*>(h)->window(from, to);
 }
 
 API void redunit_unit_cov(void* h, uint64_t* out16) {

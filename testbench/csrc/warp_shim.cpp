@@ -3,15 +3,14 @@
 // one model and its own VerilatedContext.
 //
 // One FFI call per cycle (`redunit_warp_cycle`), with all ports in one struct: in the low half
-// of the cycle the inputs are set and the model settles; the outputs copied then are what the
-// rising edge samples (a handshake happens in this cycle when valid and ready read here are
-// both high); then the clock rises.
+// of the cycle (harness.h) the inputs are set and the model settles; the outputs copied then
+// are what the rising edge samples (a handshake happens in this cycle when valid and ready
+// read here are both high); then the clock rises.
 
 #include <cstdint>
-#include <memory>
 
-#include "verilated.h"
 #include "Vwarp.h"
+#include "harness.h"
 
 extern "C" {
 struct WarpIo {
@@ -33,14 +32,10 @@ struct WarpIo {
 namespace {
 
 struct Warp {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vwarp> m;
-    uint64_t cycle = 0;
+    Harness<Vwarp> h;
+    Vwarp* m = h.top.get();
 
     Warp() {
-        ctx.reset(new VerilatedContext);
-        m.reset(new Vwarp(ctx.get(), "top"));
-        m->clock = 0;
         m->reset = 0;
         m->warp_valid = 0;
         m->warp_form = 0;
@@ -53,9 +48,8 @@ struct Warp {
         m->req_mask = 0;
         for (int i = 0; i < 4; i++) m->req_data[i] = 0;
         m->rsp_ready = 0;
-        m->eval();
+        h.settle();
     }
-    ~Warp() { m->final(); }
 
     void step(WarpIo* io) {
         m->reset = io->reset;
@@ -72,8 +66,7 @@ struct Warp {
         m->req_mask = io->req_mask;
         for (int i = 0; i < 4; i++) m->req_data[i] = io->req_data[i];
         m->rsp_ready = io->rsp_ready;
-        m->clock = 0;
-        m->eval();
+        h.low();
         io->warp_ready = m->warp_ready;
         io->req_ready = m->req_ready;
         io->fire = m->fire;
@@ -85,9 +78,7 @@ struct Warp {
         io->rsp_id = m->rsp_id;
         io->rsp_status = m->rsp_status;
         for (int i = 0; i < 4; i++) io->rsp_data[i] = m->rsp_data[i];
-        m->clock = 1;
-        m->eval();
-        cycle++;
+        h.rise();
     }
 };
 
@@ -96,6 +87,6 @@ struct Warp {
 extern "C" {
 void* redunit_warp_new() { return new Warp(); }
 void redunit_warp_free(void* h) { delete static_cast<Warp*>(h); }
-uint64_t redunit_warp_cycles(void* h) { return static_cast<Warp*>(h)->cycle; }
+uint64_t redunit_warp_cycles(void* h) { return static_cast<Warp*>(h)->h.cycle; }
 void redunit_warp_cycle(void* h, WarpIo* io) { static_cast<Warp*>(h)->step(io); }
 }

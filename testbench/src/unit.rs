@@ -7,11 +7,11 @@
 //! serves one size. `build.rs` verilates `hw::unit_verilog(65536)` ([`BUILT_MEM_BYTES`], the
 //! unit's default configuration `hw::Config::unit_default`) into the binary. Any other size,
 //! and any other configuration, is verilated on first use at run time: the Verilog, the shim
-//! (`csrc/unit_shim.cpp`, embedded in the binary) and the Verilator runtime become a shared
-//! library cached under `target/redunit-unit/mem<N>-<hash>/` (the hash covers the Verilog, the
-//! shim, the flags and the Verilator version; `REDUNIT_UNIT_CACHE` moves the cache). That
-//! needs Verilator and g++ at run time, takes tens of seconds once, and is then loaded with
-//! `dlopen`.
+//! (`csrc/unit_shim.cpp` and the `csrc/harness.h` it includes, embedded in the binary) and the
+//! Verilator runtime become a shared library cached under `target/redunit-unit/mem<N>-<hash>/`
+//! (the hash covers the Verilog, the shim and its header, the flags and the Verilator version;
+//! `REDUNIT_UNIT_CACHE` moves the cache). That needs Verilator and g++ at run time, takes tens
+//! of seconds once, and is then loaded with `dlopen`.
 //!
 //! # Ports the testbench covers itself
 //!
@@ -49,6 +49,8 @@ pub use crate::verilator_flags::{VERILATOR_FLAGS, fnv1a};
 
 /// The shim's source, for run-time builds of other memory sizes.
 const SHIM_SRC: &str = include_str!("../csrc/unit_shim.cpp");
+/// The header the shim includes (`csrc/harness.h`), written beside it in those builds.
+const HARNESS_SRC: &str = include_str!("../csrc/harness.h");
 
 const fn parse_usize(s: &str) -> usize {
     let b = s.as_bytes();
@@ -254,6 +256,7 @@ pub fn build_library_from_verilog(verilog: &str, mem_bytes: usize) -> anyhow::Re
     };
     let mut key = verilog.as_bytes().to_vec();
     key.extend_from_slice(SHIM_SRC.as_bytes());
+    key.extend_from_slice(HARNESS_SRC.as_bytes());
     key.extend_from_slice(VERILATOR_FLAGS.join(" ").as_bytes());
     key.extend_from_slice(version.as_bytes());
     let root = cache_dir();
@@ -274,6 +277,7 @@ pub fn build_library_from_verilog(verilog: &str, mem_bytes: usize) -> anyhow::Re
     std::fs::write(&vfile, verilog)?;
     let shim = tmp.join("unit_shim.cpp");
     std::fs::write(&shim, SHIM_SRC)?;
+    std::fs::write(tmp.join("harness.h"), HARNESS_SRC)?;
     let root_out = Command::new(&verilator).args(["--getenv", "VERILATOR_ROOT"]).output()?;
     let include = PathBuf::from(String::from_utf8_lossy(&root_out.stdout).trim()).join("include");
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get()).to_string();
