@@ -37,6 +37,12 @@ pub(super) struct FreeSlot {
     /// `fr` is not zero (a register of its own: no OR of its bits before the handshake).
     fr_any: DFF<Bit>,
     fr_any_nx: Signal<Local, Bit>,
+    /// Registered push: the free slots if this cycle's push does not fire (`free_n`) and if it
+    /// does (`free_p`, less `fr`), and the lowest of each.
+    free_n: Signal<Local, Bits<QUEUE_DEPTH>>,
+    free_p: Signal<Local, Bits<QUEUE_DEPTH>>,
+    fr_pn: Signal<Local, Bits<QUEUE_DEPTH>>,
+    fr_pp: Signal<Local, Bits<QUEUE_DEPTH>>,
     // The last push (back-to-back coverage).
     last_ordered: DFF<Bit>,
     last_line: DFF<Bits<LINE_BITS>>,
@@ -71,6 +77,10 @@ impl FreeSlot {
             fr_next: Default::default(),
             fr_any: Default::default(),
             fr_any_nx: Default::default(),
+            free_n: Default::default(),
+            free_p: Default::default(),
+            fr_pn: Default::default(),
+            fr_pp: Default::default(),
             last_ordered: Default::default(),
             last_line: Default::default(),
             full: Default::default(),
@@ -124,6 +134,10 @@ impl Logic for FreeSlot {
                 self.we.next = self.fr.q.val();
             }
         }
+        self.free_n.next = !self.valid.val();
+        self.free_p.next = !self.valid.val() & !self.fr.q.val();
+        self.fr_pn.next = self.free_n.val() & (!self.free_n.val() + self.one_d.val());
+        self.fr_pp.next = self.free_p.val() & (!self.free_p.val() + self.one_d.val());
         self.fr_next.next = self.zero_d.val();
         self.seen_free.next = false;
         for i in 0..QUEUE_DEPTH {
@@ -133,8 +147,19 @@ impl Logic for FreeSlot {
                 self.seen_free.next = true;
             }
         }
-        self.fr.d.next = self.fr_next.val();
         self.fr_any_nx.next = self.fr_next.val().any();
+        // Registered push: the same choice without the serial search behind the handshake.
+        // Both outcomes of this cycle's push are chosen from registers (the lowest set bit of
+        // the free slots, `x & -x`, on the carry chain), and the handshake selects one.
+        if self.rp.val() {
+            self.fr_next.next = self.fr_pn.val();
+            self.fr_any_nx.next = self.free_n.val().any();
+            if self.push_fire.val() {
+                self.fr_next.next = self.fr_pp.val();
+                self.fr_any_nx.next = self.free_p.val().any();
+            }
+        }
+        self.fr.d.next = self.fr_next.val();
         if self.reset.val() {
             self.fr.d.next = self.one_d.val();
             self.fr_any_nx.next = true;

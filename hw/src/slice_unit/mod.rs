@@ -595,10 +595,23 @@ pub struct SliceUnit {
     s1_old_mm: Signal<Local, Bits<128>>,
     s1_old_wide: Signal<Local, Bits<128>>,
     s1_old_rsp: Signal<Local, Bits<128>>,
-    /// `atom.cas` in the compute stage, and whether its old value equals its compare value
+    /// `atom.cas` in the compute stage, and (shallow pipeline; 1 in the registered one)
+    /// whether its old value equals its compare value
     /// (the operand's second half: bits 63..32 for b32, 127..64 for b64).
     s1_cas: Signal<Local, Bit>,
     s1_cas_eq: Signal<Local, Bit>,
+    /// Registered pipeline: `atom.cas` in `sp_*[0]` (its line there already swapped, as a
+    /// store's), its width, and its compare value. The compare of the registered old value
+    /// (`sp_rsp[0]`) with it restores the old bytes in the next stage's line when they differ
+    /// (`cas_fail`, `cas_rep`): so neither the old-value extract nor the compare sits before
+    /// the line merge. The queue keeps a CAS's line `win_cas` cycles, so nothing forwards from
+    /// `sp_*[0]` while it holds a CAS.
+    cas_v: DFF<Bit>,
+    cas_b64: DFF<Bit>,
+    cas_cmp: DFF<Bits<64>>,
+    cas_fail: Signal<Local, Bit>,
+    cas_rep: Signal<Local, Bits<128>>,
+    win_cas: Constant<Bits<QUEUE_WAIT_BITS>>,
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
     /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
     /// response (4), each from replicas of s1b's line and shift of its own. (A sixth for the
