@@ -29,7 +29,7 @@ fn run_engine_rtl_writes_what_the_model_writes() {
 }
 
 /// `atom.cas` among loads, stores and atomics on a few hot words, back to back: the RTL's
-/// compare settles a CAS's line a stage after a store's, and a dependent on its word must see
+/// compare settles a CAS's line two stages after a store's, and a dependent on its word must see
 /// the outcome (succeeded or failed) as the model does. Seed from `REDUNIT_SEED`.
 #[test]
 fn run_engine_rtl_cas_on_hot_words_writes_what_the_model_writes() {

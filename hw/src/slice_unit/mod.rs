@@ -601,15 +601,17 @@ pub struct SliceUnit {
     s1_cas: Signal<Local, Bit>,
     s1_cas_eq: Signal<Local, Bit>,
     /// Registered pipeline: `atom.cas` in `sp_*[0]` (its line there already swapped, as a
-    /// store's), its width, and its compare value. The compare of the registered old value
-    /// (`sp_rsp[0]`) with it restores the old bytes in the next stage's line when they differ
-    /// (`cas_fail`, `cas_rep`): so neither the old-value extract nor the compare sits before
-    /// the line merge. The queue keeps a CAS's line `win_cas` cycles, so nothing forwards from
-    /// `sp_*[0]` while it holds a CAS.
+    /// store's), its width, and its compare value. `sp_*[0]` compares the registered old value
+    /// (`sp_rsp[0]`) with it into `cas_fail`, and a failed CAS gets its old bytes back on the
+    /// way from `sp_*[1]` to `sp_*[2]` (`cas_rep`, the old value across the line): so neither
+    /// the old-value extract nor the compare sits before a line merge, and the restore's
+    /// select is a register. The queue keeps a CAS's line `win_cas` cycles, so nothing
+    /// forwards from `sp_*[0..1]` while they hold a CAS.
     cas_v: DFF<Bit>,
     cas_b64: DFF<Bit>,
     cas_cmp: DFF<Bits<64>>,
-    cas_fail: Signal<Local, Bit>,
+    cas_fail: DFF<Bit>,
+    cas_b64r: DFF<Bit>,
     cas_rep: Signal<Local, Bits<128>>,
     win_cas: Constant<Bits<QUEUE_WAIT_BITS>>,
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16

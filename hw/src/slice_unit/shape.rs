@@ -38,8 +38,8 @@ pub struct Shape {
     pub win_int: usize,
     /// The window of `ld`/`st` (their line is final after s1).
     pub win_mem: usize,
-    /// The window of `atom.cas`: the registered pipeline settles its line a stage after a
-    /// store's (`sp_*[1]`, see `cas_fail`) and forwards it from the register there.
+    /// The window of `atom.cas`: the registered pipeline settles its line two stages after a
+    /// store's (`sp_*[2]`, see `cas_fail`) and forwards it from the register there.
     pub win_cas: usize,
     /// The window of a chained integer op: an integer `red`/`atom` behind one to the same
     /// bytes takes its operand from the integer ALU's loop (registered pipeline: the ALU's
@@ -85,7 +85,7 @@ pub fn shape(cfg: &Config) -> Shape {
             win_fp: fp_at + 2,
             win_int,
             win_mem: 1,
-            win_cas: 3,
+            win_cas: 4,
             win_chain: int_lat.max(1),
             chain_map,
             rsp_depth: 32,
