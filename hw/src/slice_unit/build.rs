@@ -58,7 +58,7 @@ impl SliceUnit {
                 ch_any, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old, c_valid, c_ordered,
                 c_line, c_payload, c_old_line, s1r_fp, s1_valid, s1_ordered, s1_line, s1_payload, s1_op,
                 s1_form, s1_kind, s1_fp, s1_status, s1_id, s1_data, s1_rep, s1_mask, s1_old_line,
-                s1_old, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas, s1_cas_eq, cas_v, cas_b64, cas_cmp, cas_fail, cas_b64r, cas_rep, s1_fwd_fp,
+                s1_old, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas, s1_cas_eq, cas_v, cas_b64, cas_cmp, cas_ne, cas_fail, cas_b64r, cas_rep, s1_fwd_fp,
                 dw_mask8, s1_sector, dw_ty2, dw_elogw, dw_exp, s1_wmask, dw_payload, unused_dw, dw_form,
                 dw_off, dw_size, dw_data, dw_sh, s1_sh, dw_mask, dw_sector, dw_elog, dw_wmask, dw_stm,
                 dw_std, dw_rep, s1_stm, s1_std, s1_alu_form, s1_vecf, s1_elog, pre_form_r, pre_form_rr,

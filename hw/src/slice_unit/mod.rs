@@ -602,15 +602,19 @@ pub struct SliceUnit {
     s1_cas_eq: Signal<Local, Bit>,
     /// Registered pipeline: `atom.cas` in `sp_*[0]` (its line there already swapped, as a
     /// store's), its width, and its compare value. `sp_*[0]` compares the registered old value
-    /// (`sp_rsp[0]`) with it into `cas_fail`, and a failed CAS gets its old bytes back on the
-    /// way from `sp_*[1]` to `sp_*[2]` (`cas_rep`, the old value across the line): so neither
-    /// the old-value extract nor the compare sits before a line merge, and the restore's
-    /// select is a register. The queue keeps a CAS's line `win_cas` cycles, so nothing
-    /// forwards from `sp_*[0..1]` while they hold a CAS.
+    /// (`sp_rsp[0]`) with it per quarter into `cas_ne`, and a failed CAS (`cas_fail`, any
+    /// quarter differs) gets its old bytes back on the way from `sp_*[1]` to `sp_*[2]`
+    /// (`cas_rep`, the old value across the line): so neither the old-value extract nor the
+    /// compare sits before a line merge. The queue keeps a CAS's line `win_cas` cycles, so
+    /// nothing forwards from `sp_*[0..1]` while they hold a CAS.
     cas_v: DFF<Bit>,
     cas_b64: DFF<Bit>,
     cas_cmp: DFF<Bits<64>>,
-    cas_fail: DFF<Bit>,
+    /// Per 16-bit quarter of the old value, a CAS in `sp_*[0]` whose quarter differs from its
+    /// compare value's (registered: the 64-bit compare in one cycle with the restore's
+    /// select behind it was the unit's slowest path, 8.7 ns, mostly routing).
+    cas_ne: DFF<Bits<4>>,
+    cas_fail: Signal<Local, Bit>,
     cas_b64r: DFF<Bit>,
     cas_rep: Signal<Local, Bits<128>>,
     win_cas: Constant<Bits<QUEUE_WAIT_BITS>>,

@@ -5,7 +5,7 @@ use super::*;
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old, cas_v, cas_b64, cas_cmp, cas_fail, cas_b64r);
+        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old, cas_v, cas_b64, cas_cmp, cas_ne, cas_b64r);
         clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
@@ -951,12 +951,17 @@ impl Logic for SliceUnit {
             self.sp_data[0].d.next = self.c_old_line.val();
         }
         // Registered pipeline: a CAS in `sp_*[0]` whose old value differs from its compare value
-        // (`cas_fail`, a register) gets its old bytes back on the way from `sp_*[1]` to
-        // `sp_*[2]`: the old value, still in `sp_rsp[1]`, replicated across the line and kept
-        // by the write mask.
-        self.cas_fail.d.next = self.regs.val()
-            && self.cas_v.q.val()
-            && (self.sp_rsp[0].q.val().get_bits::<64>(0) != self.cas_cmp.q.val());
+        // (per quarter, registered in `cas_ne`) gets its old bytes back on the way from
+        // `sp_*[1]` to `sp_*[2]`: the old value, still in `sp_rsp[1]`, replicated across the
+        // line and kept by the write mask.
+        self.cas_ne.d.next = self.zero4.val();
+        if self.regs.val() && self.cas_v.q.val() {
+            self.cas_ne.d.next = bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(0) != self.cas_cmp.q.val().get_bits::<16>(0)).into())
+                | (bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(16) != self.cas_cmp.q.val().get_bits::<16>(16)).into()) << 1)
+                | (bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(32) != self.cas_cmp.q.val().get_bits::<16>(32)).into()) << 2)
+                | (bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(48) != self.cas_cmp.q.val().get_bits::<16>(48)).into()) << 3);
+        }
+        self.cas_fail.next = self.cas_ne.q.val().any();
         self.cas_b64r.d.next = self.cas_b64.q.val();
         self.cas_rep.next = bit_cast::<128, 32>(self.sp_rsp[1].q.val().get_bits::<32>(0))
             | (bit_cast::<128, 32>(self.sp_rsp[1].q.val().get_bits::<32>(0)) << 32)
@@ -1002,7 +1007,7 @@ impl Logic for SliceUnit {
                 self.st_nd.next = self.m_new.val();
             }
             // (After the merges: a CAS's line passes an integer merge stage unchanged.)
-            if (j == 2) && self.cas_fail.q.val() {
+            if (j == 2) && self.cas_fail.val() {
                 self.st_nd.next = (self.st_nd.val() & !self.sp_wmask[1].q.val()) | (self.cas_rep.val() & self.sp_wmask[1].q.val());
             }
             self.sp_data[j].d.next = self.st_nd.val();
