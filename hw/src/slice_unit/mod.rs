@@ -113,7 +113,8 @@
 //! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
-//! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`), so dependent FP ops issue
+//! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`, 4 for `atom.cas`, whose line
+//!   settles two stages after a store's), so dependent FP ops issue
 //!   every `L + 3` cycles and a request behind an integer op to other bytes of its word
 //!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues
 //!   `Li + 1` cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
