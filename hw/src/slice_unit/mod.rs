@@ -596,24 +596,18 @@ pub struct SliceUnit {
     s1_old_mm: Signal<Local, Bits<128>>,
     s1_old_wide: Signal<Local, Bits<128>>,
     s1_old_rsp: Signal<Local, Bits<128>>,
-    /// `atom.cas` in the compute stage, and (shallow pipeline; 1 in the registered one)
-    /// whether its old value equals its compare value
-    /// (the operand's second half: bits 63..32 for b32, 127..64 for b64).
+    /// `atom.cas` in the compute stage; whether its old value equals its compare value (the
+    /// operand's bits 63..32 / 127..64; shallow pipeline, 1 in the registered one).
     s1_cas: Signal<Local, Bit>,
     s1_cas_eq: Signal<Local, Bit>,
-    /// Registered pipeline: `atom.cas` in `sp_*[0]` (its line there already swapped, as a
-    /// store's), its width, and its compare value. `sp_*[0]` compares the registered old value
-    /// (`sp_rsp[0]`) with it per quarter into `cas_ne`, and a failed CAS (`cas_fail`, any
-    /// quarter differs) gets its old bytes back on the way from `sp_*[1]` to `sp_*[2]`
-    /// (`cas_rep`, the old value across the line): so neither the old-value extract nor the
-    /// compare sits before a line merge. The queue keeps a CAS's line `win_cas` cycles, so
-    /// nothing forwards from `sp_*[0..1]` while they hold a CAS.
+    /// Registered pipeline: `atom.cas` in `sp_*[0]` (its line already swapped, as a store's),
+    /// its width and compare value. `sp_*[0]` compares the old value (`sp_rsp[0]`) with it per
+    /// 16-bit quarter into `cas_ne`; a failed CAS (`cas_fail`) gets its old bytes back between
+    /// `sp_*[1]` and `sp_*[2]` (`cas_rep`: the old value across the line). So no compare sits
+    /// before a line merge; the queue's `win_cas` keeps dependents off `sp_*[0..1]`.
     cas_v: DFF<Bit>,
     cas_b64: DFF<Bit>,
     cas_cmp: DFF<Bits<64>>,
-    /// Per 16-bit quarter of the old value, a CAS in `sp_*[0]` whose quarter differs from its
-    /// compare value's (registered: the 64-bit compare in one cycle with the restore's
-    /// select behind it was the unit's slowest path, 8.7 ns, mostly routing).
     cas_ne: DFF<Bits<4>>,
     cas_fail: Signal<Local, Bit>,
     cas_b64r: DFF<Bit>,
