@@ -5,27 +5,35 @@ mod common;
 use common::{redunit, text};
 use testbench::traffic::{Mix, Traffic};
 
-/// A random trace as CSV (every form, hot addresses, errors, and addresses beyond the 32-bit
-/// port).
-fn random_trace(seed: u64, n: usize, mem: usize) -> String {
-    let mut t = Traffic::new(seed, mem, Mix::default());
+/// Requests as a CSV trace; with `far`, every 997th row's address lies beyond the 32-bit port.
+fn trace_csv(reqs: &[sim::Request], far: bool) -> String {
     let mut s = String::from("op,addr,value\n");
-    for (i, r) in t.requests(n).into_iter().enumerate() {
-        let addr = if i % 997 == 5 { r.addr | 1 << 40 } else { r.addr };
+    for (i, r) in reqs.iter().enumerate() {
+        let addr = if far && i % 997 == 5 { r.addr | 1 << 40 } else { r.addr };
         let value = if r.access.has_operand() { format!("{:x}", r.value) } else { String::new() };
         s += &format!("{},{:x},{value}\n", r.access, addr);
     }
     s
 }
 
-#[test]
-fn run_engine_rtl_writes_what_the_model_writes() {
-    let trace = random_trace(0x7ace, 20_000, 65536);
-    let model = redunit(&["run", "-"], &trace);
+/// A random trace as CSV (every form, hot addresses, errors, and addresses beyond the 32-bit
+/// port).
+fn random_trace(seed: u64, n: usize, mem: usize) -> String {
+    trace_csv(&Traffic::new(seed, mem, Mix::default()).requests(n), true)
+}
+
+/// Runs `trace` on both engines (default memory) and fails on the first differing rows.
+fn engines_agree(trace: &str) {
+    let model = redunit(&["run", "-"], trace);
     assert!(model.status.success(), "{}", text(&model.stderr));
-    let rtl = redunit(&["run", "--engine", "rtl", "-"], &trace);
+    let rtl = redunit(&["run", "--engine", "rtl", "-"], trace);
     assert!(rtl.status.success(), "{}", text(&rtl.stderr));
     same(&text(&model.stdout), &text(&rtl.stdout));
+}
+
+#[test]
+fn run_engine_rtl_writes_what_the_model_writes() {
+    engines_agree(&random_trace(0x7ace, 20_000, 65536));
 }
 
 /// `atom.cas` among loads, stores and atomics on a few hot words, back to back: the RTL's
@@ -36,20 +44,10 @@ fn run_engine_rtl_cas_on_hot_words_writes_what_the_model_writes() {
     let seed = std::env::var("REDUNIT_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0xca5);
     eprintln!("seed {seed} (rerun: REDUNIT_SEED={seed})");
     let mix = Mix { hot_pct: 70, near_pct: 20, ld_pct: 15, st_pct: 10, cas_pct: 35, hot: 2, ..Mix::default() };
-    let mut t = Traffic::new(seed, 65536, mix);
-    let mut trace = String::from("op,addr,value\n");
-    let mut cas = 0;
-    for r in t.requests(20_000) {
-        cas += matches!(r.access, sim::Access::Cas(_)) as usize;
-        let value = if r.access.has_operand() { format!("{:x}", r.value) } else { String::new() };
-        trace += &format!("{},{:x},{value}\n", r.access, r.addr);
-    }
+    let reqs = Traffic::new(seed, 65536, mix).requests(20_000);
+    let cas = reqs.iter().filter(|r| matches!(r.access, sim::Access::Cas(_))).count();
     assert!(cas > 5_000, "only {cas} atom.cas drawn");
-    let model = redunit(&["run", "-"], &trace);
-    assert!(model.status.success(), "{}", text(&model.stderr));
-    let rtl = redunit(&["run", "--engine", "rtl", "-"], &trace);
-    assert!(rtl.status.success(), "{}", text(&rtl.stderr));
-    same(&text(&model.stdout), &text(&rtl.stdout));
+    engines_agree(&trace_csv(&reqs, false));
 }
 
 /// Fails with the first differing rows.
