@@ -756,6 +756,8 @@ impl Logic for SliceUnit {
             self.ev_fwd_s3.next = false;
             self.ev_fwd_s4.next = false;
             self.ev_fwd_s5.next = false;
+            // (The chain event is the loop's own, below: the shallow forward is not built.)
+            self.ev_int_chain.next = false;
             // (Each quarter of the line by its own replicas of the select; the RAM's data
             // joins in `rfm`, after the forwarded sources.)
             self.s1_old_line.next = self.rfm.out.val();
