@@ -299,13 +299,29 @@ pub struct Split {
     pub header: String,
 }
 
+/// Module `n` is instance `inst` of `top`'s module or one of its submodules.
+fn in_subtree(n: &str, inst: &str) -> bool {
+    n.strip_prefix("top$").and_then(|r| r.strip_prefix(inst)).is_some_and(|r| r.is_empty() || r.starts_with('$'))
+}
+
+/// The ALU's Verilog `v` cut into the front, the back, the unit models and the shim's header.
 pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     let mods = modules(v);
     let top = mods.iter().find(|(n, _)| n == "top").map(|(_, t)| t.clone()).ok_or("no module `top`")?;
-    // Module `n` is instance `inst` of `top`'s module or one of its submodules.
-    let in_subtree = |n: &str, inst: &str| n.strip_prefix("top$").and_then(|r| r.strip_prefix(inst)).is_some_and(|r| r.is_empty() || r.starts_with('$'));
-    let subtree = |inst: &str| -> String { mods.iter().filter(|(n, _)| in_subtree(n, inst)).map(|(_, t)| t.as_str()).collect() };
-    // The unit instances of `top`, in order, and the line ranges of their instance blocks.
+    let (units, keep) = find_units(&mods, &top)?;
+    let (kinds, models) = lane_models(&mods, &units)?;
+    // The rest of the design: every module outside the units' subtrees.
+    let in_unit = |n: &str| units.iter().any(|u| in_subtree(n, &u.inst));
+    let others: String = mods.iter().filter(|(n, _)| n != "top" && !in_unit(n)).map(|(_, t)| t.as_str()).collect();
+    let front = front_or_back(&top, &keep, &units, &others, true);
+    let back = front_or_back(&top, &keep, &units, &others, false);
+    let header = header(&units, &kinds, &models, cfg)?;
+    Ok(Split { front, back, models, header })
+}
+
+/// The unit instances of module `top` (text `top`), in order, and `top`'s text without their
+/// instance blocks.
+fn find_units(mods: &[(String, String)], top: &str) -> Result<(Vec<Unit>, String), String> {
     let mut units: Vec<Unit> = Vec::new();
     let mut keep = String::new();
     let mut skipping = false;
@@ -341,6 +357,12 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     if units.is_empty() {
         return Err("module `top` has no unit instances (instances with a `hold` port named after an AluUnit)".into());
     }
+    Ok((units, keep))
+}
+
+/// The unit kinds present (each with its instances) and the models of their lanes.
+fn lane_models(mods: &[(String, String)], units: &[Unit]) -> Result<(Vec<(AluUnit, Vec<usize>)>, Vec<Model>), String> {
+    let subtree = |inst: &str| -> String { mods.iter().filter(|(n, _)| in_subtree(n, inst)).map(|(_, t)| t.as_str()).collect() };
     // Per kind: every instance of a kind must be the same Verilog. A kind of n lanes has models
     // of 1, 2, 4, ... and n of its lanes side by side (lanes 0..N-1, one clock for all).
     let mut kinds: Vec<(AluUnit, Vec<usize>)> = Vec::new();
@@ -374,71 +396,71 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
         }
         kinds.push((kind, insts));
     }
-    // The rest of the design: every module outside the units' subtrees.
-    let in_unit = |n: &str| units.iter().any(|u| in_subtree(n, &u.inst));
-    let others: String = mods.iter().filter(|(n, _)| n != "top" && !in_unit(n)).map(|(_, t)| t.as_str()).collect();
+    Ok((kinds, models))
+}
 
+/// `top` without its units: the front (`front`: the units' inputs as outputs, no outputs of
+/// its own) or the back (the units' outputs as inputs), then the modules outside the units.
+fn front_or_back(top: &str, keep: &str, units: &[Unit], others: &str, front: bool) -> String {
     let mut map = HashMap::new();
-    for u in &units {
+    for u in units {
         for p in u.ports.iter().filter(|p| p.name != "clock") {
             map.insert(format!("{}${}", u.inst, p.name), mangle(&u.inst, &p.name));
         }
     }
-    let top_ports = ports(&top);
-    let make = |front: bool| -> String {
-        // `top`'s own ports (the front has no outputs), then the units' side.
-        let mut plist: Vec<String> =
-            top_ports.iter().filter(|p| !front || p.input).map(|p| p.name.clone()).collect();
-        let mut body = String::new();
-        for line in keep.split_inclusive('\n') {
-            let t = line.trim();
-            if line.starts_with("module top(") {
-                continue;
-            }
-            // The front has no outputs of its own: what only fed them is dropped.
-            if front && t.starts_with("output ") {
-                body.push_str(&line.replacen("output ", "", 1));
-                continue;
-            }
-            // (Declarations only: `    reg  [15:0] add16$0$a;`, `    wire  [15:0] add16$0$sum;`.)
-            let is_decl = line.starts_with("    ") && !line.starts_with("     ") && (t.starts_with("reg ") || t.starts_with("wire "));
-            let decl = t.trim_end_matches(';');
-            let name = if is_decl { decl.rsplit(' ').next().unwrap_or("") } else { "" };
-            if let Some(u) = units.iter().filter(|_| is_decl).find(|u| name.strip_prefix(&u.inst).is_some_and(|r| r.starts_with('$'))) {
-                let port = &name[u.inst.len() + 1..];
-                if let Some(p) = u.ports.iter().find(|p| p.name == port && p.name != "clock") {
-                    if p.input == front {
-                        // The front drives the units' inputs, the back reads their outputs.
-                        body.push_str(&line.replacen(if front { "reg " } else { "wire " }, if front { "output reg " } else { "input wire " }, 1));
-                        plist.push(name.to_string());
-                        continue;
-                    }
-                    if front && !p.input {
-                        // (A unit output in the front feeds nothing that is kept: tie it off.)
-                        body.push_str(&format!("{} = 0;\n", line.trim_end().trim_end_matches(';')));
-                        continue;
-                    }
+    let top_ports = ports(top);
+    // `top`'s own ports (the front has no outputs), then the units' side.
+    let mut plist: Vec<String> =
+        top_ports.iter().filter(|p| !front || p.input).map(|p| p.name.clone()).collect();
+    let mut body = String::new();
+    for line in keep.split_inclusive('\n') {
+        let t = line.trim();
+        if line.starts_with("module top(") {
+            continue;
+        }
+        // The front has no outputs of its own: what only fed them is dropped.
+        if front && t.starts_with("output ") {
+            body.push_str(&line.replacen("output ", "", 1));
+            continue;
+        }
+        // (Declarations only: `    reg  [15:0] add16$0$a;`, `    wire  [15:0] add16$0$sum;`.)
+        let is_decl = line.starts_with("    ") && !line.starts_with("     ") && (t.starts_with("reg ") || t.starts_with("wire "));
+        let decl = t.trim_end_matches(';');
+        let name = if is_decl { decl.rsplit(' ').next().unwrap_or("") } else { "" };
+        if let Some(u) = units.iter().filter(|_| is_decl).find(|u| name.strip_prefix(&u.inst).is_some_and(|r| r.starts_with('$'))) {
+            let port = &name[u.inst.len() + 1..];
+            if let Some(p) = u.ports.iter().find(|p| p.name == port && p.name != "clock") {
+                if p.input == front {
+                    // The front drives the units' inputs, the back reads their outputs.
+                    body.push_str(&line.replacen(if front { "reg " } else { "wire " }, if front { "output reg " } else { "input wire " }, 1));
+                    plist.push(name.to_string());
+                    continue;
+                }
+                if front && !p.input {
+                    // (A unit output in the front feeds nothing that is kept: tie it off.)
+                    body.push_str(&format!("{} = 0;\n", line.trim_end().trim_end_matches(';')));
+                    continue;
                 }
             }
-            if front && t == "// Update code" {
-                let w = units.len();
-                let holds: Vec<String> = units.iter().rev().map(|u| format!("{}$hold", u.inst)).collect();
-                body.push_str(&format!("    output wire  [{}:0] u_holds;\n    assign u_holds = {{{}}};\n", w - 1, holds.join(",")));
-                plist.push("u_holds".into());
-            }
-            body.push_str(line);
         }
-        let text = format!("module top({});\n{}", plist.join(","), body);
-        rename(&text, &map) + &others
-    };
-    let front = make(true);
-    let back = make(false);
+        if front && t == "// Update code" {
+            let w = units.len();
+            let holds: Vec<String> = units.iter().rev().map(|u| format!("{}$hold", u.inst)).collect();
+            body.push_str(&format!("    output wire  [{}:0] u_holds;\n    assign u_holds = {{{}}};\n", w - 1, holds.join(",")));
+            plist.push("u_holds".into());
+        }
+        body.push_str(line);
+    }
+    let text = format!("module top({});\n{}", plist.join(","), body);
+    rename(&text, &map) + others
+}
 
-    // The header for the shim.
+/// The shim's header `split_lanes.h`: the models, their ports, each form's lanes, the loads.
+fn header(units: &[Unit], kinds: &[(AluUnit, Vec<usize>)], models: &[Model], cfg: &hw::Config) -> Result<String, String> {
     let mut h = String::new();
     let _ = writeln!(h, "// Generated by testbench/build_split.rs from hw::alu_verilog(): do not edit.");
     let _ = writeln!(h, "#include \"{FRONT}.h\"\n#include \"{FRONT}___024root.h\"\n#include \"{BACK}.h\"\n#include \"{BACK}___024root.h\"");
-    for m in &models {
+    for m in models {
         let _ = writeln!(h, "#include \"{0}.h\"\n#include \"{0}___024root.h\"", m.prefix);
     }
     let _ = writeln!(h, "#define SPLIT_N_UNITS {}", units.len());
@@ -511,15 +533,9 @@ pub fn split(v: &str, cfg: &hw::Config) -> Result<Split, String> {
     }
     let _ = writeln!(h, "}}");
     let _ = writeln!(h, "#define SPLIT_ALU_LATENCY {}", cfg.alu_latency());
-    Ok(Split { front, back, models, header: h })
+    Ok(h)
 }
 
-/// The back's registers that its logic reads: the back with every register cut
-/// (`cut_all`), turned into C++ by Verilator without the C++ build (in `dir`), reads
-/// `rcut<k>_q` only where register k feeds something that is kept. (Delay-line stages that
-/// the configuration bypasses are registers that feed nothing.) `None` when the generated
-/// code reads none of them: then this Verilator writes its code in a way this search does not
-/// know, and the caller cuts them all (correct, only slower).
 fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Option<Vec<usize>>, String> {
     let mut code = String::new();
     let files = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
