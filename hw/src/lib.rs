@@ -18,7 +18,7 @@
 //! | `ordering_queue/` | [`ordering_queue::OrderingQueue`]: the unit's queue, arrival order per 16-byte line, other lines overtake (sub-blocks: push handshake, slots, push compares, history, pick, per-entry wait state) |
 //! | `line_memory.rs` | [`line_memory::LineMemory`]: the unit's memory of 16-byte lines, synchronous read (block RAM) |
 //! | `response_fifo.rs` | [`response_fifo::ResponseFifo`]: the unit's responses waiting for `rsp_ready` |
-//! | `mbarrier.rs` | [`mbarrier::Mbarrier`]: a table of 8 mbarrier objects by address (phase, arrivals, tx-count), barrier ops and complete-tx |
+//! | `mbarrier/` | [`mbarrier::Mbarrier`]: a table of 8 mbarrier objects by address (phase, arrivals, tx-count), barrier ops and complete-tx; each object a [`mbarrier::MbarSlot`] |
 //! | `async_unit.rs` | [`AsyncUnit`]: `SliceUnit` + `Mbarrier`, `red.async` completion by complete-tx |
 //! | `warp_coalescer.rs` | [`WarpCoalescer`]: warp `RED` → masked sector requests; [`WarpUnit`]: it in front of the unit |
 //! | `axi/` | [`axi::AxiUnit`]: an AXI4 subordinate with AXI5 atomics in front of the unit (`docs/axi.md`) |
