@@ -30,7 +30,7 @@ pub fn unit_groups(sh: &hw::slice_unit::Shape) -> Vec<Group> {
     ]);
     let mut queue = v(&["queue$push_valid", "queue$push_ready", "queue$push_line"]);
     queue.extend((0..hw::slice_unit::QUEUE_DEPTH).map(|i| format!("queue.slots.e_valid${i}$q")));
-    queue.extend(v(&["queue$issue_valid", "queue$issue_line", "issue", "credits$q"]));
+    queue.extend(v(&["queue$issue_valid", "queue$issue_line", "issue", "credit.credits$q"]));
     let mut stages = Vec::new();
     for k in 0..sh.stages {
         stages.push(format!("sp_valid${k}$q"));
@@ -43,13 +43,13 @@ pub fn unit_groups(sh: &hw::slice_unit::Shape) -> Vec<Group> {
     }
     vec![
         Group { title: "ports", signals: ports },
-        Group { title: "accept (ac)", signals: v(&["ac_valid$q", "ac_line$q", "ac_ordered$q"]) },
+        Group { title: "accept (ac)", signals: v(&["accept.ac_valid$q", "accept.ac_line$q", "accept.ac_ordered$q"]) },
         Group { title: "ordering queue (occupancy: e_valid)", signals: queue },
         Group {
             title: "issue, forwarding compares, RAM read (sc, si, sr)",
-            signals: v(&["sc_valid$q", "sc_line$q", "fsel_r$q", "si_valid$q", "si_line$q", "si_ra$q", "sr_valid$q", "sr_line$q"]),
+            signals: v(&["sc_valid$q", "sc_line$q", "fwd.fsel_r$q", "si_valid$q", "si_line$q", "si_ra$q", "sr_valid$q", "sr_line$q"]),
         },
-        Group { title: "s1: forwarding select", signals: v(&["s1_valid$q", "s1_line$q", "fsel$q", "s1_take", "s1_old_line"]) },
+        Group { title: "s1: forwarding select", signals: v(&["s1_valid$q", "s1_line$q", "fwd.fsel_d$q", "s1_take", "s1_old_line"]) },
         Group { title: "s1b: old value, ALU inputs", signals: v(&["s1b_valid$q", "s1b_line$q", "alu$in_valid", "alu$out_valid"]) },
         Group { title: "pipeline stages s2.. (merge, write)", signals: stages },
         Group { title: "written lines (forwarding sources)", signals: written },

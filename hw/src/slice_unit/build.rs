@@ -41,34 +41,21 @@ impl SliceUnit {
     /// stage maps), every signal and register at its default.
     fn assemble(mem_bytes: usize, cfg: &Config, sh: &Shape, mem: LineMemory) -> Self {
         let fs_pre = forward_pre_sets(sh);
-        let (win_fp, win_int) = (sh.win_fp, sh.win_int);
+        let win_fp = sh.win_fp;
         slice_unit! {
             defaults: [
-                clock, reset, req_valid, req_ready, req_op, req_addr, req_data, req_id, req_mask,
-                rsp_valid, rsp_ready, rsp_id, rsp_data, rsp_status, cov, ox, a_kind, a_form, a_ty,
-                a_ty2, a_elog, a_memop, a_size, a_fp, a_align, a_status, a_sector, a_mask, a_line,
-                a_ordered, a_wait, a_payload, ac_valid, ac_line, ac_ordered, ac_wait, ac_payload, a_key,
-                ac_key, a_words, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, fsel_cq, fsel_rq, fs_v,
-                fs_hq, fs_b, w_ww, ac_load, ac_ld, ac_ld_q, ac_v_nx, ac_line_nx, unused_decode,
-                unused_alu, issue, credits, cr_full, credits_nx, cr_ge_p1, cr_ge_0, cr_ge_m1, rsp_fire,
-                sc_valid, sc_ordered, sc_line, sc_cl, sc_vo, sc_ra, si_valid, si_ordered, si_line,
-                si_ra, issue_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r,
-                fsel_q, fsel_s, fs_any_r, fs_any_s, fpre, fp_a, fp_b, fsel_r_sw, fs_eq, sup_s1, sup_s1b,
-                s1_fwd_x, s1_take, rfm, fsel_sw, ch_d, ch_nx, ch_me, ch_p, s1r_op, s1r_kind, ch_val,
-                ch_any, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old, c_valid, c_ordered,
-                c_line, c_payload, c_old_line, s1r_fp, s1_valid, s1_ordered, s1_line, s1_payload, s1_op,
-                s1_form, s1_kind, s1_fp, s1_status, s1_id, s1_data, s1_rep, s1_mask, s1_old_line,
-                s1_old, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas, s1_cas_eq, cas_v, cas_b64, cas_cmp, cas_ne, cas_fail, cas_b64r, cas_rep, s1_fwd_fp,
-                dw_mask8, s1_sector, dw_ty2, dw_elogw, dw_exp, s1_wmask, dw_payload, unused_dw, dw_form,
-                dw_off, dw_size, dw_data, dw_sh, s1_sh, dw_mask, dw_sector, dw_elog, dw_wmask, dw_stm,
-                dw_std, dw_rep, s1_stm, s1_std, s1_alu_form, s1_vecf, s1_elog, pre_form_r, pre_form_rr,
-                sr_form, sr_ty2, sr_elogw, sr_vecf, sr_alu_form, unused_sector, unused_wm, st_nd,
-                fw_found, fw_hit, i_rep, i_x32, i_x, i_base, i_sector, i_iwm, ra_nx, i_intvec, i_new,
-                m_fp, m_rep, m_x16, m_x32, m_x, m_data, m_fwm, m_new, w_valid, w_ordered, w_line, w_we,
-                w_new, w_rsp, w_status, w_id, w_fp, unused_sw, cov_bits, cov_r, ev_fwd_s2, ev_fwd_s3,
-                ev_fwd_s4, ev_fwd_s5, ev_queue_full, ev_overtake, ev_back_to_back_line, ev_line_wait,
-                ev_fp_hazard_wait, ev_fp_chain, ev_rsp_misaligned, ev_rsp_out_of_range, ev_rsp_stall,
-                ev_credit_stall, ev_reset_in_flight, ev_int_chain,
+                clock, reset, req_valid, req_ready, req_op, req_addr, req_data, req_id, req_mask, rsp_valid,
+                rsp_ready, rsp_id, rsp_data, rsp_status, cov, ox, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww,
+                unused_decode, unused_alu, issue, rsp_fire, sc_valid, sc_ordered, sc_line, sc_cl, sc_vo,
+                sc_ra, si_valid, si_ordered, si_line, si_ra, issue_ra, si_payload, sr_valid, sr_ordered,
+                sr_line, sr_payload, fpre, fp_a, fp_b, fsel_r_sw, s1_fwd_x, s1_take, rfm, fsel_sw, ch_d,
+                ch_nx, ch_me, ch_p, s1r_op, s1r_kind, ch_val, ch_any, s1b_valid, s1b_ordered, s1b_line,
+                s1b_payload, s1b_old, c_valid, c_ordered, c_line, c_payload, c_old_line, s1r_fp, s1_valid,
+                s1_ordered, s1_line, s1_payload, s1_op, s1_form, s1_kind, s1_fp, s1_status, s1_id, s1_data,
+                s1_old_line, s1_old, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas, s1_cas_eq,
+                s1_fwd_fp, unused_sector, unused_wm, st_nd, fw_found, fw_hit, i_rep, i_x32, i_x, i_base,
+                i_sector, i_iwm, ra_nx, i_intvec, i_new, m_fp, m_rep, m_x16, m_x32, m_x, m_data, m_fwm, m_new,
+                w_valid, w_ordered, w_line, w_we, w_new, w_rsp, w_status, w_id, w_fp, unused_sw,
             ],
             queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs).with_chain_wait(sh.win_chain.max(1)),
             mem: mem,
@@ -80,75 +67,54 @@ impl SliceUnit {
                 ReductionAlu::with_early_hold(cfg, false).fp_only()
             },
             rsp_fifo: ResponseFifo::new(sh.rsp_depth),
-            mem_bytes: k(mem_bytes as u128),
+            accept: Accept::new(mem_bytes, cfg.unit_regs, sh),
+            access: AccessDecode::new(cfg.unit_regs),
+            // (The registered pipeline's queue shows an issue a cycle after its pick, so the
+            // count lags by up to one issue: one place less keeps the FIFO from overflowing.)
+            credit: Credits::new(sh.rsp_depth - cfg.unit_regs as usize),
+            // (sc's op against sr, s1, s1b and every stage but the last.)
+            fwd: ForwardCompare::new(
+                sh.stages + 2,
+                ((mem_bytes / 16).next_power_of_two() - 1) as u128,
+                32 - sh.stages - sh.ram_latency,
+            ),
+            cas: CasCheck::new(cfg.unit_regs),
+            cov_bus: CoverageBus::new(cfg.unit_regs),
             kind_lsb: k(KIND_LSB as u128),
             op_lsb: k(OP_LSB as u128),
             ty_lsb: k(TYPE_LSB as u128),
-            vec_lsb: k(VEC_LSB as u128),
             kind_red: k(KIND_RED as u128),
             kind_atom: k(KIND_ATOM as u128),
             kind_ld: k(KIND_LD as u128),
             kind_st: k(KIND_ST as u128),
-            status_ok: k(STATUS_OK as u128),
             status_mis: k(STATUS_MISALIGNED as u128),
             status_oor: k(STATUS_OUT_OF_RANGE as u128),
-            elem_log2_tbl: k(elem_log2_table()),
-            fp_tbl: k(fp_type_table()),
-            two3: k(2), size1: k(1), size2: k(2), size3: k(3),
-            align1: k(1), align3: k(3), align7: k(7), align15: k(15),
             mask16: k(u16::MAX as u128),
             mask32: k(u32::MAX as u128),
             mask64: k(u64::MAX as u128),
-            mask128: k(u128::MAX),
-            zero128: k(0), zero_cov: k(0), zero_key: k(0), zero64: k(0),
-            ones4: k(15), one4: k(1), two4: k(2), three4: k(3),
-            three2: k(3),
-            key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
-            p_off: k(P_OFF as u128),
-            p_size: k(P_SIZE as u128),
+            zero128: k(0), zero64: k(0),
+            ones4: k(15),
             p_fp: k(P_FP as u128),
             p_status: k(P_STATUS as u128),
             p_id: k(P_ID as u128),
             p_data: k(P_DATA as u128),
             p_mask: k(P_MASK as u128),
-            size4: k(4), zero8: k(0), zero2: k(0), elog1: k(1),
-            elog2: k(2), elog3: k(3),
-            vec_clear: k(((1u128 << CODE_WIDTH) - 1) & !(((1u128 << VEC_WIDTH) - 1) << VEC_LSB)),
+            elog3: k(3),
             r_data: k(R_DATA as u128),
             r_status: k(R_STATUS as u128),
-            // (The registered pipeline's queue shows an issue a cycle after its pick, so the
-            // count lags by up to one issue: one place less keeps the FIFO from overflowing.)
-            credit_max: k((sh.rsp_depth - cfg.unit_regs as usize) as u128),
-            credit_max_m1: k((sh.rsp_depth - cfg.unit_regs as usize - 1) as u128),
-            credit_max_p1: k((sh.rsp_depth - cfg.unit_regs as usize + 1) as u128),
-            one6: k(1), zero6: k(0), zero_line: k(0),
-            line_mask: k(((mem_bytes / 16).next_power_of_two() - 1) as u128),
-            one8: k(1), three7: k(3), xs_4: k(0b110_0000), xs_8: k(0b100_0000),
+            zero_line: k(0), xs_4: k(0b110_0000), xs_8: k(0b100_0000),
             sp_ww: regs(sh.stages),
             qmask: std::array::from_fn(|q| k((u32::MAX as u128) << (32 * q))),
             fs_pre_a: k(fs_pre.0),
             fs_pre_b: k(fs_pre.1),
             fs_now: k(fs_pre.2),
-            sup_sp: regs(sh.stages - 1),
-            zero32: k(0), top31: k(31), take_top: k(8), zero4: k(0),
+            zero32: k(0), take_top: k(8), zero4: k(0),
             fsw_sh: k(sh.stages as u128),
-            fs_sh: k((32 - sh.stages - sh.ram_latency) as u128),
             regs: Constant::new(cfg.unit_regs),
             y_r: std::array::from_fn(|_| Cut::new(cfg.unit_regs)),
             y_rr: Cut::new(cfg.unit_regs),
             ch_m: std::array::from_fn(|d| k(sh.chain_map[d])),
             out_r: Cut::new(cfg.unit_regs),
-            win_mem: k(sh.win_mem as u128),
-            win_cas: k(sh.win_cas as u128),
-            off_even: k(0b1110),
-            rw_sh: Cut::new(cfg.unit_regs),
-            rw_rep: Cut::new(cfg.unit_regs),
-            rw_mask: Cut::new(cfg.unit_regs),
-            rw_wmask: Cut::new(cfg.unit_regs),
-            rw_sector: Cut::new(cfg.unit_regs),
-            rw_elog: Cut::new(cfg.unit_regs),
-            rw_stm: Cut::new(cfg.unit_regs),
-            rw_std: Cut::new(cfg.unit_regs),
             zero_form: Constant::new(Bits::default()),
             sp_valid: regs(sh.stages),
             sp_ordered: regs(sh.stages),
@@ -166,15 +132,12 @@ impl SliceUnit {
             fp_at: k(1 << sh.fp_at),
             wr_at: k(1 << sh.write_at),
             dly_int64: Delay::new(sh.int_at + 1),
-            zero_kind: k(0), rep16: k(0), rep32: k(1), rep64: k(2),
+            zero_kind: k(0), rep16: k(0), rep32: k(1),
             rep128: k(3), zero_status: k(0), zero_id: k(0),
             sw_valid: regs(sh.ram_latency),
             sw_line: regs(sh.ram_latency),
             sw_data: regs(sh.ram_latency),
             sw_fp: regs(sh.ram_latency),
-            win_fp: k(win_fp as u128),
-            win_int: k(win_int as u128),
-            zero_wait: k(0),
         }
     }
 }
@@ -202,17 +165,6 @@ fn forward_pre_sets(sh: &Shape) -> (u128, u128, u128) {
     let (a, b) = pre.split_at(pre.len() / 2);
     let m = |v: &[usize]| v.iter().fold(0u128, |m, &s| m | 1 << s);
     (m(a), m(b), (0..n).filter(|&s| now(s)).fold(0u128, |m, s| m | 1 << s))
-}
-
-/// Bit t: type code t goes to the FP ALU.
-fn fp_type_table() -> u128 {
-    let mut fp = 0u128;
-    for t in sim::form::TYPES {
-        if !is_int_type(t) {
-            fp |= 1 << t as u128;
-        }
-    }
-    fp
 }
 
 /// `n` registers (or signals) at their defaults: one per stage.

@@ -1,6 +1,8 @@
-//! The coverage bus `cov`: one bit per event, and the names the testbench reports them by.
+//! The coverage bus `cov`: one bit per event, the names the testbench reports them by, and
+//! the block that assembles the bus from the unit's events.
 
 use super::COV_WIDTH;
+use rust_hdl::prelude::*;
 
 // Coverage bits.
 pub const COV_FWD_S2: usize = 0;
@@ -56,7 +58,7 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     ("int_chain_forward", COV_INT_CHAIN),
 ];
 
-// `update` assembles `cov` with these bit numbers written out (hdl code cannot name a
+// `CoverageBus` assembles `cov` with these bit numbers written out (hdl code cannot name a
 // const); this pins them.
 const _: () = assert!(
     COV_FWD_S2 == 0
@@ -77,3 +79,91 @@ const _: () = assert!(
         && COV_INT_CHAIN == 15
         && COV_INT_CHAIN < COV_WIDTH
 );
+
+/// The coverage bus: the unit's events this cycle, one input each, as `cov` (registered in the
+/// registered pipeline, so the bus leaves the queue's pick off the port).
+#[derive(LogicBlock)]
+pub(super) struct CoverageBus {
+    pub clock: Signal<In, Clock>,
+    pub fwd_s2: Signal<In, Bit>,
+    pub fwd_s3: Signal<In, Bit>,
+    pub fwd_s4: Signal<In, Bit>,
+    pub fwd_s5: Signal<In, Bit>,
+    pub queue_full: Signal<In, Bit>,
+    pub overtake: Signal<In, Bit>,
+    pub back_to_back_line: Signal<In, Bit>,
+    pub line_wait: Signal<In, Bit>,
+    pub fp_hazard_wait: Signal<In, Bit>,
+    pub fp_chain: Signal<In, Bit>,
+    pub rsp_misaligned: Signal<In, Bit>,
+    pub rsp_out_of_range: Signal<In, Bit>,
+    pub rsp_stall: Signal<In, Bit>,
+    pub credit_stall: Signal<In, Bit>,
+    pub reset_in_flight: Signal<In, Bit>,
+    pub int_chain: Signal<In, Bit>,
+    pub cov: Signal<Out, Bits<COV_WIDTH>>,
+    cov_bits: Signal<Local, Bits<COV_WIDTH>>,
+    cov_r: DFF<Bits<COV_WIDTH>>,
+    zero_cov: Constant<Bits<COV_WIDTH>>,
+    regs: Constant<Bit>,
+}
+
+impl CoverageBus {
+    /// `regs`: the registered pipeline (`cov` a cycle after its events).
+    pub(super) fn new(regs: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            fwd_s2: Default::default(),
+            fwd_s3: Default::default(),
+            fwd_s4: Default::default(),
+            fwd_s5: Default::default(),
+            queue_full: Default::default(),
+            overtake: Default::default(),
+            back_to_back_line: Default::default(),
+            line_wait: Default::default(),
+            fp_hazard_wait: Default::default(),
+            fp_chain: Default::default(),
+            rsp_misaligned: Default::default(),
+            rsp_out_of_range: Default::default(),
+            rsp_stall: Default::default(),
+            credit_stall: Default::default(),
+            reset_in_flight: Default::default(),
+            int_chain: Default::default(),
+            cov: Default::default(),
+            cov_bits: Default::default(),
+            cov_r: Default::default(),
+            zero_cov: crate::k::<COV_WIDTH>(0),
+            regs: Constant::new(regs),
+        }
+    }
+}
+
+impl Logic for CoverageBus {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, cov_r);
+        // Bit n is event COVERAGE_POINTS[..] with bit n (see the COV_ constants).
+        self.cov_bits.next = self.zero_cov.val()
+            | (bit_cast::<COV_WIDTH, 1>(self.fwd_s2.val().into()) << 0)
+            | (bit_cast::<COV_WIDTH, 1>(self.fwd_s3.val().into()) << 1)
+            | (bit_cast::<COV_WIDTH, 1>(self.fwd_s4.val().into()) << 2)
+            | (bit_cast::<COV_WIDTH, 1>(self.fwd_s5.val().into()) << 3)
+            | (bit_cast::<COV_WIDTH, 1>(self.queue_full.val().into()) << 4)
+            | (bit_cast::<COV_WIDTH, 1>(self.overtake.val().into()) << 5)
+            | (bit_cast::<COV_WIDTH, 1>(self.back_to_back_line.val().into()) << 6)
+            | (bit_cast::<COV_WIDTH, 1>(self.line_wait.val().into()) << 7)
+            | (bit_cast::<COV_WIDTH, 1>(self.fp_hazard_wait.val().into()) << 8)
+            | (bit_cast::<COV_WIDTH, 1>(self.fp_chain.val().into()) << 9)
+            | (bit_cast::<COV_WIDTH, 1>(self.rsp_misaligned.val().into()) << 10)
+            | (bit_cast::<COV_WIDTH, 1>(self.rsp_out_of_range.val().into()) << 11)
+            | (bit_cast::<COV_WIDTH, 1>(self.rsp_stall.val().into()) << 12)
+            | (bit_cast::<COV_WIDTH, 1>(self.credit_stall.val().into()) << 13)
+            | (bit_cast::<COV_WIDTH, 1>(self.reset_in_flight.val().into()) << 14)
+            | (bit_cast::<COV_WIDTH, 1>(self.int_chain.val().into()) << 15);
+        self.cov_r.d.next = self.cov_bits.val();
+        self.cov.next = self.cov_bits.val();
+        if self.regs.val() {
+            self.cov.next = self.cov_r.q.val();
+        }
+    }
+}

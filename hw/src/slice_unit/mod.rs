@@ -201,6 +201,14 @@
 //! elements zero. Latency, hazards, forwarding and throughput are those of any request to
 //! the line (the mask rides in the queue payload).
 //!
+//! # Source files
+//! `update.rs` wires the stages; the parts that stand alone are blocks of their own, one file
+//! each: `accept.rs` (s0: the request's decode into the queue's push, `ac_*`), `access.rs`
+//! (the access's shift, byte masks and ALU form from s1's payload), `forward_compare.rs`
+//! (sc's forwarding compares and the select's copies towards s1), `cas.rs` (the registered
+//! pipeline's `atom.cas` check), `credits.rs` (the response places reserved at issue) and
+//! `coverage.rs` (the coverage bus). `build.rs` constructs the unit, `shape.rs` its stages.
+//!
 //! # Illegal operation codes
 //! Codes that [`sim::Access::from_code`] rejects are not checked (the port contract is that
 //! only legal codes are sent); such a request is answered, and may write memory.
@@ -212,20 +220,31 @@ use crate::line_memory::{LINE_BITS, LineMemory};
 use crate::old_extract::OldExtract;
 use crate::ecp5::ram_forward_mux::RamForwardMux;
 use crate::ecp5::replica_reg::ReplicaReg;
-use crate::ordering_queue::{OrderingQueue, QUEUE_KEY_BITS, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
+use crate::ordering_queue::{OrderingQueue, QUEUE_PAYLOAD_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
 use crate::k;
 use rust_hdl::prelude::*;
-use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
+use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH};
 use sim::memory::req_encoding::{
-    KIND_ATOM, KIND_LD, KIND_LSB, KIND_RED, KIND_ST, KIND_WIDTH, REQ_OP_WIDTH, STATUS_MISALIGNED, STATUS_OK,
-    STATUS_OUT_OF_RANGE, STATUS_WIDTH,
+    KIND_ATOM, KIND_LD, KIND_LSB, KIND_RED, KIND_ST, KIND_WIDTH, REQ_OP_WIDTH, STATUS_MISALIGNED, STATUS_OUT_OF_RANGE,
+    STATUS_WIDTH,
 };
 
+mod accept;
+mod access;
 mod build;
+mod cas;
 mod coverage;
+mod credits;
+mod forward_compare;
 mod shape;
 mod update;
+
+use accept::Accept;
+use access::AccessDecode;
+use cas::CasCheck;
+use credits::Credits;
+use forward_compare::ForwardCompare;
 
 pub use build::{unit_verilog, unit_verilog_with};
 pub use coverage::*;
@@ -309,131 +328,50 @@ pub struct SliceUnit {
     int_lane: [IntAlu; 3],
     alu: ReductionAlu,
     rsp_fifo: ResponseFifo,
+    /// s0 accept: the request's decode into the queue's push, through `ac_*` when registered.
+    accept: Accept,
+    /// s1's access shift and masks, and the ALU's form (registered for s1b when registered).
+    access: AccessDecode,
+    /// The response places reserved for issued requests (the issue enable).
+    credit: Credits,
+    /// sc's forwarding compares into each word's select (registered pipeline).
+    fwd: ForwardCompare,
+    /// The registered pipeline's `atom.cas` compare and restore value.
+    cas: CasCheck,
+    /// The coverage bus `cov` from the events below.
+    cov_bus: CoverageBus,
 
     // Constants: encodings (from sim), tables, masks.
-    mem_bytes: Constant<Bits<32>>,
     kind_lsb: Constant<Bits<4>>,
     op_lsb: Constant<Bits<4>>,
     ty_lsb: Constant<Bits<4>>,
-    vec_lsb: Constant<Bits<4>>,
     kind_red: Constant<Bits<KIND_WIDTH>>,
     kind_atom: Constant<Bits<KIND_WIDTH>>,
     kind_ld: Constant<Bits<KIND_WIDTH>>,
     kind_st: Constant<Bits<KIND_WIDTH>>,
-    status_ok: Constant<Bits<STATUS_WIDTH>>,
     status_mis: Constant<Bits<STATUS_WIDTH>>,
     status_oor: Constant<Bits<STATUS_WIDTH>>,
-    /// log2 of the element bytes of each type code, 2 bits per type.
-    elem_log2_tbl: Constant<Bits<32>>,
-    /// Bit t: type code t goes to the FP ALU.
-    fp_tbl: Constant<Bits<16>>,
-    two3: Constant<Bits<3>>,
-    size1: Constant<Bits<3>>,
-    size2: Constant<Bits<3>>,
-    size3: Constant<Bits<3>>,
-    align1: Constant<Bits<4>>,
-    align3: Constant<Bits<4>>,
-    align7: Constant<Bits<4>>,
-    align15: Constant<Bits<4>>,
     mask16: Constant<Bits<128>>,
     mask32: Constant<Bits<128>>,
     mask64: Constant<Bits<128>>,
-    mask128: Constant<Bits<128>>,
     zero128: Constant<Bits<128>>,
-    zero_cov: Constant<Bits<COV_WIDTH>>,
-    zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
     zero64: Constant<Bits<64>>,
     ones4: Constant<Bits<4>>,
-    one4: Constant<Bits<4>>,
-    two4: Constant<Bits<4>>,
-    three4: Constant<Bits<4>>,
-    three2: Constant<Bits<2>>,
-    key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
-    p_off: Constant<Bits<8>>,
-    p_size: Constant<Bits<8>>,
     p_fp: Constant<Bits<8>>,
     p_status: Constant<Bits<8>>,
     p_id: Constant<Bits<8>>,
     p_data: Constant<Bits<8>>,
     p_mask: Constant<Bits<8>>,
-    size4: Constant<Bits<3>>,
-    zero8: Constant<Bits<8>>,
-    zero2: Constant<Bits<2>>,
-    elog1: Constant<Bits<2>>,
-    elog2: Constant<Bits<2>>,
     elog3: Constant<Bits<2>>,
-    vec_clear: Constant<Bits<CODE_WIDTH>>,
     r_data: Constant<Bits<8>>,
     r_status: Constant<Bits<8>>,
-    credit_max: Constant<Bits<6>>,
-    /// `credit_max - 1` and `credit_max + 1`.
-    credit_max_m1: Constant<Bits<6>>,
-    credit_max_p1: Constant<Bits<6>>,
-    one6: Constant<Bits<6>>,
-    zero6: Constant<Bits<6>>,
     zero_line: Constant<Bits<LINE_BITS>>,
-    /// The line-address bits the memory uses.
-    line_mask: Constant<Bits<LINE_BITS>>,
-    one8: Constant<Bits<8>>,
-    three7: Constant<Bits<7>>,
 
-    // s0 (accept) decode.
-    a_kind: Signal<Local, Bits<KIND_WIDTH>>,
-    a_form: Signal<Local, Bits<CODE_WIDTH>>,
-    a_ty: Signal<Local, Bits<TYPE_WIDTH>>,
-    a_ty2: Signal<Local, Bits<8>>,
-    a_elog: Signal<Local, Bits<32>>,
-    a_memop: Signal<Local, Bit>,
-    a_size: Signal<Local, Bits<3>>,
-    a_fp: Signal<Local, Bit>,
-    a_align: Signal<Local, Bits<4>>,
-    a_status: Signal<Local, Bits<STATUS_WIDTH>>,
-    a_sector: Signal<Local, Bit>,
-    a_mask: Signal<Local, Bits<8>>,
-    // The queue's push as decoded (straight into the queue, or into `ac_*` first).
-    a_line: Signal<Local, Bits<LINE_BITS>>,
-    a_ordered: Signal<Local, Bit>,
-    a_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
-    a_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
-    /// Registered pipeline: the accepted request, registered before the queue's push.
-    ac_valid: DFF<Bit>,
-    ac_line: DFF<Bits<LINE_BITS>>,
-    ac_ordered: DFF<Bit>,
-    ac_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
-    ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
-    /// The request's chain key for the queue (registered pipeline): an integer `red`/`atom`
-    /// on a plain access may chain behind one with the same offset and size (bit 7; size in
-    /// bits 6..4, offset in 3..0). See "The integer loop" in the module doc.
-    a_key: Signal<Local, Bits<QUEUE_KEY_BITS>>,
-    ac_key: DFF<Bits<QUEUE_KEY_BITS>>,
-    /// The 32-bit words of its line the request touches (registered pipeline; the whole line
-    /// in the shallow one): the queue orders requests per word, forwarding selects per word.
-    a_words: Signal<Local, Bits<4>>,
-    ac_words: DFF<Bits<4>>,
-    /// `ac_*` takes the port's request (it is empty or moves into the queue).
-    ac_load: Signal<Local, Bit>,
-    ac_ld: DFF<Bit>,
-    /// `ac_ld` again (a replica), for the queue's `push_nx_keep` alone: it selects the held
-    /// matches in the last LUT of each slot's and history place's match, apart from `ac_ld`'s
-    /// 200-odd clock enables.
-    ac_ld_q: ReplicaReg<Bit>,
-    ac_v_nx: Signal<Local, Bit>,
-    /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
-    ac_line_nx: Signal<Local, Bits<LINE_BITS>>,
     unused_decode: Signal<Local, Bit>,
     unused_alu: Signal<Local, Bit>,
 
     // Issue.
     issue: Signal<Local, Bit>,
-    credits: DFF<Bits<6>>,
-    /// `credits` has reached `credit_max` (registered beside it, from its next value, so the
-    /// issue enable is a flip-flop: the compare is off the queue's pick path).
-    cr_full: DFF<Bit>,
-    credits_nx: Signal<Local, Bits<6>>,
-    /// The count at or above the limit after one more, no change, one less.
-    cr_ge_p1: Signal<Local, Bit>,
-    cr_ge_0: Signal<Local, Bit>,
-    cr_ge_m1: Signal<Local, Bit>,
     rsp_fire: Signal<Local, Bit>,
 
     // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read (registered
@@ -478,29 +416,8 @@ pub struct SliceUnit {
     s1_ww: DFF<Bits<4>>,
     s1b_ww: DFF<Bits<4>>,
     sp_ww: Vec<DFF<Bits<4>>>,
-    /// Per word of the line, its forwarding source (one-hot as `fsel`), found in sc and copied
-    /// in si; `fsel_r`/`fsel` are the source of the op's own (lowest) word.
-    fsel_cq: [DFF<Bits<32>>; 4],
-    fsel_rq: [DFF<Bits<32>>; 4],
-    fs_v: [Signal<Local, Bits<32>>; 4],
-    /// The compared stage is a source, per word.
-    fs_hq: Signal<Local, Bits<4>>,
-    fs_b: Signal<Local, Bit>,
-    /// The forwarding source of the op in s1 (registered pipeline), one-hot: bit j `sp_*[j]`,
-    /// bit `stages + k` `sw_*[k]`, none: the RAM. Found in sc per word (`fsel_cq`), copied in si
-    /// (`fsel_r`, and `fsel_q`: one replica per 32-bit quarter of sr's select), delayed to
-    /// s1 (`fsel`).
-    fsel: DFF<Bits<32>>,
-    fsel_r: DFF<Bits<32>>,
-    fsel_q: [ReplicaReg<Bits<32>>; 4],
-    /// The 32-bit quarters of a line, for `fsel_q` and `fsel_s`.
+    /// The 32-bit quarters of a line, for the per-quarter selects of sr and s1.
     qmask: [Constant<Bits<128>>; 4],
-    /// s1's select again, one replica per quarter of its 128-bit select (`fsel` drives the
-    /// coverage events only).
-    fsel_s: [ReplicaReg<Bits<32>>; 4],
-    /// Per quarter, `fsel_rq[q] != 0` (from `fsel_cq` in si), and its replicas for s1.
-    fs_any_r: DFF<Bits<4>>,
-    fs_any_s: [ReplicaReg<Bits<1>>; 4],
     /// The sources whose line in s1 is, a cycle before, a register's (the stage before, when
     /// nothing merges between): selected in sr, in two halves (`fpre[0]`, `fpre[1]`).
     fs_pre_a: Constant<Bits<32>>,
@@ -519,23 +436,10 @@ pub struct SliceUnit {
     fp_a: Signal<Local, Bits<128>>,
     fp_b: Signal<Local, Bits<128>>,
     fsel_r_sw: Signal<Local, Bits<32>>,
-    /// The op in sc has the line of the op compared (masked to the memory's line bits).
-    fs_eq: Signal<Local, Bit>,
-    /// The op in s1 / s1b / `sp_*[j]` is *superseded*: a younger ordered op to its line entered
-    /// behind it (set by that op's compares in sc), so no later op forwards from it. The
-    /// youngest matching op is then the only matching op that is not superseded: the
-    /// forwarding select needs no priority chain.
-    /// (Per word: superseded for the words a younger op writes.)
-    sup_s1: DFF<Bits<4>>,
-    sup_s1b: DFF<Bits<4>>,
-    sup_sp: Vec<DFF<Bits<4>>>,
     zero32: Constant<Bits<32>>,
-    top31: Constant<Bits<5>>,
     /// `fsel` from the written-line sources on (`fsel >> stages`).
     fsel_sw: Signal<Local, Bits<32>>,
     fsw_sh: Constant<Bits<6>>,
-    /// 32 - (forwarding sources): moves the built vector down to bit 0.
-    fs_sh: Constant<Bits<6>>,
     /// The unit's registered pipeline ([`Config::unit_regs`]).
     regs: Constant<Bit>,
     /// The integer lanes' and the ALU's results, registered in the registered pipeline.
@@ -572,7 +476,6 @@ pub struct SliceUnit {
     c_old_line: Signal<Local, Bits<128>>,
     /// The op in s1 is an FP op (coverage of the registered pipeline's forwarding).
     s1r_fp: Signal<Local, Bit>,
-    win_mem: Constant<Bits<QUEUE_WAIT_BITS>>,
 
     // ==== s1: RAM data, forwarding, ALU inputs ====
     s1_valid: DFF<Bit>,
@@ -586,8 +489,6 @@ pub struct SliceUnit {
     s1_status: Signal<Local, Bits<STATUS_WIDTH>>,
     s1_id: Signal<Local, Bits<ID_WIDTH>>,
     s1_data: Signal<Local, Bits<128>>,
-    s1_rep: Signal<Local, Bits<2>>,
-    s1_mask: Signal<Local, Bits<128>>,
     s1_old_line: Signal<Local, Bits<128>>,
     s1_old: Signal<Local, Bits<128>>,
     /// The old value for the integer ALUs, the min/max lanes, the f32/f64 adders, the
@@ -600,19 +501,6 @@ pub struct SliceUnit {
     /// operand's bits 63..32 / 127..64; shallow pipeline, 1 in the registered one).
     s1_cas: Signal<Local, Bit>,
     s1_cas_eq: Signal<Local, Bit>,
-    /// Registered pipeline: `atom.cas` in `sp_*[0]` (its line already swapped, as a store's),
-    /// its width and compare value. `sp_*[0]` compares the old value (`sp_rsp[0]`) with it per
-    /// 16-bit quarter into `cas_ne`; a failed CAS (`cas_fail`) gets its old bytes back between
-    /// `sp_*[1]` and `sp_*[2]` (`cas_rep`: the old value across the line). So no compare sits
-    /// before a line merge; the queue's `win_cas` keeps dependents off `sp_*[0..1]`.
-    cas_v: DFF<Bit>,
-    cas_b64: DFF<Bit>,
-    cas_cmp: DFF<Bits<64>>,
-    cas_ne: DFF<Bits<4>>,
-    cas_fail: Signal<Local, Bit>,
-    cas_b64r: DFF<Bit>,
-    cas_rep: Signal<Local, Bits<128>>,
-    win_cas: Constant<Bits<QUEUE_WAIT_BITS>>,
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
     /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
     /// response (4), each from replicas of s1b's line and shift of its own. (A sixth for the
@@ -624,56 +512,7 @@ pub struct SliceUnit {
     xs_4: Constant<Bits<7>>,
     xs_8: Constant<Bits<7>>,
     s1_fwd_fp: Signal<Local, Bit>,
-    dw_mask8: Signal<Local, Bits<8>>,
-    s1_sector: Signal<Local, Bit>,
-    dw_ty2: Signal<Local, Bits<8>>,
-    dw_elogw: Signal<Local, Bits<32>>,
-    dw_exp: Signal<Local, Bits<128>>,
-    s1_wmask: Signal<Local, Bits<128>>,
-    dw_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
-    unused_dw: Signal<Local, Bit>,
-    dw_form: Signal<Local, Bits<CODE_WIDTH>>,
-    dw_off: Signal<Local, Bits<4>>,
-    off_even: Constant<Bits<4>>,
-    dw_size: Signal<Local, Bits<3>>,
-    dw_data: Signal<Local, Bits<128>>,
-    dw_sh: Signal<Local, Bits<7>>,
-    /// The computing stage's shift (the default pipeline's: s1's, `rw_sh` a wire).
-    s1_sh: Signal<Local, Bits<7>>,
-    rw_sh: Cut<Bits<7>>,
-    dw_mask: Signal<Local, Bits<128>>,
-    dw_sector: Signal<Local, Bit>,
-    dw_elog: Signal<Local, Bits<2>>,
-    dw_wmask: Signal<Local, Bits<128>>,
-    dw_stm: Signal<Local, Bits<128>>,
-    dw_std: Signal<Local, Bits<128>>,
-    dw_rep: Signal<Local, Bits<2>>,
-    rw_rep: Cut<Bits<2>>,
-    rw_mask: Cut<Bits<128>>,
-    rw_wmask: Cut<Bits<128>>,
-    rw_sector: Cut<Bit>,
-    rw_elog: Cut<Bits<2>>,
-    rw_stm: Cut<Bits<128>>,
-    rw_std: Cut<Bits<128>>,
-    s1_stm: Signal<Local, Bits<128>>,
-    s1_std: Signal<Local, Bits<128>>,
-    s1_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
-    s1_vecf: Signal<Local, Bits<2>>,
     zero_form: Constant<Bits<CODE_WIDTH>>,
-    s1_elog: Signal<Local, Bits<2>>,
-    /// The registered pipeline's `pre_form` as a register: s1's ALU form decoded a cycle
-    /// early from sr's payload (`sr_*`), so that the ALU's form decode starts from a
-    /// register (decoded from s1's payload, the two decodes in series and the logic Yosys
-    /// shared with s1's make the worst critical paths).
-    pre_form_r: DFF<Bits<CODE_WIDTH>>,
-    /// s1b's ALU form in the registered pipeline: `pre_form_r` a cycle later (s1 moves to
-    /// s1b unstalled), instead of a second decode of the same form from the `rw_*` cuts.
-    pre_form_rr: DFF<Bits<CODE_WIDTH>>,
-    sr_form: Signal<Local, Bits<CODE_WIDTH>>,
-    sr_ty2: Signal<Local, Bits<8>>,
-    sr_elogw: Signal<Local, Bits<32>>,
-    sr_vecf: Signal<Local, Bits<2>>,
-    sr_alu_form: Signal<Local, Bits<CODE_WIDTH>>,
     unused_sector: Signal<Local, Bit>,
     /// sM's own write mask (the merges read registered masks loaded beside it) and the write
     /// stage's kind (the write enable `w_we` is loaded beside it).
@@ -740,7 +579,6 @@ pub struct SliceUnit {
     zero_kind: Constant<Bits<KIND_WIDTH>>,
     rep16: Constant<Bits<2>>,
     rep32: Constant<Bits<2>>,
-    rep64: Constant<Bits<2>>,
     rep128: Constant<Bits<2>>,
     zero_status: Constant<Bits<STATUS_WIDTH>>,
     zero_id: Constant<Bits<ID_WIDTH>>,
@@ -768,28 +606,4 @@ pub struct SliceUnit {
     sw_data: Vec<DFF<Bits<128>>>,
     sw_fp: Vec<DFF<Bit>>,
     unused_sw: Signal<Local, Bit>,
-
-    /// The queue's hazard windows: FP forms, integer/bitwise forms.
-    win_fp: Constant<Bits<QUEUE_WAIT_BITS>>,
-    win_int: Constant<Bits<QUEUE_WAIT_BITS>>,
-    zero_wait: Constant<Bits<QUEUE_WAIT_BITS>>,
-
-    cov_bits: Signal<Local, Bits<COV_WIDTH>>,
-    cov_r: DFF<Bits<COV_WIDTH>>,
-    ev_fwd_s2: Signal<Local, Bit>,
-    ev_fwd_s3: Signal<Local, Bit>,
-    ev_fwd_s4: Signal<Local, Bit>,
-    ev_fwd_s5: Signal<Local, Bit>,
-    ev_queue_full: Signal<Local, Bit>,
-    ev_overtake: Signal<Local, Bit>,
-    ev_back_to_back_line: Signal<Local, Bit>,
-    ev_line_wait: Signal<Local, Bit>,
-    ev_fp_hazard_wait: Signal<Local, Bit>,
-    ev_fp_chain: Signal<Local, Bit>,
-    ev_rsp_misaligned: Signal<Local, Bit>,
-    ev_rsp_out_of_range: Signal<Local, Bit>,
-    ev_rsp_stall: Signal<Local, Bit>,
-    ev_credit_stall: Signal<Local, Bit>,
-    ev_reset_in_flight: Signal<Local, Bit>,
-    ev_int_chain: Signal<Local, Bit>,
 }

@@ -5,8 +5,11 @@ use super::*;
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cov_r, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, credits, cr_full, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, fsel, fsel_r, fs_any_r, pre_form_r, pre_form_rr, sup_s1, sup_s1b, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old, cas_v, cas_b64, cas_cmp, cas_ne, cas_b64r);
-        clock!(self, clock, dly_int64, out_r, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
+        dff_setup!(self, clock, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        clock!(self, clock, dly_int64, out_r, accept, access, credit, cas, fwd, cov_bus);
+        self.accept.reset.next = self.reset.val();
+        self.credit.reset.next = self.reset.val();
+        self.cas.reset.next = self.reset.val();
         for i in 0..4 {
             self.y_r[i].clock.next = self.clock.val();
         }
@@ -17,20 +20,7 @@ impl Logic for SliceUnit {
         for d in 0..2 {
             self.ch_d[d].clock.next = self.clock.val();
         }
-        for q in 0..4 {
-            self.fsel_cq[q].clock.next = self.clock.val();
-            self.fsel_rq[q].clock.next = self.clock.val();
-        }
         self.sc_cl.clock.next = self.clock.val();
-        self.ac_ld_q.clock.next = self.clock.val();
-        for q in 0..4 {
-            self.fsel_q[q].clock.next = self.clock.val();
-            self.fsel_s[q].clock.next = self.clock.val();
-            self.fs_any_s[q].clock.next = self.clock.val();
-        }
-        for j in 0..self.sup_sp.len() {
-            self.sup_sp[j].clock.next = self.clock.val();
-        }
         for k in 0..self.sw_valid.len() {
             self.sw_valid[k].clock.next = self.clock.val();
             self.sw_line[k].clock.next = self.clock.val();
@@ -76,175 +66,37 @@ impl Logic for SliceUnit {
         self.alu.clock.next = self.clock.val();
         self.rsp_fifo.clock.next = self.clock.val();
         self.rsp_fifo.reset.next = self.reset.val();
-        self.ev_fwd_s2.next = false;
-        self.ev_fwd_s3.next = false;
-        self.ev_fwd_s4.next = false;
-        self.ev_fwd_s5.next = false;
-        self.ev_queue_full.next = false;
-        self.ev_overtake.next = false;
-        self.ev_back_to_back_line.next = false;
-        self.ev_line_wait.next = false;
-        self.ev_fp_hazard_wait.next = false;
-        self.ev_fp_chain.next = false;
-        self.ev_rsp_misaligned.next = false;
-        self.ev_rsp_out_of_range.next = false;
-        self.ev_rsp_stall.next = false;
-        self.ev_credit_stall.next = false;
-        self.ev_reset_in_flight.next = false;
-        self.ev_int_chain.next = false;
+        // The coverage events set in more than one place below.
+        self.cov_bus.fwd_s2.next = false;
+        self.cov_bus.fwd_s3.next = false;
+        self.cov_bus.fwd_s4.next = false;
+        self.cov_bus.fwd_s5.next = false;
+        self.cov_bus.int_chain.next = false;
 
         // ==========================================================================
-        // s0 accept: decode the operation, size, alignment, range; push into the queue.
+        // s0 accept (`Accept`): the request decoded into the queue's push.
         // ==========================================================================
-        self.a_kind.next = self.req_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        self.a_form.next = self.req_op.val().get_bits::<CODE_WIDTH>(0);
-        self.a_ty.next = self.a_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        self.a_memop.next = (self.a_kind.val() == self.kind_ld.val()) || (self.a_kind.val() == self.kind_st.val());
-        self.a_ty2.next = bit_cast::<8, TYPE_WIDTH>(self.a_ty.val()) << self.one8.val();
-        self.a_elog.next = self.elem_log2_tbl.val() >> self.a_ty2.val();
-        // log2 of the access bytes: ld/st 2 + width code; forms log2(element bytes) + log2(vec).
-        if self.a_memop.val() {
-            self.a_size.next = self.two3.val() + bit_cast::<3, 2>(self.a_form.val().get_bits::<2>(0));
-            self.a_fp.next = false;
-        } else {
-            self.a_size.next = bit_cast::<3, 2>(self.a_elog.val().get_bits::<2>(0))
-                + bit_cast::<3, VEC_WIDTH>(self.a_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index()));
-            self.a_fp.next = self.fp_tbl.val().get_bit(self.a_ty.val().index());
-        }
-        // A masked sector request (red/atom with a non-zero mask) spans its whole 16-byte line.
-        self.a_sector.next = self.req_mask.val().any()
-            && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()));
-        self.a_mask.next = self.zero8.val();
-        if self.a_sector.val() {
-            self.a_size.next = self.size4.val();
-            self.a_mask.next = self.req_mask.val();
-        }
-        self.a_align.next = self.align15.val();
-        if self.a_size.val() == self.size1.val() {
-            self.a_align.next = self.align1.val();
-        } else if self.a_size.val() == self.size2.val() {
-            self.a_align.next = self.align3.val();
-        } else if self.a_size.val() == self.size3.val() {
-            self.a_align.next = self.align7.val();
-        }
-        // Misaligned first, then out of range (an aligned access of at most 16 bytes in a
-        // memory of whole lines is in range exactly when its first byte is).
-        if (self.req_addr.val().get_bits::<4>(0) & self.a_align.val()).any() {
-            self.a_status.next = self.status_mis.val();
-        } else if self.req_addr.val() >= self.mem_bytes.val() {
-            self.a_status.next = self.status_oor.val();
-        } else {
-            self.a_status.next = self.status_ok.val();
-        }
-        // Only the line bits the memory has: an ordered request is in range, so its upper bits
-        // are zero; the bits above are constant and synthesis drops them from every line
-        // register and compare (the queue's, the pipeline's, forwarding).
-        self.a_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
-        self.a_ordered.next = self.a_status.val() == self.status_ok.val();
-        // The queue holds ordered requests to the line of an op for the cycles its result
-        // does not exist yet (the op in s1 .. before its merge stage): FP forms alu_latency - 1
-        // cycles after their issue, integer/bitwise forms int_alu_latency - 1, ld/st none.
-        self.a_wait.next = self.zero_wait.val();
-        if self.a_fp.val() {
-            self.a_wait.next = self.win_fp.val();
-        } else if (self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()) {
-            self.a_wait.next = self.win_int.val();
-        } else if (self.a_kind.val() == self.kind_st.val()) && self.a_form.val().get_bit(2) {
-            self.a_wait.next = self.win_cas.val();
-        } else {
-            self.a_wait.next = self.win_mem.val();
-        }
-        self.a_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.a_size.val()) << self.p_size.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 1>(self.a_fp.val().into()) << self.p_fp.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, STATUS_WIDTH>(self.a_status.val()) << self.p_status.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
-        // The words the access touches: its aligned size from its first word (a masked sector
-        // request, and every request of the shallow pipeline, the whole line).
-        self.a_words.next = self.ones4.val();
-        if self.regs.val() && !self.a_sector.val() {
-            if self.a_size.val() == self.size3.val() {
-                self.a_words.next = self.three4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
-            } else if self.a_size.val() < self.size3.val() {
-                self.a_words.next = self.one4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
-            }
-        }
-        // The chain key: the bytes (offset, size) of a plain integer red/atom in range.
-        self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.req_addr.val().get_bits::<4>(0))
-            | (bit_cast::<QUEUE_KEY_BITS, 3>(self.a_size.val()) << 4);
-        if self.regs.val()
-            && self.a_ordered.val()
-            && !self.a_fp.val()
-            && !self.a_sector.val()
-            && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()))
-        {
-            self.a_key.next = self.a_key.val() | self.key_chain.val();
-        } else {
-            self.a_key.next = self.zero_key.val();
-        }
-        // The push: the decoded request, or in the registered pipeline that of the cycle
-        // before (`ac_*`, filled while empty or moving into the queue), so that the queue's
-        // line compares start from registers.
-        // (Only in the registered pipeline: a read of `push_ready` beside the writes of the
-        // queue's inputs makes Verilator see a loop through the queue.)
-        // (`ac_ld`: `!ac_valid || push_ready` as a register of its own, from both registers'
-        // next values, so the 200-odd clock enables hang off a register, not a LUT.)
-        self.ac_load.next = self.regs.val() && self.ac_ld.q.val();
-        self.ac_v_nx.next = self.ac_valid.q.val();
-        self.ac_line_nx.next = self.ac_line.q.val();
-        if self.ac_load.val() {
-            self.ac_v_nx.next = self.req_valid.val();
-            self.ac_line_nx.next = self.a_line.val();
-            self.ac_ordered.d.next = self.a_ordered.val();
-            self.ac_wait.d.next = self.a_wait.val();
-            self.ac_payload.d.next = self.a_payload.val();
-            self.ac_key.d.next = self.a_key.val();
-            self.ac_words.d.next = self.a_words.val();
-        }
-        if self.reset.val() {
-            self.ac_v_nx.next = false;
-        }
-        self.ac_valid.d.next = self.ac_v_nx.val();
-        self.ac_line.d.next = self.ac_line_nx.val();
-        // (Separate statements for `req_ready` and the queue's inputs: Verilator orders this
-        // block's statements in groups, and one that reads `push_ready` and writes
-        // `push_valid` would be a loop through the queue.)
-        self.req_ready.next = self.queue.push_ready.val();
-        if self.regs.val() {
-            self.req_ready.next = self.ac_load.val() && !self.reset.val();
-        }
-        self.queue.push_valid.next = self.req_valid.val();
-        self.queue.push_line.next = self.a_line.val();
-        self.queue.push_line_nx.next = self.a_line.val();
-        self.queue.push_nx_keep.next = false;
-        self.queue.push_ordered.next = self.a_ordered.val();
-        self.queue.push_wait.next = self.a_wait.val();
-        self.queue.push_payload.next = self.a_payload.val();
-        self.queue.push_key.next = self.zero_key.val();
-        self.queue.push_words.next = self.a_words.val();
-        if self.regs.val() {
-            self.queue.push_valid.next = self.ac_valid.q.val();
-            self.queue.push_line.next = self.ac_line.q.val();
-            // (The next push line: `a_line` (above) when the register loads, else its own;
-            // whether it loads from `ac_ld`'s replica.)
-            self.queue.push_nx_keep.next = !self.ac_ld_q.q.val();
-            self.queue.push_ordered.next = self.ac_ordered.q.val();
-            self.queue.push_wait.next = self.ac_wait.q.val();
-            self.queue.push_payload.next = self.ac_payload.q.val();
-            self.queue.push_key.next = self.ac_key.q.val();
-            self.queue.push_words.next = self.ac_words.q.val();
-        }
-        // (Its own statement, like `req_ready`.)
-        self.ac_ld.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
-        self.ac_ld_q.d.next = !self.ac_v_nx.val() || self.queue.push_ready_nx.val();
-        if self.queue.cov_back_to_back.val() {
-            self.ev_back_to_back_line.next = true;
-        }
-        // Unused decode bits (the space bit, op bits of ld/st) and table bits.
-        self.unused_decode.next = self.a_form.val().any() ^ self.a_elog.val().any();
+        self.accept.req_valid.next = self.req_valid.val();
+        self.accept.req_op.next = self.req_op.val();
+        self.accept.req_addr.next = self.req_addr.val();
+        self.accept.req_data.next = self.req_data.val();
+        self.accept.req_id.next = self.req_id.val();
+        self.accept.req_mask.next = self.req_mask.val();
+        // (One statement per port: Verilator orders this block's statements in groups, and
+        // one that reads `push_ready` and writes `push_valid` would be a loop through the queue.)
+        self.req_ready.next = self.accept.req_ready.val();
+        self.accept.push_ready.next = self.queue.push_ready.val();
+        self.accept.push_ready_nx.next = self.queue.push_ready_nx.val();
+        self.queue.push_valid.next = self.accept.push_valid.val();
+        self.queue.push_line.next = self.accept.push_line.val();
+        self.queue.push_line_nx.next = self.accept.push_line_nx.val();
+        self.queue.push_nx_keep.next = self.accept.push_nx_keep.val();
+        self.queue.push_ordered.next = self.accept.push_ordered.val();
+        self.queue.push_wait.next = self.accept.push_wait.val();
+        self.queue.push_payload.next = self.accept.push_payload.val();
+        self.queue.push_key.next = self.accept.push_key.val();
+        self.queue.push_words.next = self.accept.push_words.val();
+        self.cov_bus.back_to_back_line.next = self.queue.cov_back_to_back.val();
 
         // ==========================================================================
         // Decode of the registers of s1, and the new lines of s2 (integer result) and s4
@@ -268,125 +120,14 @@ impl Logic for SliceUnit {
         self.s1_status.next = self.c_payload.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
         self.s1_id.next = self.c_payload.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
         self.s1_data.next = self.c_payload.val().get_bits::<128>(self.p_data.val().index());
-        // The access's shift and byte masks (`dw_*`), decoded from s1's payload: in the
-        // registered pipeline registered (`rw_*`) for s1b, so the masks do not sit between
-        // s1b's payload and the line merge.
-        // (s1's payload in both pipelines: the default's s1 computes, the registered
-        // pipeline's s1b a cycle later.)
-        self.dw_payload.next = self.s1_payload.q.val();
-        self.dw_form.next = self.dw_payload.val().get_bits::<CODE_WIDTH>(0);
-        // (Its other fields are read from the computing stage's payload; all of it counts as
-        // used here.)
-        self.unused_dw.next = self.dw_payload.val().any() ^ self.dw_form.val().any();
-        // (Bit 0 cleared: every access that reads or writes the line is 2-byte aligned or
-        // more, a misaligned one is an unordered error; the shifts then have 8 places, not 16.)
-        self.dw_off.next = self.dw_payload.val().get_bits::<4>(self.p_off.val().index()) & self.off_even.val();
-        self.dw_size.next = self.dw_payload.val().get_bits::<3>(self.p_size.val().index());
-        self.dw_data.next = self.dw_payload.val().get_bits::<128>(self.p_data.val().index());
-        self.dw_sh.next = bit_cast::<7, 4>(self.dw_off.val()) << self.three7.val();
-        self.dw_mask.next = self.mask128.val();
-        self.dw_rep.next = self.rep128.val();
-        if self.dw_size.val() == self.size1.val() {
-            self.dw_mask.next = self.mask16.val();
-            self.dw_rep.next = self.rep16.val();
-        } else if self.dw_size.val() == self.size2.val() {
-            self.dw_mask.next = self.mask32.val();
-            self.dw_rep.next = self.rep32.val();
-        } else if self.dw_size.val() == self.size3.val() {
-            self.dw_mask.next = self.mask64.val();
-            self.dw_rep.next = self.rep64.val();
-        }
-        // The bytes the request writes in its line (`dw_wmask`): the access (plain), or the
-        // enabled elements of the form's element size (masked sector request; offset 0).
-        self.dw_mask8.next = self.dw_payload.val().get_bits::<8>(self.p_mask.val().index());
-        self.dw_sector.next = self.dw_mask8.val().any();
-        self.dw_ty2.next =
-            bit_cast::<8, TYPE_WIDTH>(self.dw_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
-        self.dw_elogw.next = self.elem_log2_tbl.val() >> self.dw_ty2.val();
-        self.dw_elog.next = self.dw_elogw.val().get_bits::<2>(0);
-        self.dw_exp.next = self.zero128.val();
-        if self.dw_elog.val() == self.elog1.val() {
-            for i in 0..8 {
-                self.dw_exp.next = self.dw_exp.val() << 16;
-                if self.dw_mask8.val().get_bit(7 - i) {
-                    self.dw_exp.next = self.dw_exp.val() | self.mask16.val();
-                }
-            }
-        } else if self.dw_elog.val() == self.elog2.val() {
-            for i in 0..4 {
-                self.dw_exp.next = self.dw_exp.val() << 32;
-                if self.dw_mask8.val().get_bit(3 - i) {
-                    self.dw_exp.next = self.dw_exp.val() | self.mask32.val();
-                }
-            }
-        } else {
-            for i in 0..2 {
-                self.dw_exp.next = self.dw_exp.val() << 64;
-                if self.dw_mask8.val().get_bit(1 - i) {
-                    self.dw_exp.next = self.dw_exp.val() | self.mask64.val();
-                }
-            }
-        }
-        // The access's bytes in its line (a store's, whatever its mask).
-        self.dw_stm.next = self.dw_mask.val() << self.dw_sh.val();
-        self.dw_wmask.next = self.dw_stm.val();
-        if self.dw_sector.val() {
-            self.dw_wmask.next = self.dw_exp.val();
-            self.dw_rep.next = self.rep128.val();
-        }
-        // A store's data in its line: the data shifted; the merge masks it with the shifted
-        // mask (`s1_stm`), so the shift does not wait for the size decode. (Masked here, the
-        // mask decode and the shift in series are a critical path of the registered
-        // pipeline; in the merge the mask is an input it reads anyway.)
-        self.dw_std.next = self.dw_data.val() << self.dw_sh.val();
-        self.rw_sh.d.next = self.dw_sh.val();
-        self.rw_rep.d.next = self.dw_rep.val();
-        self.rw_mask.d.next = self.dw_mask.val();
-        self.rw_wmask.d.next = self.dw_wmask.val();
-        self.rw_sector.d.next = self.dw_sector.val();
-        // The ALU's next form in the registered pipeline (`pre_form`): s1's, decoded as
-        // `s1_alu_form` below decodes it for the default pipeline's computing stage, from
-        // sr's payload into a register (`pre_form_r`; s1's payload is sr's of the cycle
-        // before; s1b's form is `pre_form_rr`, the same a cycle later). (Not from the
-        // `dw_*` decode through a cut: the `rw_*` cuts are wires in the default pipeline, and
-        // a cut there made Verilator see a loop (UNOPTFLAT) through them.)
-        self.sr_form.next = self.sr_payload.q.val().get_bits::<CODE_WIDTH>(0);
-        self.sr_ty2.next =
-            bit_cast::<8, TYPE_WIDTH>(self.sr_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
-        self.sr_elogw.next = self.elem_log2_tbl.val() >> self.sr_ty2.val();
-        self.sr_vecf.next = self.zero2.val() - self.sr_elogw.val().get_bits::<2>(0);
-        self.sr_alu_form.next = self.sr_form.val();
-        if self.sr_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any() {
-            self.sr_alu_form.next = (self.sr_form.val() & self.vec_clear.val())
-                | (bit_cast::<CODE_WIDTH, 2>(self.sr_vecf.val()) << self.vec_lsb.val());
-        }
-        self.pre_form_r.d.next = self.sr_alu_form.val();
-        self.pre_form_rr.d.next = self.pre_form_r.q.val();
-        self.rw_elog.d.next = self.dw_elog.val();
-        self.rw_stm.d.next = self.dw_stm.val();
-        self.rw_std.d.next = self.dw_std.val();
-        self.s1_sh.next = self.rw_sh.q.val();
-        self.s1_rep.next = self.rw_rep.q.val();
-        self.s1_mask.next = self.rw_mask.q.val();
-        self.s1_wmask.next = self.rw_wmask.q.val();
-        self.s1_sector.next = self.rw_sector.q.val();
-        self.s1_stm.next = self.rw_stm.q.val();
-        self.s1_std.next = self.rw_std.q.val();
-        // The ALU computes a sector request as the full-sector vector of its type (vec field
-        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
-        // the enabled elements.
-        self.s1_elog.next = self.rw_elog.q.val();
-        self.s1_vecf.next = self.zero2.val() - self.s1_elog.val();
-        self.s1_alu_form.next = self.s1_form.val();
-        if self.s1_sector.val() {
-            self.s1_alu_form.next = (self.s1_form.val() & self.vec_clear.val())
-                | (bit_cast::<CODE_WIDTH, 2>(self.s1_vecf.val()) << self.vec_lsb.val());
-        }
-        // Unused: the high halves of the 32-bit-only lanes 1 and 3, the rest of the table.
-        self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any()
-            ^ self.y_r[3].q.val().get_bits::<32>(32).any()
-            ^ self.dw_elogw.val().any()
-            ^ self.sr_elogw.val().any();
+        // The access's shift and byte masks (`AccessDecode`), decoded from s1's payload: in the
+        // registered pipeline registered for s1b, so the masks do not sit between s1b's payload
+        // and the line merge.
+        self.access.payload.next = self.s1_payload.q.val();
+        self.access.sr_payload.next = self.sr_payload.q.val();
+        self.access.form.next = self.s1_form.val();
+        // Unused: the high halves of the 32-bit-only lanes 1 and 3.
+        self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any() ^ self.y_r[3].q.val().get_bits::<32>(32).any();
 
         // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
         // of their `sp_*` registers (a constant selects the stage).
@@ -458,7 +199,7 @@ impl Logic for SliceUnit {
         // the line of an FP op in s1 or s2 (its result is not there yet when a dependent
         // request reaches s1). A request issues only with a response place reserved for it.
         // ==========================================================================
-        self.queue.issue_enable.next = !self.cr_full.q.val();
+        self.queue.issue_enable.next = !self.credit.full.val();
         self.issue.next = self.queue.issue_valid.val();
         // The RAM read of the issued line (unordered requests read line 0, unused); the
         // registered pipeline reads it from `si_ra` two cycles later.
@@ -504,105 +245,30 @@ impl Logic for SliceUnit {
         self.sr_ordered.d.next = self.si_ordered.q.val();
         self.sr_line.d.next = self.si_line.q.val();
         self.sr_payload.d.next = self.si_payload.q.val();
-        // sc finds the forwarding source of each word of its op's line for s1 among the ops
-        // that will be three stages further then (sr → sp[0], s1 → sp[1], s1b → sp[2],
-        // sp[j] → sp[j+3], the last two stages → sw[0], sw[1]): the one op to the line that
-        // writes the word and is not superseded for it (`sup_*`; the op in sr never is: the
-        // op behind it, in si, writes none of its words, for the queue keeps ops to one word
-        // two cycles apart). The compares also supersede the matching ops for the words this
-        // one writes. Only the words the op touches need a source (its line is read, written
-        // and forwarded there only). sr selects the sources whose line is already in a
-        // register (`fpre`), s1 the rest.
-        // (Each one-hot vector is built one source at a time, shifted in at bit 31, then moved
-        // down to bit 0: shifts by a loop index give Verilog that -Wall rejects.)
-        self.fs_eq.next = self.sc_vo.q.val() && !((self.sr_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-        self.fs_hq.next = self.zero4.val();
-        if self.sr_valid.q.val() && self.sr_ordered.q.val() && self.fs_eq.val() {
-            self.fs_hq.next = self.sr_ww.q.val();
-        }
-        for q in 0..4 {
-            self.fs_b.next = self.fs_hq.val().get_bit(q);
-            self.fs_v[q].next = bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val();
-        }
-        self.sup_s1.d.next = self.zero4.val();
-        if self.fs_eq.val() {
-            self.sup_s1.d.next = self.sc_ww.q.val();
-        }
-        self.fs_eq.next = self.sc_vo.q.val() && !((self.s1_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-        self.fs_hq.next = self.zero4.val();
-        if self.s1_valid.q.val() && self.s1_ordered.q.val() && self.fs_eq.val() {
-            self.fs_hq.next = self.s1_ww.q.val() & !self.sup_s1.q.val();
-        }
-        for q in 0..4 {
-            self.fs_b.next = self.fs_hq.val().get_bit(q);
-            self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
-        }
-        self.sup_s1b.d.next = self.sup_s1.q.val();
-        if self.fs_eq.val() {
-            self.sup_s1b.d.next = self.sup_s1.q.val() | self.sc_ww.q.val();
-        }
-        self.fs_eq.next = self.sc_vo.q.val() && !((self.s1b_line.q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-        self.fs_hq.next = self.zero4.val();
-        if self.s1b_valid.q.val() && self.s1b_ordered.q.val() && self.fs_eq.val() {
-            self.fs_hq.next = self.s1b_ww.q.val() & !self.sup_s1b.q.val();
-        }
-        for q in 0..4 {
-            self.fs_b.next = self.fs_hq.val().get_bit(q);
-            self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
-        }
-        self.sup_sp[0].d.next = self.sup_s1b.q.val();
-        if self.fs_eq.val() {
-            self.sup_sp[0].d.next = self.sup_s1b.q.val() | self.sc_ww.q.val();
-        }
+        // sc finds the forwarding source of each word of its op's line for s1 (`fwd`) among the
+        // ops that will be three stages further then (sr → sp[0], s1 → sp[1], s1b → sp[2],
+        // sp[j] → sp[j+3], the last two stages → sw[0], sw[1]). Only the words the op touches
+        // need a source (its line is read, written and forwarded there only). sr selects the
+        // sources whose line is already in a register (`fpre`), s1 the rest.
+        self.fwd.sc_vo.next = self.sc_vo.q.val();
+        self.fwd.sc_cl.next = self.sc_cl.q.val();
+        self.fwd.sc_ww.next = self.sc_ww.q.val();
+        self.fwd.line[0].next = self.sr_line.q.val();
+        self.fwd.vo[0].next = self.sr_valid.q.val() && self.sr_ordered.q.val();
+        self.fwd.ww[0].next = self.sr_ww.q.val();
+        self.fwd.line[1].next = self.s1_line.q.val();
+        self.fwd.vo[1].next = self.s1_valid.q.val() && self.s1_ordered.q.val();
+        self.fwd.ww[1].next = self.s1_ww.q.val();
+        self.fwd.line[2].next = self.s1b_line.q.val();
+        self.fwd.vo[2].next = self.s1b_valid.q.val() && self.s1b_ordered.q.val();
+        self.fwd.ww[2].next = self.s1b_ww.q.val();
         for j in 1..self.sp_valid.len() {
-            self.fs_eq.next = self.sc_vo.q.val() && !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-            self.fs_hq.next = self.zero4.val();
-            if self.sp_valid[j - 1].q.val() && self.sp_ordered[j - 1].q.val() && self.fs_eq.val() {
-                self.fs_hq.next = self.sp_ww[j - 1].q.val() & !self.sup_sp[j - 1].q.val();
-            }
-            for q in 0..4 {
-                self.fs_b.next = self.fs_hq.val().get_bit(q);
-                self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
-            }
+            self.fwd.line[j + 2].next = self.sp_line[j - 1].q.val();
+            self.fwd.vo[j + 2].next = self.sp_valid[j - 1].q.val() && self.sp_ordered[j - 1].q.val();
+            self.fwd.ww[j + 2].next = self.sp_ww[j - 1].q.val();
         }
-        // (The same compares again, which synthesis shares; the last stage's op is no source.)
-        for j in 1..self.sup_sp.len() {
-            self.fs_eq.next = self.sc_vo.q.val() && !((self.sp_line[j - 1].q.val() ^ self.sc_cl.q.val()) & self.line_mask.val()).any();
-            self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val();
-            if self.fs_eq.val() {
-                self.sup_sp[j].d.next = self.sup_sp[j - 1].q.val() | self.sc_ww.q.val();
-            }
-        }
-        for q in 0..4 {
-            self.fsel_cq[q].d.next = self.fs_v[q].val() >> self.fs_sh.val();
-        }
-        // si: each word's select copied, with no logic between, into a register per quarter
-        // of sr's select (replicas: each sits by its quarter); for s1 the select of the op's
-        // own lowest word (the chain and the coverage read it), chosen here from registers.
-        self.fsel_r.d.next = self.fsel_cq[3].q.val();
-        if self.si_ww.q.val().get_bit(2) {
-            self.fsel_r.d.next = self.fsel_cq[2].q.val();
-        }
-        if self.si_ww.q.val().get_bit(1) {
-            self.fsel_r.d.next = self.fsel_cq[1].q.val();
-        }
-        if self.si_ww.q.val().get_bit(0) {
-            self.fsel_r.d.next = self.fsel_cq[0].q.val();
-        }
-        self.fs_any_r.d.next = self.zero4.val();
-        for q in 0..4 {
-            self.fsel_rq[q].d.next = self.fsel_cq[q].q.val();
-            self.fsel_q[q].d.next = self.fsel_cq[q].q.val();
-            self.fs_b.next = self.fsel_cq[q].q.val().any();
-            self.fs_any_r.d.next = (self.fs_any_r.d.val() >> 1) | (bit_cast::<4, 1>(self.fs_b.val().into()) << self.three2.val());
-        }
-        // sr: the same for s1.
-        self.fsel.d.next = self.fsel_r.q.val();
-        for q in 0..4 {
-            self.fsel_s[q].d.next = self.fsel_rq[q].q.val();
-            self.fs_b.next = self.fs_any_r.q.val().get_bit(q);
-            self.fs_any_s[q].d.next = bit_cast::<1, 1>(self.fs_b.val().into());
-        }
+        // si and sr copy the select towards s1 (`fwd`).
+        self.fwd.si_ww.next = self.si_ww.q.val().get_bits::<3>(0);
         // sr: the sources selected early take their line from the stage before them
         // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`), each quarter
         // of the line by its own replica of the select.
@@ -614,7 +280,7 @@ impl Logic for SliceUnit {
         if self.regs.val() {
             for q in 0..4 {
                 for j in 0..self.sp_valid.len() {
-                    if self.fsel_q[q].q.val().get_bit(j + 1) {
+                    if self.fwd.sel_q[q].val().get_bit(j + 1) {
                         if self.fs_pre_a.val().get_bit(j + 1) {
                             self.fp_a.next = self.fp_a.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
                         }
@@ -623,7 +289,7 @@ impl Logic for SliceUnit {
                         }
                     }
                 }
-                self.fsel_r_sw.next = self.fsel_q[q].q.val() >> self.fsw_sh.val();
+                self.fsel_r_sw.next = self.fwd.sel_q[q].val() >> self.fsw_sh.val();
                 for k in 1..self.sw_valid.len() {
                     if self.fsel_r_sw.val().get_bit(k) {
                         self.fp_b.next = self.fp_b.val() | (self.sw_data[k - 1].q.val() & self.qmask[q].val());
@@ -639,51 +305,15 @@ impl Logic for SliceUnit {
             self.s1_line.d.next = self.sr_line.q.val();
             self.s1_payload.d.next = self.sr_payload.q.val();
         }
-        // Reserved response places: + issue, - response handshake.
+        // Reserved response places (`Credits`): + issue, - response handshake.
         self.rsp_fire.next = self.rsp_fifo.out_valid.val() && self.rsp_ready.val();
-        self.credits_nx.next = self.credits.q.val();
-        if self.issue.val() && !self.rsp_fire.val() {
-            self.credits_nx.next = self.credits.q.val() + self.one6.val();
-        }
-        if self.rsp_fire.val() && !self.issue.val() {
-            self.credits_nx.next = self.credits.q.val() - self.one6.val();
-        }
-        if self.reset.val() {
-            self.credits_nx.next = self.zero6.val();
-        }
-        self.credits.d.next = self.credits_nx.val();
-        // (Zero at power-up, as `credits`: the same value as comparing `credits` now.)
-        // `credits_nx >= credit_max`, with the compares made on the register beside the
-        // count's update and the handshakes only selecting one (no carry chain after them;
-        // a response never leaves with no place reserved, so `credits - 1` does not wrap).
-        self.cr_ge_p1.next = !(self.credits.q.val() < self.credit_max_m1.val());
-        self.cr_ge_0.next = !(self.credits.q.val() < self.credit_max.val());
-        self.cr_ge_m1.next = !(self.credits.q.val() < self.credit_max_p1.val());
-        self.cr_full.d.next = self.cr_ge_0.val();
-        if self.issue.val() && !self.rsp_fire.val() {
-            self.cr_full.d.next = self.cr_ge_p1.val();
-        }
-        if self.rsp_fire.val() && !self.issue.val() {
-            self.cr_full.d.next = self.cr_ge_m1.val();
-        }
-        if self.reset.val() {
-            self.cr_full.d.next = false;
-        }
-        if self.queue.cov_hazard_wait.val() {
-            self.ev_fp_hazard_wait.next = true;
-        }
-        if self.queue.cov_line_wait.val() {
-            self.ev_line_wait.next = true;
-        }
-        if self.queue.cov_full.val() {
-            self.ev_queue_full.next = true;
-        }
-        if self.queue.cov_overtake.val() {
-            self.ev_overtake.next = true;
-        }
-        if self.cr_full.q.val() {
-            self.ev_credit_stall.next = true;
-        }
+        self.credit.issue.next = self.issue.val();
+        self.credit.rsp_fire.next = self.rsp_fire.val();
+        self.cov_bus.fp_hazard_wait.next = self.queue.cov_hazard_wait.val();
+        self.cov_bus.line_wait.next = self.queue.cov_line_wait.val();
+        self.cov_bus.queue_full.next = self.queue.cov_full.val();
+        self.cov_bus.overtake.next = self.queue.cov_overtake.val();
+        self.cov_bus.credit_stall.next = self.credit.full.val();
 
         // ==========================================================================
         // s1: RAM data arrives; forward the youngest in-flight version of the line; old
@@ -710,23 +340,23 @@ impl Logic for SliceUnit {
                             && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()))
                             && ((self.s1_kind.val() == self.kind_red.val()) || (self.s1_kind.val() == self.kind_atom.val()))
                         {
-                            self.ev_int_chain.next = true;
+                            self.cov_bus.int_chain.next = true;
                         }
                     }
                     if self.fp_at.val().get_bit(j) {
                         self.s1_old_line.next = self.m_new.val();
-                        self.ev_fwd_s4.next = true;
+                        self.cov_bus.fwd_s4.next = true;
                         self.s1_fwd_fp.next = self.m_fp.val() && self.s1_fp.val();
                     } else if j == 0 {
-                        self.ev_fwd_s2.next = true;
+                        self.cov_bus.fwd_s2.next = true;
                     } else {
-                        self.ev_fwd_s3.next = true;
+                        self.cov_bus.fwd_s3.next = true;
                     }
                 }
             }
             if !self.fw_found.val() && self.sw_valid[0].q.val() && (self.sw_line[0].q.val() == self.s1_line.q.val()) {
                 self.s1_old_line.next = self.sw_data[0].q.val();
-                self.ev_fwd_s5.next = true;
+                self.cov_bus.fwd_s5.next = true;
             }
         }
         // The registered pipeline's forwarded line: `fpre` (zero unless a source selected in
@@ -736,12 +366,12 @@ impl Logic for SliceUnit {
         self.s1_take.next = self.zero4.val();
         for q in 0..4 {
             for j in 0..self.sp_valid.len() {
-                if self.fsel_s[q].q.val().get_bit(j) && self.fs_now.val().get_bit(j) {
+                if self.fwd.sel_s[q].val().get_bit(j) && self.fs_now.val().get_bit(j) {
                     self.s1_fwd_x.next = self.s1_fwd_x.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
                 }
             }
             self.s1_take.next = self.s1_take.val() >> 1;
-            if self.fs_any_s[q].q.val().any() {
+            if self.fwd.any_s[q].val().any() {
                 self.s1_take.next = self.s1_take.val() | self.take_top.val();
             }
         }
@@ -752,40 +382,38 @@ impl Logic for SliceUnit {
         // registers.
         if self.regs.val() {
             self.s1_fwd_fp.next = false;
-            self.ev_fwd_s2.next = false;
-            self.ev_fwd_s3.next = false;
-            self.ev_fwd_s4.next = false;
-            self.ev_fwd_s5.next = false;
+            self.cov_bus.fwd_s2.next = false;
+            self.cov_bus.fwd_s3.next = false;
+            self.cov_bus.fwd_s4.next = false;
+            self.cov_bus.fwd_s5.next = false;
             // (The chain event is the loop's own, below: the shallow forward is not built.)
-            self.ev_int_chain.next = false;
+            self.cov_bus.int_chain.next = false;
             // (Each quarter of the line by its own replicas of the select; the RAM's data
             // joins in `rfm`, after the forwarded sources.)
             self.s1_old_line.next = self.rfm.out.val();
             for j in 0..self.sp_valid.len() {
-                if self.fsel.q.val().get_bit(j) {
+                if self.fwd.fsel.val().get_bit(j) {
                     // Coverage: from s2, from the write stage (an FP chain when both are FP),
                     // from the stages between.
                     if j == 0 {
-                        self.ev_fwd_s2.next = true;
+                        self.cov_bus.fwd_s2.next = true;
                     } else if self.wr_at.val().get_bit(j) {
-                        self.ev_fwd_s4.next = true;
+                        self.cov_bus.fwd_s4.next = true;
                         self.s1_fwd_fp.next = self.sp_fp[j].q.val() && self.s1r_fp.val();
                     } else {
-                        self.ev_fwd_s3.next = true;
+                        self.cov_bus.fwd_s3.next = true;
                     }
                 }
             }
-            self.fsel_sw.next = self.fsel.q.val() >> self.fsw_sh.val();
+            self.fsel_sw.next = self.fwd.fsel.val() >> self.fsw_sh.val();
             for k in 0..self.sw_valid.len() {
                 if self.fsel_sw.val().get_bit(k) {
-                    self.ev_fwd_s5.next = true;
+                    self.cov_bus.fwd_s5.next = true;
                     self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1r_fp.val();
                 }
             }
         }
-        if self.s1_fwd_fp.val() {
-            self.ev_fp_chain.next = true;
-        }
+        self.cov_bus.fp_chain.next = self.s1_fwd_fp.val();
         // The integer loop (registered pipeline): an integer red/atom whose forwarding source
         // is an integer red/atom within the chain distance is its chain producer (the queue
         // lets only those so close; see "The integer loop"), and takes that op's result from
@@ -793,7 +421,7 @@ impl Logic for SliceUnit {
         self.s1r_op.next = self.s1_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
         self.s1r_kind.next = self.s1r_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
         // (The op bits beside the kind count as read.)
-        self.unused_decode.next = self.unused_decode.val() ^ self.s1r_op.val().any();
+        self.unused_decode.next = self.s1r_op.val().any();
         self.ch_me.next = self.s1_valid.q.val()
             && self.s1_ordered.q.val()
             && !self.s1r_fp.val()
@@ -804,7 +432,7 @@ impl Logic for SliceUnit {
         }
         for j in 0..self.sp_valid.len() {
             self.ch_p.next = self.ch_me.val()
-                && self.fsel.q.val().get_bit(j)
+                && self.fwd.fsel.val().get_bit(j)
                 && !self.sp_fp[j].q.val()
                 && !self.sp_sector[j].q.val()
                 && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()));
@@ -840,11 +468,11 @@ impl Logic for SliceUnit {
         for g in 0..5 {
             self.ox[g].clock.next = self.clock.val();
             self.ox[g].line.next = self.s1_old_line.val();
-            self.ox[g].sh.next = self.dw_sh.val();
+            self.ox[g].sh.next = self.access.dw_sh.val();
         }
-        self.s1_old.next = ((self.c_old_line.val() >> self.s1_sh.val()) & self.mask16.val())
-            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_4.val())) & (self.mask32.val() & !self.mask16.val()))
-            | ((self.c_old_line.val() >> (self.s1_sh.val() & self.xs_8.val())) & (self.mask64.val() & !self.mask32.val()))
+        self.s1_old.next = ((self.c_old_line.val() >> self.access.sh.val()) & self.mask16.val())
+            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_4.val())) & (self.mask32.val() & !self.mask16.val()))
+            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_8.val())) & (self.mask64.val() & !self.mask32.val()))
             | (self.c_old_line.val() & !self.mask64.val());
         self.s1_old_int.next = self.s1_old.val();
         self.s1_old_rsp.next = self.s1_old.val();
@@ -862,7 +490,7 @@ impl Logic for SliceUnit {
         // forms, its sector lanes for masked sector requests of them.
         self.int_alu.hold.next = !self.c_valid.val() || self.s1_fp.val();
         for i in 0..3 {
-            self.int_lane[i].hold.next = !self.c_valid.val() || self.s1_fp.val() || !self.s1_sector.val();
+            self.int_lane[i].hold.next = !self.c_valid.val() || self.s1_fp.val() || !self.access.sector.val();
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
@@ -878,7 +506,7 @@ impl Logic for SliceUnit {
         }
         self.ch_any.next = self.ch_d[0].q.val() || self.ch_d[1].q.val();
         if self.ch_any.val() && self.c_valid.val() {
-            self.ev_int_chain.next = true;
+            self.cov_bus.int_chain.next = true;
         }
         self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
         if self.ch_any.val() {
@@ -896,9 +524,9 @@ impl Logic for SliceUnit {
         self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old_int.val().get_bits::<32>(96));
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
-        self.alu.in_form.next = self.s1_alu_form.val();
+        self.alu.in_form.next = self.access.alu_form.val();
         if self.regs.val() {
-            self.alu.in_form.next = self.pre_form_rr.q.val();
+            self.alu.in_form.next = self.access.pre_form_c.val();
         }
         // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.
         // Constant in the default pipeline, whose ALU decodes in its cycle. Not cleared by
@@ -909,7 +537,7 @@ impl Logic for SliceUnit {
         self.alu.pre_form.next = self.zero_form.val();
         if self.regs.val() {
             self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
-            self.alu.pre_form.next = self.pre_form_r.q.val();
+            self.alu.pre_form.next = self.access.pre_form.val();
         }
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_old_mm.next = self.s1_old_mm.val();
@@ -921,14 +549,14 @@ impl Logic for SliceUnit {
         self.sp_line[0].d.next = self.c_line.val();
         self.sp_kind[0].d.next = self.s1_kind.val();
         self.sp_fp[0].d.next = self.s1_fp.val();
-        self.sp_rep[0].d.next = self.s1_rep.val();
+        self.sp_rep[0].d.next = self.access.rep.val();
         self.sp_status[0].d.next = self.s1_status.val();
         self.sp_id[0].d.next = self.s1_id.val();
         // `atom.cas` is a store (its swap value in the operand's low half) that merges only
         // where the old value equals the compare value, and returns the old value. The shallow
         // pipeline compares here, the response's old-value extract (`s1_old_rsp`: little
         // fan-out) against the operand's upper half; the registered one a stage later, from
-        // registers (`cas_*`).
+        // registers (`CasCheck`).
         self.s1_cas.next = (self.s1_kind.val() == self.kind_st.val()) && self.s1_form.val().get_bit(2);
         self.s1_cas_eq.next = self.s1_old_rsp.val().get_bits::<32>(0) == self.s1_data.val().get_bits::<32>(32);
         if self.s1_form.val().get_bit(0) {
@@ -937,57 +565,38 @@ impl Logic for SliceUnit {
         if self.regs.val() {
             self.s1_cas_eq.next = true;
         }
-        self.cas_v.d.next = self.c_valid.val() && self.c_ordered.val() && self.s1_cas.val() && !self.reset.val();
-        self.cas_b64.d.next = self.s1_form.val().get_bit(0);
-        self.cas_cmp.d.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(32));
-        if self.s1_form.val().get_bit(0) {
-            self.cas_cmp.d.next = self.s1_data.val().get_bits::<64>(64);
-        }
+        self.cas.load.next = self.c_valid.val() && self.c_ordered.val() && self.s1_cas.val();
+        self.cas.b64.next = self.s1_form.val().get_bit(0);
+        self.cas.data_hi.next = self.s1_data.val().get_bits::<96>(32);
         // The line without the accessed bytes; a store merges its data now; a load (and an
         // `atom.cas` whose compare fails) keeps the whole line.
-        self.sp_data[0].d.next = self.c_old_line.val() & !self.s1_wmask.val();
+        self.sp_data[0].d.next = self.c_old_line.val() & !self.access.wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.sp_data[0].d.next = (self.c_old_line.val() & !self.s1_stm.val()) | (self.s1_std.val() & self.s1_stm.val());
+            self.sp_data[0].d.next = (self.c_old_line.val() & !self.access.st_mask.val()) | (self.access.st_data.val() & self.access.st_mask.val());
         }
         if (self.s1_kind.val() == self.kind_ld.val()) || (self.s1_cas.val() && !self.s1_cas_eq.val()) {
             self.sp_data[0].d.next = self.c_old_line.val();
         }
         // Registered pipeline: a CAS in `sp_*[0]` whose old value differs from its compare value
-        // (per quarter, registered in `cas_ne`) gets its old bytes back on the way from
-        // `sp_*[1]` to `sp_*[2]`: the old value, still in `sp_rsp[1]`, replicated across the
-        // line and kept by the write mask.
-        self.cas_ne.d.next = self.zero4.val();
-        if self.regs.val() && self.cas_v.q.val() {
-            self.cas_ne.d.next = bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(0) != self.cas_cmp.q.val().get_bits::<16>(0)).into())
-                | (bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(16) != self.cas_cmp.q.val().get_bits::<16>(16)).into()) << 1)
-                | (bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(32) != self.cas_cmp.q.val().get_bits::<16>(32)).into()) << 2)
-                | (bit_cast::<4, 1>((self.sp_rsp[0].q.val().get_bits::<16>(48) != self.cas_cmp.q.val().get_bits::<16>(48)).into()) << 3);
-        }
-        self.cas_fail.next = self.cas_ne.q.val().any();
-        self.cas_b64r.d.next = self.cas_b64.q.val();
-        self.cas_rep.next = bit_cast::<128, 32>(self.sp_rsp[1].q.val().get_bits::<32>(0))
-            | (bit_cast::<128, 32>(self.sp_rsp[1].q.val().get_bits::<32>(0)) << 32)
-            | (bit_cast::<128, 32>(self.sp_rsp[1].q.val().get_bits::<32>(0)) << 64)
-            | (bit_cast::<128, 32>(self.sp_rsp[1].q.val().get_bits::<32>(0)) << 96);
-        if self.cas_b64r.q.val() {
-            self.cas_rep.next = bit_cast::<128, 64>(self.sp_rsp[1].q.val().get_bits::<64>(0))
-                | (bit_cast::<128, 64>(self.sp_rsp[1].q.val().get_bits::<64>(0)) << 64);
-        }
+        // (`CasCheck`) gets its old bytes back on the way from `sp_*[1]` to `sp_*[2]`: the old
+        // value, still in `sp_rsp[1]`, replicated across the line and kept by the write mask.
+        self.cas.old.next = self.sp_rsp[0].q.val().get_bits::<64>(0);
+        self.cas.old_r.next = self.sp_rsp[1].q.val().get_bits::<64>(0);
         self.sp_rsp[0].d.next = self.zero128.val();
         if self.c_ordered.val()
             && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()) || self.s1_cas.val())
         {
-            self.sp_rsp[0].d.next = self.s1_old_rsp.val() & self.s1_mask.val();
+            self.sp_rsp[0].d.next = self.s1_old_rsp.val() & self.access.mask.val();
             if self.ch_any.val() {
-                self.sp_rsp[0].d.next = bit_cast::<128, 64>(self.ch_val.val()) & self.s1_mask.val();
+                self.sp_rsp[0].d.next = bit_cast::<128, 64>(self.ch_val.val()) & self.access.mask.val();
             }
-            if self.s1_sector.val() {
-                self.sp_rsp[0].d.next = self.c_old_line.val() & self.s1_wmask.val();
+            if self.access.sector.val() {
+                self.sp_rsp[0].d.next = self.c_old_line.val() & self.access.wmask.val();
             }
         }
-        self.sp_sector[0].d.next = self.s1_sector.val();
-        self.dly_int64.d.next = self.s1_elog.val() == self.elog3.val();
-        self.sp_wmask[0].d.next = self.s1_wmask.val();
+        self.sp_sector[0].d.next = self.access.sector.val();
+        self.dly_int64.d.next = self.access.elog.val() == self.elog3.val();
+        self.sp_wmask[0].d.next = self.access.wmask.val();
         self.sp_ww[0].d.next = self.s1b_ww.q.val();
 
         // ==========================================================================
@@ -1009,8 +618,8 @@ impl Logic for SliceUnit {
                 self.st_nd.next = self.m_new.val();
             }
             // (After the merges: a CAS's line passes an integer merge stage unchanged.)
-            if (j == 2) && self.cas_fail.val() {
-                self.st_nd.next = (self.st_nd.val() & !self.sp_wmask[1].q.val()) | (self.cas_rep.val() & self.sp_wmask[1].q.val());
+            if (j == 2) && self.cas.fail.val() {
+                self.st_nd.next = (self.st_nd.val() & !self.sp_wmask[1].q.val()) | (self.cas.rep.val() & self.sp_wmask[1].q.val());
             }
             self.sp_data[j].d.next = self.st_nd.val();
             self.sp_rsp[j].d.next = self.sp_rsp[j - 1].q.val();
@@ -1104,7 +713,7 @@ impl Logic for SliceUnit {
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_r_sw.val().any();
         // (s1's select replicas are read for the sources before the written lines only.)
         for q in 0..4 {
-            self.unused_sw.next = self.unused_sw.val() ^ self.fsel_s[q].q.val().any();
+            self.unused_sw.next = self.unused_sw.val() ^ self.fwd.sel_s[q].val().any();
         }
         for k in 1..self.sw_valid.len() {
             self.sw_valid[k].d.next = self.sw_valid[k - 1].q.val() && !self.reset.val();
@@ -1121,40 +730,10 @@ impl Logic for SliceUnit {
         self.rsp_id.next = self.rsp_fifo.out_entry.val().get_bits::<ID_WIDTH>(0);
         self.rsp_data.next = self.rsp_fifo.out_entry.val().get_bits::<128>(self.r_data.val().index());
         self.rsp_status.next = self.rsp_fifo.out_entry.val().get_bits::<STATUS_WIDTH>(self.r_status.val().index());
-        if self.rsp_fire.val() && (self.rsp_status.val() == self.status_mis.val()) {
-            self.ev_rsp_misaligned.next = true;
-        }
-        if self.rsp_fire.val() && (self.rsp_status.val() == self.status_oor.val()) {
-            self.ev_rsp_out_of_range.next = true;
-        }
-        if self.rsp_fifo.out_valid.val() && !self.rsp_ready.val() {
-            self.ev_rsp_stall.next = true;
-        }
-        if self.reset.val() && self.credits.q.val().any() {
-            self.ev_reset_in_flight.next = true;
-        }
-        // Coverage bus: bit n is event COVERAGE_POINTS[..] with bit n (see the COV_ constants).
-        self.cov_bits.next = self.zero_cov.val()
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_fwd_s2.val().into()) << 0)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_fwd_s3.val().into()) << 1)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_fwd_s4.val().into()) << 2)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_fwd_s5.val().into()) << 3)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_queue_full.val().into()) << 4)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_overtake.val().into()) << 5)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_back_to_back_line.val().into()) << 6)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_line_wait.val().into()) << 7)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_fp_hazard_wait.val().into()) << 8)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_fp_chain.val().into()) << 9)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_rsp_misaligned.val().into()) << 10)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_rsp_out_of_range.val().into()) << 11)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_rsp_stall.val().into()) << 12)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_credit_stall.val().into()) << 13)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_reset_in_flight.val().into()) << 14)
-            | (bit_cast::<COV_WIDTH, 1>(self.ev_int_chain.val().into()) << 15);
-        self.cov_r.d.next = self.cov_bits.val();
-        self.cov.next = self.cov_bits.val();
-        if self.regs.val() {
-            self.cov.next = self.cov_r.q.val();
-        }
+        self.cov_bus.rsp_misaligned.next = self.rsp_fire.val() && (self.rsp_status.val() == self.status_mis.val());
+        self.cov_bus.rsp_out_of_range.next = self.rsp_fire.val() && (self.rsp_status.val() == self.status_oor.val());
+        self.cov_bus.rsp_stall.next = self.rsp_fifo.out_valid.val() && !self.rsp_ready.val();
+        self.cov_bus.reset_in_flight.next = self.reset.val() && self.credit.busy.val();
+        self.cov.next = self.cov_bus.cov.val();
     }
 }
