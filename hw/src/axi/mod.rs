@@ -2,9 +2,9 @@
 //! The interface, the ATOP and `AWUSER` mapping and the refusals are in `docs/axi.md`.
 //!
 //! ```text
-//!  AW ─┬─► AxiWrite (AtopDecode, WritePick) ─┐
-//!  W  ─┘                                      ├─► arbiter ─► rq_* ─► SliceUnit ─► ResponseOrder ─┬─► R
-//!  AR ───► AxiRead ───────────────────────────┘   (tag)      (reg)   (any order)  (request order) └─► B
+//!  AW ─┬─► AxiWrite (AtopDecode, WritePick ─► q_*) ─┐
+//!  W  ─┘                                (reg)       ├─► arbiter ─► rq_* ─► SliceUnit ─► ResponseOrder ─┬─► R
+//!  AR ───► AxiRead (state regs: the request) ───────┘   (tag)      (reg)   (any order)  (request order) └─► B
 //! ```
 //!
 //! | file | block |
@@ -16,9 +16,12 @@
 //! | `rob.rs` | [`rob::ResponseOrder`]: tags, responses back in request order, R and B |
 //!
 //! The arbiter alternates between the read and the write channel when both have a request,
-//! and sends nothing while every [`ROB_DEPTH`] reorder entry is in use. Its pick goes into a
-//! request register (`rq_*`, one cycle), so that the engines' request logic and the unit's
-//! accept decode are not one combinational path. The unit's `req_id`
+//! and sends nothing while every [`ROB_DEPTH`] reorder entry is in use. It reads registers
+//! only: the write engine's one-entry request register (loaded when empty or taken, so one
+//! request per cycle) and the read engine's state, from which its `ld.b128` follows directly.
+//! So its grant (`go`) reaches an engine's next state, but no engine's request logic reaches
+//! the grant in the same cycle. Its pick goes into a request register (`rq_*`, one cycle),
+//! so that the unit's accept decode starts from registers too. The unit's `req_id`
 //! carries the entry's tag (bits 4..0) and the shift that puts an atomic's old value on its
 //! byte lanes (bits 7..5, in 2-byte steps); the response is shifted before it is stored.
 //!
@@ -118,8 +121,8 @@ pub struct AxiUnit<const IDW: usize> {
     pub rob: rob::ResponseOrder<IDW>,
     pub unit: SliceUnit,
     prefer_w: DFF<Bit>,
-    /// The request register in front of the unit (`rq_*`): the channel engines' request logic
-    /// and the arbiter end here, and the unit's accept decode starts from registers.
+    /// The request register in front of the unit (`rq_*`): the arbiter ends here, and the
+    /// unit's accept decode starts from registers.
     rq_valid: DFF<Bit>,
     rq_op: DFF<Bits<REQ_OP_WIDTH>>,
     rq_addr: DFF<Bits<32>>,
@@ -242,7 +245,8 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
         self.unit.req_id.next = self.rq_id.q.val();
         self.unit.req_mask.next = self.zero_mask.val();
 
-        // The arbiter: the request of the channel it picks, into the request register.
+        // The arbiter (from the engines' registers): the request of the channel it picks, into
+        // the request register.
         self.sel_w.next = self.wr.q_valid.val() && (!self.rd.q_valid.val() || self.prefer_w.q.val());
         self.rob.a_id.next = self.rd.q_id.val();
         self.rob.a_r.next = true;

@@ -12,13 +12,18 @@
 //!
 //! Storage: metadata and IDs (written at the request) and data (written at the response) in
 //! [`LutRam`]s with their read address at the oldest entry; `done`/`err` are registers.
+//! An entry's `done` bit is cleared when the entry is taken (`alloc`), not when it leaves, so
+//! the retire decision (from `done` at the head) never feeds back into `done` in its cycle;
+//! the head counts as done only while an entry is in use (`live`, a register: the count's
+//! next value is not zero). `full` is bit 5 of the count (which never passes [`ROB_DEPTH`]),
+//! so the arbiter reads it straight from a register.
 
 use super::{RESP_OKAY, RESP_SLVERR, ROB_DEPTH, ROB_TAG_BITS};
 use crate::k;
 use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;
 
-const _: () = assert!(1 << ROB_TAG_BITS == ROB_DEPTH && ROB_TAG_BITS == crate::lut_ram::LUT_RAM_ADDR_BITS);
+const _: () = assert!(1 << ROB_TAG_BITS == ROB_DEPTH && ROB_TAG_BITS == crate::lut_ram::LUT_RAM_ADDR_BITS && ROB_TAG_BITS == 5);
 
 #[derive(LogicBlock)]
 pub struct ResponseOrder<const IDW: usize> {
@@ -64,12 +69,13 @@ pub struct ResponseOrder<const IDW: usize> {
     r_sent: DFF<Bit>,
     b_sent: DFF<Bit>,
     werr: DFF<Bit>,
+    live: DFF<Bit>,
     hd: Signal<Local, Bit>,
     he: Signal<Local, Bit>,
     need_r: Signal<Local, Bit>,
     need_b: Signal<Local, Bit>,
     retire: Signal<Local, Bit>,
-    hbit: Signal<Local, Bits<ROB_DEPTH>>,
+    abit: Signal<Local, Bits<ROB_DEPTH>>,
     tbit: Signal<Local, Bits<ROB_DEPTH>>,
     clr: Signal<Local, Bits<ROB_DEPTH>>,
     m: Signal<Local, Bits<4>>,
@@ -82,7 +88,6 @@ pub struct ResponseOrder<const IDW: usize> {
     zero_tag: Constant<Bits<ROB_TAG_BITS>>,
     one6: Constant<Bits<6>>,
     zero6: Constant<Bits<6>>,
-    depth: Constant<Bits<6>>,
     one_d: Constant<Bits<ROB_DEPTH>>,
     zero_d: Constant<Bits<ROB_DEPTH>>,
     okay: Constant<Bits<2>>,
@@ -128,11 +133,12 @@ impl<const IDW: usize> Default for ResponseOrder<IDW> {
             b_sent: Default::default(),
             werr: Default::default(),
             hd: Default::default(),
+            live: Default::default(),
             he: Default::default(),
             need_r: Default::default(),
             need_b: Default::default(),
             retire: Default::default(),
-            hbit: Default::default(),
+            abit: Default::default(),
             tbit: Default::default(),
             clr: Default::default(),
             m: Default::default(),
@@ -145,7 +151,6 @@ impl<const IDW: usize> Default for ResponseOrder<IDW> {
             zero_tag: k(0),
             one6: k(1),
             zero6: k(0),
-            depth: k(ROB_DEPTH as u128),
             one_d: k(1),
             zero_d: k(0),
             okay: k(RESP_OKAY as u128),
@@ -157,7 +162,7 @@ impl<const IDW: usize> Default for ResponseOrder<IDW> {
 impl<const IDW: usize> Logic for ResponseOrder<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, head, tail_r, count, done, err, r_sent, b_sent, werr);
+        dff_setup!(self, clock, head, tail_r, count, done, err, r_sent, b_sent, werr, live);
         clock!(self, clock, meta, ids, data);
         self.meta.write_enable.next = self.alloc.val();
         self.meta.write_addr.next = self.tail_r.q.val();
@@ -185,9 +190,9 @@ impl<const IDW: usize> Logic for ResponseOrder<IDW> {
         self.ids.read_addr.next = self.head.q.val();
         self.data.read_addr.next = self.head.q.val();
         self.tail.next = self.tail_r.q.val();
-        self.full.next = self.count.q.val() == self.depth.val();
+        self.full.next = self.count.q.val().get_bit(5);
 
-        self.hd.next = self.done.q.val().get_bit(self.head.q.val().index());
+        self.hd.next = self.done.q.val().get_bit(self.head.q.val().index()) && self.live.q.val();
         self.he.next = self.err.q.val().get_bit(self.head.q.val().index());
         self.need_r.next = self.meta.read_data.val().get_bit(0) && !self.r_sent.q.val();
         self.need_b.next = self.meta.read_data.val().get_bit(1) && !self.b_sent.q.val();
@@ -209,7 +214,7 @@ impl<const IDW: usize> Logic for ResponseOrder<IDW> {
         self.retire.next = self.hd.val()
             && (!self.need_r.val() || self.rready.val())
             && (!self.need_b.val() || self.bready.val());
-        self.hbit.next = self.one_d.val() << self.head.q.val();
+        self.abit.next = self.one_d.val() << self.tail_r.q.val();
         self.tbit.next = self.one_d.val() << self.rsp_tag.val();
         if self.retire.val() {
             self.head.d.next = self.head.q.val() + self.one_tag.val();
@@ -230,9 +235,10 @@ impl<const IDW: usize> Logic for ResponseOrder<IDW> {
                 self.b_sent.d.next = true;
             }
         }
+        // An entry's `done` clears when it is taken again.
         self.clr.next = self.zero_d.val();
-        if self.retire.val() {
-            self.clr.next = self.hbit.val();
+        if self.alloc.val() {
+            self.clr.next = self.abit.val();
         }
         self.done.d.next = self.done.q.val() & !self.clr.val();
         if self.rsp_valid.val() {
@@ -251,6 +257,10 @@ impl<const IDW: usize> Logic for ResponseOrder<IDW> {
         if !self.alloc.val() && self.retire.val() {
             self.count.d.next = self.count.q.val() - self.one6.val();
         }
+        // The count's next value is not zero.
+        self.live.d.next = self.alloc.val()
+            || self.count.q.val().get_bits::<5>(1).any()
+            || (self.count.q.val().get_bit(0) && !self.retire.val());
         if self.reset.val() {
             self.head.d.next = self.zero_tag.val();
             self.tail_r.d.next = self.zero_tag.val();
@@ -259,6 +269,7 @@ impl<const IDW: usize> Logic for ResponseOrder<IDW> {
             self.r_sent.d.next = false;
             self.b_sent.d.next = false;
             self.werr.d.next = false;
+            self.live.d.next = false;
         }
     }
 }

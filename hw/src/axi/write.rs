@@ -1,9 +1,14 @@
 //! [`AxiWrite`]: the AW and W channels. One write transaction at a time: the AW handshake
 //! latches the transaction (and decodes its ATOP, [`AtopDecode`]); each W beat then becomes
-//! the unit requests [`WritePick`] chooses, one per cycle when the front end's arbiter takes
-//! it (`go`); `WREADY` rises in the cycle the beat's last request goes. The next AW is taken
-//! in the cycle the transaction's last request goes, so back-to-back single-beat writes and
-//! atomics go one per cycle.
+//! the unit requests [`WritePick`] chooses, one per cycle, each into the engine's one-entry
+//! request register (`q_*`), which loads when it is empty or the front end's arbiter takes
+//! its request this cycle (`go`). `WREADY` rises in the cycle the beat's last request loads;
+//! the next AW is taken in the cycle the transaction's last request loads, so back-to-back
+//! single-beat writes and atomics go one per cycle.
+//!
+//! The register is what the arbiter sees: its grant reaches the engine's state only through
+//! the register's load enable, and the request logic (strobes, byte lanes, the ATOP) never
+//! reaches the arbiter in the same cycle.
 //!
 //! The beat address follows `AWBURST`: INCR steps to the next `2^AWSIZE` boundary, FIXED
 //! stays; WRAP (and the reserved burst type) are refused: every beat sends a poison request.
@@ -34,7 +39,7 @@ pub struct AxiWrite<const IDW: usize> {
     pub wready: Signal<Out, Bit>,
     pub wdata: Signal<In, Bits<128>>,
     pub wstrb: Signal<In, Bits<16>>,
-    // The request to the arbiter; `go`: it enters the unit this cycle.
+    // The request to the arbiter (the request register); `go`: the arbiter takes it this cycle.
     pub q_valid: Signal<Out, Bit>,
     pub q_op: Signal<Out, Bits<REQ_OP_WIDTH>>,
     pub q_addr: Signal<Out, Bits<32>>,
@@ -67,6 +72,17 @@ pub struct AxiWrite<const IDW: usize> {
     xld: DFF<Bits<REQ_OP_WIDTH>>,
     xst: DFF<Bits<REQ_OP_WIDTH>>,
     ph: DFF<Bit>,
+    // The request register.
+    rv: DFF<Bit>,
+    r_op: DFF<Bits<REQ_OP_WIDTH>>,
+    r_addr: DFF<Bits<32>>,
+    r_data: DFF<Bits<128>>,
+    r_shift: DFF<Bits<3>>,
+    r_r: DFF<Bit>,
+    r_b: DFF<Bit>,
+    r_id: DFF<Bits<IDW>>,
+    /// The request register loads [`WritePick`]'s request.
+    push: Signal<Local, Bit>,
     sw_addr: Signal<Local, Bits<3>>,
     unused: Signal<Local, Bit>,
     sh_cmp: Signal<Local, Bits<8>>,
@@ -138,6 +154,15 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
             xld: Default::default(),
             xst: Default::default(),
             ph: Default::default(),
+            rv: Default::default(),
+            r_op: Default::default(),
+            r_addr: Default::default(),
+            r_data: Default::default(),
+            r_shift: Default::default(),
+            r_r: Default::default(),
+            r_b: Default::default(),
+            r_id: Default::default(),
+            push: Default::default(),
             sw_addr: Default::default(),
             unused: Default::default(),
             sh_cmp: Default::default(),
@@ -165,7 +190,8 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
 impl<const IDW: usize> Logic for AxiWrite<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg, cas, n8, xld, xst, ph);
+        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg, cas, n8, xld, xst, ph,
+            rv, r_op, r_addr, r_data, r_shift, r_r, r_b, r_id);
         self.dec.atop.next = self.awatop.val();
         self.dec.size.next = self.awsize.val();
         self.dec.user.next = self.awuser.val();
@@ -215,32 +241,44 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
             }
         }
 
-        self.q_valid.next = self.pick.q_valid.val();
-        self.q_op.next = self.pick.q_op.val();
-        self.q_addr.next = self.pick.q_addr.val();
-        self.q_data.next = self.pick.q_data.val();
-        self.q_shift.next = self.pick.q_shift.val();
-        self.q_r.next = self.pick.q_r.val();
-        self.q_b.next = self.pick.q_b.val();
-        self.q_id.next = self.id.q.val();
+        self.q_valid.next = self.rv.q.val();
+        self.q_op.next = self.r_op.q.val();
+        self.q_addr.next = self.r_addr.q.val();
+        self.q_data.next = self.r_data.q.val();
+        self.q_shift.next = self.r_shift.q.val();
+        self.q_r.next = self.r_r.q.val();
+        self.q_b.next = self.r_b.q.val();
+        self.q_id.next = self.r_id.q.val();
 
-        // The handshake side: reads `go` (statements apart from the request's).
-        self.finish.next = self.go.val() && self.pick.q_b.val();
+        // The handshake side: reads `go` (statements apart from the request's). The register
+        // loads when it is empty or its request leaves this cycle (full rate).
+        self.push.next = self.pick.q_valid.val() && (!self.rv.q.val() || self.go.val());
+        self.rv.d.next = self.push.val() || (self.rv.q.val() && !self.go.val());
+        if self.push.val() {
+            self.r_op.d.next = self.pick.q_op.val();
+            self.r_addr.d.next = self.pick.q_addr.val();
+            self.r_data.d.next = self.pick.q_data.val();
+            self.r_shift.d.next = self.pick.q_shift.val();
+            self.r_r.d.next = self.pick.q_r.val();
+            self.r_b.d.next = self.pick.q_b.val();
+            self.r_id.d.next = self.id.q.val();
+        }
+        self.finish.next = self.push.val() && self.pick.q_b.val();
         self.awready.next = !self.busy.q.val() || self.finish.val();
-        self.wready.next = self.pick.swallow.val() || (self.go.val() && self.pick.beat_end.val());
-        if self.pick.swallow.val() || (self.go.val() && self.pick.beat_end.val()) {
+        self.wready.next = self.pick.swallow.val() || (self.push.val() && self.pick.beat_end.val());
+        if self.pick.swallow.val() || (self.push.val() && self.pick.beat_end.val()) {
             self.beat.d.next = self.beat.q.val() + self.one8.val();
             self.addr.d.next = (self.addr.q.val() & self.amask.q.val()) + self.inc.q.val();
             self.done.d.next = self.zero4.val();
             self.pdone.d.next = false;
-        } else if self.go.val() {
+        } else if self.push.val() {
             self.done.d.next = self.done.q.val() | self.pick.chunk.val();
             if self.pick.poison.val() {
                 self.pdone.d.next = true;
             }
         }
         // AtomicSwap: the load went; the store is next.
-        if self.go.val() && self.xchg.q.val() && !self.ph.q.val() {
+        if self.push.val() && self.xchg.q.val() && !self.ph.q.val() {
             self.ph.d.next = true;
         }
         if self.finish.val() {
@@ -282,6 +320,7 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
         if self.reset.val() {
             self.busy.d.next = false;
             self.ph.d.next = false;
+            self.rv.d.next = false;
         }
     }
 }
