@@ -323,7 +323,8 @@ impl Logic for SliceUnit {
         self.fw_found.next = false;
         self.fw_hit.next = false;
         self.s1_old_line.next = self.mem.read_data.val();
-        if self.s1_valid.q.val() && self.s1_ordered.q.val() {
+        // The shallow pipeline's search (the registered one found its source in sc).
+        if !self.regs.val() && self.s1_valid.q.val() && self.s1_ordered.q.val() {
             // Youngest first: s2, s3, .., sM (its new line), then the written line.
             for j in 0..self.sp_valid.len() {
                 self.fw_hit.next = !self.fw_found.val()
@@ -381,13 +382,6 @@ impl Logic for SliceUnit {
         // The registered pipeline: the source found in sc, part selected in sr: an AND-OR of
         // registers.
         if self.regs.val() {
-            self.s1_fwd_fp.next = false;
-            self.cov_bus.fwd_s2.next = false;
-            self.cov_bus.fwd_s3.next = false;
-            self.cov_bus.fwd_s4.next = false;
-            self.cov_bus.fwd_s5.next = false;
-            // (The chain event is the loop's own, below: the shallow forward is not built.)
-            self.cov_bus.int_chain.next = false;
             // (Each quarter of the line by its own replicas of the select; the RAM's data
             // joins in `rfm`, after the forwarded sources.)
             self.s1_old_line.next = self.rfm.out.val();
