@@ -51,11 +51,12 @@ pub(super) struct History {
     /// through two LUTs.
     ph_wh: [DFF<Bit>; 2],
     /// Registered push: history places 1.. : their matches with the push line compared a
-    /// cycle ahead (`hm_r[k - 1]`: place k), and the OR of the windows of those that match
-    /// (`ph_hr`, from `ph_hn`).
+    /// cycle ahead (`hm_r[k - 1]`: place k), and the OR of the windows of those that match,
+    /// in two halves (`ph_hr[0]`: places 1 to `places / 2`, `ph_hr[1]` the rest; from `ph_hn`), so
+    /// that the pushed words reach a register through fewer LUTs; `ph_or` joins them.
     hm_r: Vec<DFF<Bit>>,
-    ph_hr: DFF<Bits<QUEUE_WAIT_MAX>>,
-    ph_hn: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    ph_hr: [DFF<Bits<QUEUE_WAIT_MAX>>; 2],
+    ph_hn: [Signal<Local, Bits<QUEUE_WAIT_MAX>>; 2],
     rp: Constant<Bit>,
     zero_d: Constant<Bits<QUEUE_DEPTH>>,
     zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
@@ -101,7 +102,10 @@ impl History {
 impl Logic for History {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ph_we, ph_hr);
+        dff_setup!(self, clock, ph_we);
+        for h in 0..2 {
+            self.ph_hr[h].clock.next = self.clock.val();
+        }
         for k in 0..self.hm_r.len() {
             self.hm_r[k].clock.next = self.clock.val();
         }
@@ -155,7 +159,8 @@ impl Logic for History {
         // one the pusher would load, or with `push_nx_keep` its own, whose match with place
         // k - 1 is already in `hm_r[k - 2]` (place k - 1 was place k - 2 a cycle before),
         // only place 0's compared.
-        self.ph_hn.next = self.zero_w.val();
+        self.ph_hn[0].next = self.zero_w.val();
+        self.ph_hn[1].next = self.zero_w.val();
         for k in 0..self.hm_r.len() {
             self.hm_r[k].d.next = self.h_line[k].q.val() == self.push_line_nx[k].val();
         }
@@ -168,16 +173,22 @@ impl Logic for History {
                 self.hm_r[k].d.next = self.hm_r[k - 1].q.val();
             }
         }
-        for k in 1..self.h_line.len() {
+        for k in 1..(self.h_line.len() / 2 + 1) {
             if self.hm_r[k - 1].q.val() && (self.h_words[k].q.val() & self.push_words.val()).any() {
-                self.ph_hn.next = self.ph_hn.val() | self.h_t[k].q.val();
+                self.ph_hn[0].next = self.ph_hn[0].val() | self.h_t[k].q.val();
             }
         }
-        self.ph_hr.d.next = self.ph_hn.val();
+        for k in (self.h_line.len() / 2 + 1)..self.h_line.len() {
+            if self.hm_r[k - 1].q.val() && (self.h_words[k].q.val() & self.push_words.val()).any() {
+                self.ph_hn[1].next = self.ph_hn[1].val() | self.h_t[k].q.val();
+            }
+        }
+        self.ph_hr[0].d.next = self.ph_hn[0].val();
+        self.ph_hr[1].d.next = self.ph_hn[1].val();
         // A registered push takes them a cycle later: a window that was at place k then sits
         // in history place k with one cycle less (`>> 1`: the place after the last one would
         // hold at most 1 >> 1 = 0, so nothing is lost).
-        self.ph_or.next = self.ph_hr.q.val();
+        self.ph_or.next = self.ph_hr[0].q.val() | self.ph_hr[1].q.val();
         for k in 0..self.ph_w.len() {
             if self.ph_wh[k].q.val() {
                 self.ph_or.next = self.ph_or.val() | self.ph_w[k].q.val();

@@ -316,11 +316,13 @@ impl Logic for Accept {
                 self.a_words.next = self.one4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
             }
         }
-        // The chain key: the bytes (offset, size) of a plain integer red/atom in range.
+        // The chain key: the bytes (offset, size) of a plain integer red/atom. (Not gated by
+        // the status, which comes from the deepest decode: the queue never makes an entry
+        // wait on an unordered one, and never holds an unordered one, so an unordered entry's
+        // key is never read.)
         self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.req_addr.val().get_bits::<4>(0))
             | (bit_cast::<QUEUE_KEY_BITS, 3>(self.a_size.val()) << 4);
         if self.regs.val()
-            && self.a_ordered.val()
             && !self.a_fp.val()
             && !self.a_sector.val()
             && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()))

@@ -89,13 +89,14 @@
 //!   only; the request credit count then lags by up to one issue and allows one place
 //!   less.
 //! - **sc** registers the issued request and compares its line with the ops that will be
-//!   three stages further when it reaches s1, into a one-hot forwarding select (`fsel_cq`, one per word).
+//!   three stages further when it reaches s1, in 4-bit chunks, into registers (`eq_r`).
 //! - **si** registers sc's request; the RAM address comes from there (the pick does not
-//!   drive the block RAMs' address pins). The forwarding select is copied, with no logic
-//!   between, into one register per 32-bit quarter of sr's select (`fsel_q`, replicas that
-//!   placement puts by their quarter) and one per word for s1 (`fsel_rq`, copied in sr into
-//!   per-quarter replicas `fsel_s`), and the op's own word's (`fsel_r`, for the integer
-//!   loop): the select's fan-out to 128 bits and its compares are in different cycles.
+//!   drive the block RAMs' address pins). One LUT per word and op joins sc's chunk matches,
+//!   the op's words and the supersede bits into the one-hot forwarding select, registered
+//!   once per 32-bit quarter of sr's select (`fsel_q`, replicas that placement puts by their
+//!   quarter) and once per word for s1 (`fsel_rq`, copied in sr into per-quarter replicas
+//!   `fsel_s`, and into the op's own word's, `fsel_d`, for the integer loop): the select's
+//!   fan-out to 128 bits and its compares are in different cycles.
 //! - **sr**: the RAM is read through an output register (two cycles, [`LineMemory`] with
 //!   `with_output_register`; in the ECP5 flow the block RAMs' own output register, so the
 //!   RAM's clock-to-output starts no path). Meanwhile sr selects the forwarding sources whose
@@ -377,8 +378,8 @@ pub struct SliceUnit {
     // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read (registered
     // pipeline only) ====
     /// sc: the issued request registered; its line is compared with the ops in flight here,
-    /// two cycles before sr's select needs the result (`fsel_cq`), so that the select's
-    /// registers (`fsel_q`) are copies loaded across the chip with no logic before them.
+    /// per 4-bit chunk, and si combines the chunks into sr's select (`ForwardCompare`), so
+    /// that no compare meets the select's gating in one cycle.
     sc_valid: DFF<Bit>,
     sc_ordered: DFF<Bit>,
     sc_line: DFF<Bits<LINE_BITS>>,

@@ -213,7 +213,7 @@ impl Logic for SliceUnit {
         self.s1_line.d.next = self.queue.issue_line.val();
         self.s1_payload.d.next = self.queue.issue_payload.val();
         // The registered pipeline reads the RAM through its output register: the op waits a
-        // cycle in sr (its forwarding source found in sc, two cycles before, below).
+        // cycle in sr (its forwarding source found in sc and si, below).
         // (sc: the issued request registered, for the forwarding compares; its RAM read
         // address too, so that si's is a register's copy.)
         self.sc_valid.d.next = self.issue.val() && !self.reset.val();
@@ -245,14 +245,13 @@ impl Logic for SliceUnit {
         self.sr_ordered.d.next = self.si_ordered.q.val();
         self.sr_line.d.next = self.si_line.q.val();
         self.sr_payload.d.next = self.si_payload.q.val();
-        // sc finds the forwarding source of each word of its op's line for s1 (`fwd`) among the
-        // ops that will be three stages further then (sr → sp[0], s1 → sp[1], s1b → sp[2],
-        // sp[j] → sp[j+3], the last two stages → sw[0], sw[1]). Only the words the op touches
+        // sc and si find the forwarding source of each word of sc's op's line for s1 (`fwd`)
+        // among the ops that will be three stages further when it gets there (sr → sp[0],
+        // s1 → sp[1], s1b → sp[2], sp[j] → sp[j+3], the last two stages → sw[0], sw[1]). Only the words the op touches
         // need a source (its line is read, written and forwarded there only). sr selects the
         // sources whose line is already in a register (`fpre`), s1 the rest.
         self.fwd.sc_vo.next = self.sc_vo.q.val();
         self.fwd.sc_cl.next = self.sc_cl.q.val();
-        self.fwd.sc_ww.next = self.sc_ww.q.val();
         self.fwd.line[0].next = self.sr_line.q.val();
         self.fwd.vo[0].next = self.sr_valid.q.val() && self.sr_ordered.q.val();
         self.fwd.ww[0].next = self.sr_ww.q.val();
@@ -267,8 +266,9 @@ impl Logic for SliceUnit {
             self.fwd.vo[j + 2].next = self.sp_valid[j - 1].q.val() && self.sp_ordered[j - 1].q.val();
             self.fwd.ww[j + 2].next = self.sp_ww[j - 1].q.val();
         }
-        // si and sr copy the select towards s1 (`fwd`).
-        self.fwd.si_ww.next = self.si_ww.q.val().get_bits::<3>(0);
+        // sr copies the select towards s1 (`fwd`).
+        self.fwd.si_ww.next = self.si_ww.q.val();
+        self.fwd.sr_ww.next = self.sr_ww.q.val().get_bits::<3>(0);
         // sr: the sources selected early take their line from the stage before them
         // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`), each quarter
         // of the line by its own replica of the select.
@@ -379,7 +379,7 @@ impl Logic for SliceUnit {
         self.rfm.ram.next = self.mem.read_data.val();
         self.rfm.fwd.next = self.s1_fwd_x.val();
         self.rfm.take.next = self.s1_take.val();
-        // The registered pipeline: the source found in sc, part selected in sr: an AND-OR of
+        // The registered pipeline: the source found in sc and si, part selected in sr: an AND-OR of
         // registers.
         if self.regs.val() {
             // (Each quarter of the line by its own replicas of the select; the RAM's data
