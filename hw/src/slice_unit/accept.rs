@@ -1,6 +1,5 @@
 //! s0 accept: the request port's decode (operation, size, alignment, range, hazard window,
-//! chain key, words) into the ordering queue's push, straight or (registered pipeline) from
-//! the port's register `rq_*` through the decode into the `ac_*` register.
+//! chain key, words) into the ordering queue's push, straight or through the `ac_*` register.
 //!
 //! A block of its own so that the decode and its handshake read as one stage; the unit wires
 //! the port in and the push out to its queue.
@@ -42,24 +41,6 @@ pub(super) struct Accept {
     pub push_key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     pub push_words: Signal<Out, Bits<4>>,
 
-    /// Registered pipeline: the port's request, registered before the decode (`rq_ld`:
-    /// `rq_*` takes the port's request, for it is empty or moves into `ac_*`), so that the
-    /// decode starts from registers whatever drives the port.
-    rq_valid: DFF<Bit>,
-    rq_op: DFF<Bits<REQ_OP_WIDTH>>,
-    rq_addr: DFF<Bits<32>>,
-    rq_data: DFF<Bits<128>>,
-    rq_id: DFF<Bits<ID_WIDTH>>,
-    rq_mask: DFF<Bits<8>>,
-    rq_ld: DFF<Bit>,
-    rq_v_nx: Signal<Local, Bit>,
-    /// The decode's request: the port's (shallow pipeline) or `rq_*`.
-    d_valid: Signal<Local, Bit>,
-    d_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
-    d_addr: Signal<Local, Bits<32>>,
-    d_data: Signal<Local, Bits<128>>,
-    d_id: Signal<Local, Bits<ID_WIDTH>>,
-    d_mask: Signal<Local, Bits<8>>,
     // The decode.
     a_kind: Signal<Local, Bits<KIND_WIDTH>>,
     a_form: Signal<Local, Bits<CODE_WIDTH>>,
@@ -177,20 +158,6 @@ impl Accept {
             push_payload: Default::default(),
             push_key: Default::default(),
             push_words: Default::default(),
-            rq_valid: Default::default(),
-            rq_op: Default::default(),
-            rq_addr: Default::default(),
-            rq_data: Default::default(),
-            rq_id: Default::default(),
-            rq_mask: Default::default(),
-            rq_ld: Default::default(),
-            rq_v_nx: Default::default(),
-            d_valid: Default::default(),
-            d_op: Default::default(),
-            d_addr: Default::default(),
-            d_data: Default::default(),
-            d_id: Default::default(),
-            d_mask: Default::default(),
             a_kind: Default::default(),
             a_form: Default::default(),
             a_ty: Default::default(),
@@ -274,40 +241,11 @@ impl Logic for Accept {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words);
-        dff_setup!(self, clock, rq_valid, rq_op, rq_addr, rq_data, rq_id, rq_mask, rq_ld);
         self.ac_ld_q.clock.next = self.clock.val();
-        // (Registered pipeline: the port's request into `rq_*` while it is empty or moves on.)
-        self.rq_v_nx.next = self.rq_valid.q.val();
-        if self.regs.val() && self.rq_ld.q.val() {
-            self.rq_v_nx.next = self.req_valid.val();
-            self.rq_op.d.next = self.req_op.val();
-            self.rq_addr.d.next = self.req_addr.val();
-            self.rq_data.d.next = self.req_data.val();
-            self.rq_id.d.next = self.req_id.val();
-            self.rq_mask.d.next = self.req_mask.val();
-        }
-        if self.reset.val() {
-            self.rq_v_nx.next = false;
-        }
-        self.rq_valid.d.next = self.rq_v_nx.val();
-        self.d_valid.next = self.req_valid.val();
-        self.d_op.next = self.req_op.val();
-        self.d_addr.next = self.req_addr.val();
-        self.d_data.next = self.req_data.val();
-        self.d_id.next = self.req_id.val();
-        self.d_mask.next = self.req_mask.val();
-        if self.regs.val() {
-            self.d_valid.next = self.rq_valid.q.val();
-            self.d_op.next = self.rq_op.q.val();
-            self.d_addr.next = self.rq_addr.q.val();
-            self.d_data.next = self.rq_data.q.val();
-            self.d_id.next = self.rq_id.q.val();
-            self.d_mask.next = self.rq_mask.q.val();
-        }
         // The operation, its size (log2 of the access bytes: ld/st 2 + width code; forms
         // log2(element bytes) + log2(vec)) and whether the FP ALU computes it.
-        self.a_kind.next = self.d_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        self.a_form.next = self.d_op.val().get_bits::<CODE_WIDTH>(0);
+        self.a_kind.next = self.req_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
+        self.a_form.next = self.req_op.val().get_bits::<CODE_WIDTH>(0);
         self.a_ty.next = self.a_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.a_memop.next = (self.a_kind.val() == self.kind_ld.val()) || (self.a_kind.val() == self.kind_st.val());
         self.a_ty2.next = bit_cast::<8, TYPE_WIDTH>(self.a_ty.val()) << self.one8.val();
@@ -321,12 +259,12 @@ impl Logic for Accept {
             self.a_fp.next = self.fp_tbl.val().get_bit(self.a_ty.val().index());
         }
         // A masked sector request (red/atom with a non-zero mask) spans its whole 16-byte line.
-        self.a_sector.next = self.d_mask.val().any()
+        self.a_sector.next = self.req_mask.val().any()
             && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()));
         self.a_mask.next = self.zero8.val();
         if self.a_sector.val() {
             self.a_size.next = self.size4.val();
-            self.a_mask.next = self.d_mask.val();
+            self.a_mask.next = self.req_mask.val();
         }
         self.a_align.next = self.align15.val();
         if self.a_size.val() == self.size1.val() {
@@ -337,16 +275,16 @@ impl Logic for Accept {
             self.a_align.next = self.align7.val();
         }
         // Misaligned first, then out of range (an aligned access is in range when its first byte is).
-        if (self.d_addr.val().get_bits::<4>(0) & self.a_align.val()).any() {
+        if (self.req_addr.val().get_bits::<4>(0) & self.a_align.val()).any() {
             self.a_status.next = self.status_mis.val();
-        } else if self.d_addr.val() >= self.mem_bytes.val() {
+        } else if self.req_addr.val() >= self.mem_bytes.val() {
             self.a_status.next = self.status_oor.val();
         } else {
             self.a_status.next = self.status_ok.val();
         }
         // Only the line bits the memory has (an ordered request is in range): synthesis drops
         // the bits above from every line register and compare.
-        self.a_line.next = self.d_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
+        self.a_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
         self.a_ordered.next = self.a_status.val() == self.status_ok.val();
         // The queue holds requests to the line of an op while its result does not exist yet
         // (`Shape`'s windows: FP forms, integer/bitwise forms, `atom.cas`, ld/st).
@@ -360,29 +298,29 @@ impl Logic for Accept {
         } else {
             self.a_wait.next = self.win_mem.val();
         }
-        self.a_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.d_op.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.d_addr.val().get_bits::<4>(0)) << self.p_off.val())
+        self.a_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.a_size.val()) << self.p_size.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 1>(self.a_fp.val().into()) << self.p_fp.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, STATUS_WIDTH>(self.a_status.val()) << self.p_status.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.d_id.val()) << self.p_id.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.d_data.val()) << self.p_data.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
         // The words the access touches: its aligned size from its first word (a masked sector
         // request, and every request of the shallow pipeline, the whole line).
         self.a_words.next = self.ones4.val();
         if self.regs.val() && !self.a_sector.val() {
             if self.a_size.val() == self.size3.val() {
-                self.a_words.next = self.three4.val() << (self.d_addr.val().get_bits::<4>(0) >> self.two4.val());
+                self.a_words.next = self.three4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
             } else if self.a_size.val() < self.size3.val() {
-                self.a_words.next = self.one4.val() << (self.d_addr.val().get_bits::<4>(0) >> self.two4.val());
+                self.a_words.next = self.one4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
             }
         }
         // The chain key: the bytes (offset, size) of a plain integer red/atom. (Not gated by
         // the status, which comes from the deepest decode: the queue never makes an entry
         // wait on an unordered one, and never holds an unordered one, so an unordered entry's
         // key is never read.)
-        self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.d_addr.val().get_bits::<4>(0))
+        self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.req_addr.val().get_bits::<4>(0))
             | (bit_cast::<QUEUE_KEY_BITS, 3>(self.a_size.val()) << 4);
         if self.regs.val()
             && !self.a_fp.val()
@@ -403,7 +341,7 @@ impl Logic for Accept {
         self.ac_v_nx.next = self.ac_valid.q.val();
         self.ac_line_nx.next = self.ac_line.q.val();
         if self.ac_load.val() {
-            self.ac_v_nx.next = self.d_valid.val();
+            self.ac_v_nx.next = self.req_valid.val();
             self.ac_line_nx.next = self.a_line.val();
             self.ac_ordered.d.next = self.a_ordered.val();
             self.ac_wait.d.next = self.a_wait.val();
@@ -421,7 +359,7 @@ impl Logic for Accept {
         // be a loop through the queue.)
         self.req_ready.next = self.push_ready.val();
         if self.regs.val() {
-            self.req_ready.next = self.rq_ld.q.val() && !self.reset.val();
+            self.req_ready.next = self.ac_load.val() && !self.reset.val();
         }
         self.push_valid.next = self.req_valid.val();
         self.push_line.next = self.a_line.val();
@@ -447,7 +385,6 @@ impl Logic for Accept {
         // (Its own statement, like `req_ready`.)
         self.ac_ld.d.next = !self.ac_v_nx.val() || self.push_ready_nx.val();
         self.ac_ld_q.d.next = !self.ac_v_nx.val() || self.push_ready_nx.val();
-        self.rq_ld.d.next = !self.rq_v_nx.val() || !self.ac_v_nx.val() || self.push_ready_nx.val();
         // Unused decode bits (the space bit, op bits of ld/st) and table bits.
         self.unused_decode.next = self.a_form.val().any() ^ self.a_elog.val().any();
     }

@@ -71,18 +71,16 @@
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text
-//!  rq ─► ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
-//!  (port (dec.  (reg.    fwd.  fwd.  RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
-//!  reg.)  reg.)  push)   cmp.  sel.  read  forward    ALU inputs,                              response,
-//!                                          (AND-OR    store merge                              forwarded
-//!                                          of regs)
+//!  ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (req.  (reg.    fwd.  RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!  reg.)   push)   cmp.  addr  read  forward    ALU inputs,                              response,
+//!                                    (AND-OR    store merge                              forwarded
+//!                                    of regs)
 //! ```
-//! - **rq**: the port's request is registered as it comes (`rq_*`; it takes the port's request
-//!   while empty or moving into `ac`, so `req_ready` is `!rq_valid || ac loads`, from a
-//!   register): the decode starts from registers, whatever drives the port.
-//! - **ac**: the decoded request is registered before the queue's push (`ac_*`; it takes
-//!   rq's while empty or moving into the queue): the queue's line compares start from
-//!   registers, not from the decode.
+//! - **ac**: the accepted request, decoded, is registered before the queue's push (`ac_*`;
+//!   it takes the port's request while empty or moving into the queue, so `req_ready` is
+//!   `!ac_valid || push_ready`): the queue's line compares start from registers, not from
+//!   the port's address and the decode behind it.
 //! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
 //!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
 //!   request's decode and the queue's pick never meet in one cycle (a request waits at least
@@ -142,7 +140,7 @@
 //! the select in one cycle, 7.6 ns on the ECP5. Masked sector requests, FP forms and
 //! accesses to other bytes take the line.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
-//! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Latency `L + 12` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
