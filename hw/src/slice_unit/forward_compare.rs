@@ -76,12 +76,11 @@ pub(super) struct ForwardCompare {
     fs_sup: Vec<Signal<Local, Bits<4>>>,
     fs_hq: Signal<Local, Bits<4>>,
     fs_b: Signal<Local, Bit>,
-    /// Chunk c of the memory's line bits, and its bit in `eq_r` (chunks 1..).
+    /// Chunk c of the memory's line bits, and its match's bit in `eq_r`.
     cmask: [Constant<Bits<LINE_BITS>>; CHUNKS],
     cbit: [Constant<Bits<16>>; CHUNKS],
     hi_ones: Constant<Bits<16>>,
     low5: Constant<Bits<16>>,
-    bit4: Constant<Bits<16>>,
     zero4: Constant<Bits<4>>,
     zero32: Constant<Bits<32>>,
     top31: Constant<Bits<5>>,
@@ -124,7 +123,6 @@ impl ForwardCompare {
             cbit: std::array::from_fn(|c| k(1 << (4 + c))),
             hi_ones: k(0xffe0),
             low5: k(0x1f),
-            bit4: k(0x10),
             zero4: k(0),
             zero32: k(0),
             top31: k(31),
@@ -161,7 +159,7 @@ impl Logic for ForwardCompare {
             }
             self.fc_w.next = self.ww[i].val();
             if self.sc_vo.val() && self.vo[i].val() && !(self.fc_x.val() & self.cmask[0].val()).any() {
-                self.fc_v.next = self.fc_v.val() | bit_cast::<16, 4>(self.fc_w.val()) | self.bit4.val();
+                self.fc_v.next = self.fc_v.val() | bit_cast::<16, 4>(self.fc_w.val()) | self.cbit[0].val();
             }
             self.eq_r[i].d.next = self.fc_v.val();
         }
