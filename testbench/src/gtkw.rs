@@ -47,7 +47,10 @@ pub fn unit_groups(sh: &hw::slice_unit::Shape) -> Vec<Group> {
         Group { title: "ordering queue (occupancy: e_valid)", signals: queue },
         Group {
             title: "issue, forwarding compares, RAM read (sc, si, sr)",
-            signals: v(&["sc_valid$q", "sc_line$q", "fwd.fsel_r$q", "si_valid$q", "si_line$q", "si_ra$q", "sr_valid$q", "sr_line$q"]),
+            signals: v(&[
+                "sc_valid$q", "sc_line$q", "fwd.eq_r$0$q", "si_valid$q", "si_line$q", "fwd.fsel_rq$0$q", "si_ra$q",
+                "sr_valid$q", "sr_line$q",
+            ]),
         },
         Group { title: "s1: forwarding select", signals: v(&["s1_valid$q", "s1_line$q", "fwd.fsel_d$q", "s1_take", "s1_old_line"]) },
         Group { title: "s1b: old value, ALU inputs", signals: v(&["s1b_valid$q", "s1b_line$q", "alu$in_valid", "alu$out_valid"]) },

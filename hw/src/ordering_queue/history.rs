@@ -52,8 +52,9 @@ pub(super) struct History {
     ph_wh: [DFF<Bit>; 2],
     /// Registered push: history places 1.. : their matches with the push line compared a
     /// cycle ahead (`hm_r[k - 1]`: place k), and the OR of the windows of those that match,
-    /// in two halves (`ph_hr[0]`: places 1 to `places / 2`, `ph_hr[1]` the rest; from `ph_hn`), so
-    /// that the pushed words reach a register through fewer LUTs; `ph_or` joins them.
+    /// in two halves (`ph_hr[0]`: places 1 to `places / 2`, `ph_hr[1]` the rest; from
+    /// `ph_hn`), so that the pushed words reach a register through fewer LUTs; `ph_or` joins
+    /// them.
     hm_r: Vec<DFF<Bit>>,
     ph_hr: [DFF<Bits<QUEUE_WAIT_MAX>>; 2],
     ph_hn: [Signal<Local, Bits<QUEUE_WAIT_MAX>>; 2],

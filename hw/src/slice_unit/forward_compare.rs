@@ -24,7 +24,7 @@ pub(super) struct ForwardCompare {
     pub sc_cl: Signal<In, Bits<LINE_BITS>>,
     /// The compared ops as sc sees them, the one that will be three stages further first when
     /// sc's op reaches s1 (sr, s1, s1b, `sp_*[0]`, ..): line, valid and ordered, the words it
-    /// writes. The first is never superseded: the op between it and sc's, writes none of its
+    /// writes. The first is never superseded: the op between it and sc's writes none of its
     /// words, for the queue keeps ops to one word two cycles apart.
     pub line: Vec<Signal<In, Bits<LINE_BITS>>>,
     pub vo: Vec<Signal<In, Bit>>,
