@@ -69,9 +69,9 @@ pub(super) struct ForwardCompare {
     fc_x: Signal<Local, Bits<LINE_BITS>>,
     fc_v: Signal<Local, Bits<16>>,
     fc_w: Signal<Local, Bits<4>>,
-    /// si: the op's line matches (all chunks; for `sup`, the lowest too), and the words it is
-    /// a source for.
-    fs_hi: Signal<Local, Bit>,
+    /// si: each op's line matches in chunks 1.. (`fs_hi`; chunk 0's is in its words and bit
+    /// 4), and the words it is a source for.
+    fs_hi: Vec<Signal<Local, Bit>>,
     /// The supersede bits of each compared op (none for the first).
     fs_sup: Vec<Signal<Local, Bits<4>>>,
     fs_hq: Signal<Local, Bits<4>>,
@@ -115,7 +115,7 @@ impl ForwardCompare {
             fc_x: Default::default(),
             fc_v: Default::default(),
             fc_w: Default::default(),
-            fs_hi: Default::default(),
+            fs_hi: (0..ops).map(|_| Default::default()).collect(),
             fs_sup: (0..ops).map(|_| Default::default()).collect(),
             fs_hq: Default::default(),
             fs_b: Default::default(),
@@ -175,9 +175,9 @@ impl Logic for ForwardCompare {
             self.fs_v[q].next = self.zero32.val();
         }
         for i in 0..self.eq_r.len() {
-            self.fs_hi.next = (self.eq_r[i].q.val() | self.low5.val()).all();
+            self.fs_hi[i].next = (self.eq_r[i].q.val() | self.low5.val()).all();
             self.fs_hq.next = self.zero4.val();
-            if self.fs_hi.val() {
+            if self.fs_hi[i].val() {
                 self.fs_hq.next = self.eq_r[i].q.val().get_bits::<4>(0) & !self.fs_sup[i].val();
             }
             for q in 0..4 {
@@ -186,9 +186,8 @@ impl Logic for ForwardCompare {
             }
         }
         for i in 0..self.sup.len() {
-            self.fs_hi.next = (self.eq_r[i].q.val() | self.low5.val()).all() && self.eq_r[i].q.val().get_bit(4);
             self.sup[i].d.next = self.fs_sup[i].val();
-            if self.fs_hi.val() {
+            if self.fs_hi[i].val() && self.eq_r[i].q.val().get_bit(4) {
                 self.sup[i].d.next = self.fs_sup[i].val() | self.si_ww.val();
             }
         }
