@@ -1,5 +1,6 @@
 //! s0 accept: the request port's decode (operation, size, alignment, range, hazard window,
-//! chain key, words) into the ordering queue's push, straight or through the `ac_*` register.
+//! chain key, words) into the ordering queue's push, straight or (registered pipeline) in two
+//! steps: the form's decode into `ad_*`, the access's (status, key, words) into `ac_*`.
 //!
 //! A block of its own so that the decode and its handshake read as one stage; the unit wires
 //! the port in and the push out to its queue.
@@ -41,7 +42,7 @@ pub(super) struct Accept {
     pub push_key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     pub push_words: Signal<Out, Bits<4>>,
 
-    // The decode.
+    // The form's decode, from the port: kind, size, FP, sector, range, window, chain.
     a_kind: Signal<Local, Bits<KIND_WIDTH>>,
     a_form: Signal<Local, Bits<CODE_WIDTH>>,
     a_ty: Signal<Local, Bits<TYPE_WIDTH>>,
@@ -50,16 +51,50 @@ pub(super) struct Accept {
     a_memop: Signal<Local, Bit>,
     a_size: Signal<Local, Bits<3>>,
     a_fp: Signal<Local, Bit>,
-    a_align: Signal<Local, Bits<4>>,
-    a_status: Signal<Local, Bits<STATUS_WIDTH>>,
     a_sector: Signal<Local, Bit>,
     a_mask: Signal<Local, Bits<8>>,
+    a_oor: Signal<Local, Bit>,
+    a_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
+    a_chain: Signal<Local, Bit>,
+    /// Registered pipeline: the request and its form's decode (`ad_ld`: `ad_*` takes the
+    /// port's request, for it is empty or moves into `ac_*`), so that the access's decode
+    /// starts from registers.
+    ad_valid: DFF<Bit>,
+    ad_op: DFF<Bits<REQ_OP_WIDTH>>,
+    ad_off: DFF<Bits<4>>,
+    ad_line: DFF<Bits<LINE_BITS>>,
+    ad_data: DFF<Bits<128>>,
+    ad_id: DFF<Bits<ID_WIDTH>>,
+    ad_mask: DFF<Bits<8>>,
+    ad_size: DFF<Bits<3>>,
+    ad_fp: DFF<Bit>,
+    ad_sector: DFF<Bit>,
+    ad_oor: DFF<Bit>,
+    ad_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
+    ad_chain: DFF<Bit>,
+    ad_ld: DFF<Bit>,
+    ad_v_nx: Signal<Local, Bit>,
+    // The access's decode: from the form's (the port's in the shallow pipeline, else `ad_*`).
+    d_valid: Signal<Local, Bit>,
+    d_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
+    d_off: Signal<Local, Bits<4>>,
+    d_line: Signal<Local, Bits<LINE_BITS>>,
+    d_data: Signal<Local, Bits<128>>,
+    d_id: Signal<Local, Bits<ID_WIDTH>>,
+    d_mask: Signal<Local, Bits<8>>,
+    d_size: Signal<Local, Bits<3>>,
+    d_fp: Signal<Local, Bit>,
+    d_sector: Signal<Local, Bit>,
+    d_oor: Signal<Local, Bit>,
+    d_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
+    d_chain: Signal<Local, Bit>,
+    d_align: Signal<Local, Bits<4>>,
+    d_status: Signal<Local, Bits<STATUS_WIDTH>>,
     // The queue's push as decoded (straight into the queue, or into `ac_*` first).
     a_line: Signal<Local, Bits<LINE_BITS>>,
     a_ordered: Signal<Local, Bit>,
-    a_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
     a_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
-    /// Registered pipeline: the accepted request, registered before the queue's push.
+    /// Registered pipeline: the decoded request, registered before the queue's push.
     ac_valid: DFF<Bit>,
     ac_line: DFF<Bits<LINE_BITS>>,
     ac_ordered: DFF<Bit>,
@@ -74,7 +109,7 @@ pub(super) struct Accept {
     /// in the shallow one): the queue orders requests per word, forwarding selects per word.
     a_words: Signal<Local, Bits<4>>,
     ac_words: DFF<Bits<4>>,
-    /// `ac_*` takes the port's request (it is empty or moves into the queue).
+    /// `ac_*` takes `ad_*`'s request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
     /// `ac_ld` again (a replica), for the queue's `push_nx_keep` alone: it selects the held
@@ -135,7 +170,7 @@ pub(super) struct Accept {
 
 impl Accept {
     /// The decode for a memory of `mem_bytes` and the queue windows of `sh`; `regs`: the
-    /// registered pipeline (`ac_*` before the push).
+    /// registered pipeline (`ad_*` after the form's decode, `ac_*` before the push).
     pub(super) fn new(mem_bytes: usize, regs: bool, sh: &Shape) -> Self {
         Self {
             clock: Default::default(),
@@ -166,13 +201,43 @@ impl Accept {
             a_memop: Default::default(),
             a_size: Default::default(),
             a_fp: Default::default(),
-            a_align: Default::default(),
-            a_status: Default::default(),
             a_sector: Default::default(),
             a_mask: Default::default(),
+            a_oor: Default::default(),
+            a_wait: Default::default(),
+            a_chain: Default::default(),
+            ad_valid: Default::default(),
+            ad_op: Default::default(),
+            ad_off: Default::default(),
+            ad_line: Default::default(),
+            ad_data: Default::default(),
+            ad_id: Default::default(),
+            ad_mask: Default::default(),
+            ad_size: Default::default(),
+            ad_fp: Default::default(),
+            ad_sector: Default::default(),
+            ad_oor: Default::default(),
+            ad_wait: Default::default(),
+            ad_chain: Default::default(),
+            ad_ld: Default::default(),
+            ad_v_nx: Default::default(),
+            d_valid: Default::default(),
+            d_op: Default::default(),
+            d_off: Default::default(),
+            d_line: Default::default(),
+            d_data: Default::default(),
+            d_id: Default::default(),
+            d_mask: Default::default(),
+            d_size: Default::default(),
+            d_fp: Default::default(),
+            d_sector: Default::default(),
+            d_oor: Default::default(),
+            d_wait: Default::default(),
+            d_chain: Default::default(),
+            d_align: Default::default(),
+            d_status: Default::default(),
             a_line: Default::default(),
             a_ordered: Default::default(),
-            a_wait: Default::default(),
             a_payload: Default::default(),
             ac_valid: Default::default(),
             ac_line: Default::default(),
@@ -241,7 +306,15 @@ impl Logic for Accept {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words);
+        dff_setup!(
+            self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_mask, ad_size, ad_fp, ad_sector, ad_oor,
+            ad_wait, ad_chain, ad_ld
+        );
         self.ac_ld_q.clock.next = self.clock.val();
+
+        // ------------------------------------------------------------------
+        // The form's decode, from the port.
+        // ------------------------------------------------------------------
         // The operation, its size (log2 of the access bytes: ld/st 2 + width code; forms
         // log2(element bytes) + log2(vec)) and whether the FP ALU computes it.
         self.a_kind.next = self.req_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
@@ -266,26 +339,8 @@ impl Logic for Accept {
             self.a_size.next = self.size4.val();
             self.a_mask.next = self.req_mask.val();
         }
-        self.a_align.next = self.align15.val();
-        if self.a_size.val() == self.size1.val() {
-            self.a_align.next = self.align1.val();
-        } else if self.a_size.val() == self.size2.val() {
-            self.a_align.next = self.align3.val();
-        } else if self.a_size.val() == self.size3.val() {
-            self.a_align.next = self.align7.val();
-        }
-        // Misaligned first, then out of range (an aligned access is in range when its first byte is).
-        if (self.req_addr.val().get_bits::<4>(0) & self.a_align.val()).any() {
-            self.a_status.next = self.status_mis.val();
-        } else if self.req_addr.val() >= self.mem_bytes.val() {
-            self.a_status.next = self.status_oor.val();
-        } else {
-            self.a_status.next = self.status_ok.val();
-        }
-        // Only the line bits the memory has (an ordered request is in range): synthesis drops
-        // the bits above from every line register and compare.
-        self.a_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4) & self.line_mask.val();
-        self.a_ordered.next = self.a_status.val() == self.status_ok.val();
+        // Out of range (an aligned access is in range when its first byte is).
+        self.a_oor.next = self.req_addr.val() >= self.mem_bytes.val();
         // The queue holds requests to the line of an op while its result does not exist yet
         // (`Shape`'s windows: FP forms, integer/bitwise forms, `atom.cas`, ld/st).
         self.a_wait.next = self.zero_wait.val();
@@ -298,53 +353,131 @@ impl Logic for Accept {
         } else {
             self.a_wait.next = self.win_mem.val();
         }
-        self.a_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.req_op.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.req_addr.val().get_bits::<4>(0)) << self.p_off.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.a_size.val()) << self.p_size.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 1>(self.a_fp.val().into()) << self.p_fp.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, STATUS_WIDTH>(self.a_status.val()) << self.p_status.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.req_id.val()) << self.p_id.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.req_data.val()) << self.p_data.val())
-            | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.a_mask.val()) << self.p_mask.val());
+        // A plain integer red/atom chains (registered pipeline).
+        self.a_chain.next = self.regs.val()
+            && !self.a_fp.val()
+            && !self.a_sector.val()
+            && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()));
+
+        // ------------------------------------------------------------------
+        // Registered pipeline: `ad_*` takes the request while empty or moving into `ac_*`.
+        // ------------------------------------------------------------------
+        self.ad_v_nx.next = self.ad_valid.q.val();
+        if self.regs.val() && self.ad_ld.q.val() {
+            self.ad_v_nx.next = self.req_valid.val();
+            self.ad_op.d.next = self.req_op.val();
+            self.ad_off.d.next = self.req_addr.val().get_bits::<4>(0);
+            self.ad_line.d.next = self.req_addr.val().get_bits::<LINE_BITS>(4);
+            self.ad_data.d.next = self.req_data.val();
+            self.ad_id.d.next = self.req_id.val();
+            self.ad_mask.d.next = self.a_mask.val();
+            self.ad_size.d.next = self.a_size.val();
+            self.ad_fp.d.next = self.a_fp.val();
+            self.ad_sector.d.next = self.a_sector.val();
+            self.ad_oor.d.next = self.a_oor.val();
+            self.ad_wait.d.next = self.a_wait.val();
+            self.ad_chain.d.next = self.a_chain.val();
+        }
+        if self.reset.val() {
+            self.ad_v_nx.next = false;
+        }
+        self.ad_valid.d.next = self.ad_v_nx.val();
+        self.d_valid.next = self.req_valid.val();
+        self.d_op.next = self.req_op.val();
+        self.d_off.next = self.req_addr.val().get_bits::<4>(0);
+        self.d_line.next = self.req_addr.val().get_bits::<LINE_BITS>(4);
+        self.d_data.next = self.req_data.val();
+        self.d_id.next = self.req_id.val();
+        self.d_mask.next = self.a_mask.val();
+        self.d_size.next = self.a_size.val();
+        self.d_fp.next = self.a_fp.val();
+        self.d_sector.next = self.a_sector.val();
+        self.d_oor.next = self.a_oor.val();
+        self.d_wait.next = self.a_wait.val();
+        self.d_chain.next = self.a_chain.val();
+        if self.regs.val() {
+            self.d_valid.next = self.ad_valid.q.val();
+            self.d_op.next = self.ad_op.q.val();
+            self.d_off.next = self.ad_off.q.val();
+            self.d_line.next = self.ad_line.q.val();
+            self.d_data.next = self.ad_data.q.val();
+            self.d_id.next = self.ad_id.q.val();
+            self.d_mask.next = self.ad_mask.q.val();
+            self.d_size.next = self.ad_size.q.val();
+            self.d_fp.next = self.ad_fp.q.val();
+            self.d_sector.next = self.ad_sector.q.val();
+            self.d_oor.next = self.ad_oor.q.val();
+            self.d_wait.next = self.ad_wait.q.val();
+            self.d_chain.next = self.ad_chain.q.val();
+        }
+
+        // ------------------------------------------------------------------
+        // The access's decode: status, line, payload, words, chain key.
+        // ------------------------------------------------------------------
+        self.d_align.next = self.align15.val();
+        if self.d_size.val() == self.size1.val() {
+            self.d_align.next = self.align1.val();
+        } else if self.d_size.val() == self.size2.val() {
+            self.d_align.next = self.align3.val();
+        } else if self.d_size.val() == self.size3.val() {
+            self.d_align.next = self.align7.val();
+        }
+        // Misaligned first, then out of range.
+        if (self.d_off.val() & self.d_align.val()).any() {
+            self.d_status.next = self.status_mis.val();
+        } else if self.d_oor.val() {
+            self.d_status.next = self.status_oor.val();
+        } else {
+            self.d_status.next = self.status_ok.val();
+        }
+        // Only the line bits the memory has (an ordered request is in range): synthesis drops
+        // the bits above from every line register and compare.
+        self.a_line.next = self.d_line.val() & self.line_mask.val();
+        self.a_ordered.next = self.d_status.val() == self.status_ok.val();
+        self.a_payload.next = bit_cast::<QUEUE_PAYLOAD_BITS, REQ_OP_WIDTH>(self.d_op.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 4>(self.d_off.val()) << self.p_off.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 3>(self.d_size.val()) << self.p_size.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 1>(self.d_fp.val().into()) << self.p_fp.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, STATUS_WIDTH>(self.d_status.val()) << self.p_status.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.d_id.val()) << self.p_id.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.d_data.val()) << self.p_data.val())
+            | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.d_mask.val()) << self.p_mask.val());
         // The words the access touches: its aligned size from its first word (a masked sector
         // request, and every request of the shallow pipeline, the whole line).
         self.a_words.next = self.ones4.val();
-        if self.regs.val() && !self.a_sector.val() {
-            if self.a_size.val() == self.size3.val() {
-                self.a_words.next = self.three4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
-            } else if self.a_size.val() < self.size3.val() {
-                self.a_words.next = self.one4.val() << (self.req_addr.val().get_bits::<4>(0) >> self.two4.val());
+        if self.regs.val() && !self.d_sector.val() {
+            if self.d_size.val() == self.size3.val() {
+                self.a_words.next = self.three4.val() << (self.d_off.val() >> self.two4.val());
+            } else if self.d_size.val() < self.size3.val() {
+                self.a_words.next = self.one4.val() << (self.d_off.val() >> self.two4.val());
             }
         }
         // The chain key: the bytes (offset, size) of a plain integer red/atom. (Not gated by
-        // the status, which comes from the deepest decode: the queue never makes an entry
-        // wait on an unordered one, and never holds an unordered one, so an unordered entry's
-        // key is never read.)
-        self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.req_addr.val().get_bits::<4>(0))
-            | (bit_cast::<QUEUE_KEY_BITS, 3>(self.a_size.val()) << 4);
-        if self.regs.val()
-            && !self.a_fp.val()
-            && !self.a_sector.val()
-            && ((self.a_kind.val() == self.kind_red.val()) || (self.a_kind.val() == self.kind_atom.val()))
-        {
-            self.a_key.next = self.a_key.val() | self.key_chain.val();
-        } else {
-            self.a_key.next = self.zero_key.val();
+        // the status: the queue never makes an entry wait on an unordered one, and never
+        // holds an unordered one, so an unordered entry's key is never read.)
+        self.a_key.next = self.zero_key.val();
+        if self.d_chain.val() {
+            self.a_key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.d_off.val())
+                | (bit_cast::<QUEUE_KEY_BITS, 3>(self.d_size.val()) << 4)
+                | self.key_chain.val();
         }
+
+        // ------------------------------------------------------------------
         // The push: the decoded request, or in the registered pipeline that of the cycle
         // before (`ac_*`, filled while empty or moving into the queue), so that the queue's
         // line compares start from registers. (`ac_ld`: `!ac_valid || push_ready` as a
         // register of its own, from both registers' next values, so the 200-odd clock enables
         // hang off a register, not a LUT; registered pipeline only: a read of `push_ready`
         // beside the writes of the queue's inputs makes Verilator see a loop through the queue.)
+        // ------------------------------------------------------------------
         self.ac_load.next = self.regs.val() && self.ac_ld.q.val();
         self.ac_v_nx.next = self.ac_valid.q.val();
         self.ac_line_nx.next = self.ac_line.q.val();
         if self.ac_load.val() {
-            self.ac_v_nx.next = self.req_valid.val();
+            self.ac_v_nx.next = self.d_valid.val();
             self.ac_line_nx.next = self.a_line.val();
             self.ac_ordered.d.next = self.a_ordered.val();
-            self.ac_wait.d.next = self.a_wait.val();
+            self.ac_wait.d.next = self.d_wait.val();
             self.ac_payload.d.next = self.a_payload.val();
             self.ac_key.d.next = self.a_key.val();
             self.ac_words.d.next = self.a_words.val();
@@ -359,14 +492,14 @@ impl Logic for Accept {
         // be a loop through the queue.)
         self.req_ready.next = self.push_ready.val();
         if self.regs.val() {
-            self.req_ready.next = self.ac_load.val() && !self.reset.val();
+            self.req_ready.next = self.ad_ld.q.val() && !self.reset.val();
         }
         self.push_valid.next = self.req_valid.val();
         self.push_line.next = self.a_line.val();
         self.push_line_nx.next = self.a_line.val();
         self.push_nx_keep.next = false;
         self.push_ordered.next = self.a_ordered.val();
-        self.push_wait.next = self.a_wait.val();
+        self.push_wait.next = self.d_wait.val();
         self.push_payload.next = self.a_payload.val();
         self.push_key.next = self.zero_key.val();
         self.push_words.next = self.a_words.val();
@@ -382,9 +515,11 @@ impl Logic for Accept {
             self.push_key.next = self.ac_key.q.val();
             self.push_words.next = self.ac_words.q.val();
         }
-        // (Its own statement, like `req_ready`.)
+        // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be
+        // empty or `ac_*` loads then.)
         self.ac_ld.d.next = !self.ac_v_nx.val() || self.push_ready_nx.val();
         self.ac_ld_q.d.next = !self.ac_v_nx.val() || self.push_ready_nx.val();
+        self.ad_ld.d.next = !self.ad_v_nx.val() || !self.ac_v_nx.val() || self.push_ready_nx.val();
         // Unused decode bits (the space bit, op bits of ld/st) and table bits.
         self.unused_decode.next = self.a_form.val().any() ^ self.a_elog.val().any();
     }

@@ -71,16 +71,18 @@
 //!
 //! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
 //! ```text
-//!  ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
-//!  (req.  (reg.    fwd.  RAM   RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
-//!  reg.)   push)   cmp.  addr  read  forward    ALU inputs,                              response,
-//!                                    (AND-OR    store merge                              forwarded
-//!                                    of regs)
+//!  ad ─► ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
+//!  (form  (acc.  (reg.    fwd.  fwd.  RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
+//!  dec.)  dec.)  push)   cmp.  sel.  read  forward    ALU inputs,                              response,
+//!                                          (AND-OR    store merge                              forwarded
+//!                                          of regs)
 //! ```
-//! - **ac**: the accepted request, decoded, is registered before the queue's push (`ac_*`;
-//!   it takes the port's request while empty or moving into the queue, so `req_ready` is
-//!   `!ac_valid || push_ready`): the queue's line compares start from registers, not from
-//!   the port's address and the decode behind it.
+//! - **ad**: the request is registered with its form's decode (size, FP, sector, range,
+//!   window, chain; `ad_*` takes the port's request while empty or moving into `ac`, so
+//!   `req_ready` is `!ad_valid || ac loads`, from a register): the port drives a few LUTs only.
+//! - **ac**: the access's decode (status, chain key, words) is registered before the queue's
+//!   push (`ac_*`; it takes `ad`'s request while empty or moving into the queue): the queue's
+//!   line compares start from registers, not from the decode.
 //! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
 //!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
 //!   request's decode and the queue's pick never meet in one cycle (a request waits at least
@@ -140,7 +142,7 @@
 //! the select in one cycle, 7.6 ns on the ECP5. Masked sector requests, FP forms and
 //! accesses to other bytes take the line.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
-//! - Latency `L + 12` ([`unit_latency`]); the response FIFO has 32 places so that the
+//! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
 //!   per cycle.
 //!
@@ -153,8 +155,8 @@
 //!
 //! # Flow control
 //! `req_ready` is low only when the ordering queue is full (and during reset; in the
-//! registered pipeline, when the queue is full and `ac` holds a request too, so the unit
-//! takes one request more before `req_ready` falls). A request
+//! registered pipeline, when the queue is full and `ad` and `ac` hold a request too, so the
+//! unit takes two requests more before `req_ready` falls). A request
 //! issues only when the response FIFO has a place reserved for it (a count of requests
 //! between issue and response handshake, at most [`RSP_FIFO_DEPTH`]), so the pipeline never
 //! stalls and `rsp_ready` may fall on any cycle: responses wait in the FIFO, requests wait in

@@ -12,10 +12,10 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
-/// (registered pipeline: 9 more, for `ac`, the queue's registered push and its late issue
-/// outputs, sc, si, sr, s1b, the result and the merged-line registers).
+/// (registered pipeline: 10 more, for `ad`, `ac`, the queue's registered push and its late
+/// issue outputs, sc, si, sr, s1b, the result and the merged-line registers).
 pub fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 12 } else { cfg.alu_latency() + 3 }
+    if cfg.unit_regs { cfg.alu_latency() + 13 } else { cfg.alu_latency() + 3 }
 }
 
 /// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
