@@ -239,7 +239,9 @@ mod build;
 mod cas;
 mod coverage;
 mod credits;
+mod form_decode;
 mod forward_compare;
+mod push_decode;
 mod shape;
 mod update;
 

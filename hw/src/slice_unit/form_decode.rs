@@ -1,0 +1,161 @@
+//! The accept's first step: what the request's operation is, from the port alone (its size,
+//! whether the FP ALU computes it, a masked sector request, out of range, the queue's window
+//! and whether it may chain).
+//!
+//! A block of its own: it reads only the port's operation, address and mask, so it can sit
+//! before the accept's first register (`ad_*`) while the address-dependent checks come after.
+
+use super::{Shape, elem_log2_table, is_int_type};
+use crate::k;
+use crate::ordering_queue::QUEUE_WAIT_BITS;
+use rust_hdl::prelude::*;
+use sim::form::encoding::{CODE_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
+use sim::memory::req_encoding::{KIND_ATOM, KIND_LD, KIND_LSB, KIND_RED, KIND_ST, KIND_WIDTH, REQ_OP_WIDTH};
+
+#[derive(LogicBlock)]
+pub(super) struct FormDecode {
+    pub op: Signal<In, Bits<REQ_OP_WIDTH>>,
+    pub addr: Signal<In, Bits<32>>,
+    pub mask: Signal<In, Bits<8>>,
+    /// log2 of the access bytes (ld/st: 2 + width code; forms: log2(element bytes) +
+    /// log2(vec); a masked sector request: 4).
+    pub size: Signal<Out, Bits<3>>,
+    /// The FP ALU computes it.
+    pub fp: Signal<Out, Bit>,
+    /// A masked sector request (red/atom with a non-zero mask: its whole 16-byte line), and
+    /// its mask (zero otherwise).
+    pub sector: Signal<Out, Bit>,
+    pub sector_mask: Signal<Out, Bits<8>>,
+    /// Its first byte is beyond the memory (an aligned access is in range when its first
+    /// byte is).
+    pub oor: Signal<Out, Bit>,
+    /// The queue's window behind it (`Shape`'s: FP forms, integer/bitwise forms, `atom.cas`,
+    /// ld/st).
+    pub window: Signal<Out, Bits<QUEUE_WAIT_BITS>>,
+    /// A plain integer red/atom (registered pipeline): it may chain.
+    pub chain: Signal<Out, Bit>,
+    kind: Signal<Local, Bits<KIND_WIDTH>>,
+    form: Signal<Local, Bits<CODE_WIDTH>>,
+    ty: Signal<Local, Bits<TYPE_WIDTH>>,
+    ty2: Signal<Local, Bits<8>>,
+    elog: Signal<Local, Bits<32>>,
+    memop: Signal<Local, Bit>,
+    redatom: Signal<Local, Bit>,
+    unused_decode: Signal<Local, Bit>,
+    regs: Constant<Bit>,
+    mem_bytes: Constant<Bits<32>>,
+    kind_lsb: Constant<Bits<4>>,
+    ty_lsb: Constant<Bits<4>>,
+    vec_lsb: Constant<Bits<4>>,
+    kind_red: Constant<Bits<KIND_WIDTH>>,
+    kind_atom: Constant<Bits<KIND_WIDTH>>,
+    kind_ld: Constant<Bits<KIND_WIDTH>>,
+    kind_st: Constant<Bits<KIND_WIDTH>>,
+    elem_log2_tbl: Constant<Bits<32>>,
+    fp_tbl: Constant<Bits<16>>,
+    one8: Constant<Bits<8>>,
+    zero8: Constant<Bits<8>>,
+    two3: Constant<Bits<3>>,
+    size4: Constant<Bits<3>>,
+    win_fp: Constant<Bits<QUEUE_WAIT_BITS>>,
+    win_int: Constant<Bits<QUEUE_WAIT_BITS>>,
+    win_cas: Constant<Bits<QUEUE_WAIT_BITS>>,
+    win_mem: Constant<Bits<QUEUE_WAIT_BITS>>,
+}
+
+impl FormDecode {
+    /// For a memory of `mem_bytes` and the queue windows of `sh`; `regs`: the registered
+    /// pipeline (where integer red/atom chain).
+    pub(super) fn new(mem_bytes: usize, regs: bool, sh: &Shape) -> Self {
+        Self {
+            op: Default::default(),
+            addr: Default::default(),
+            mask: Default::default(),
+            size: Default::default(),
+            fp: Default::default(),
+            sector: Default::default(),
+            sector_mask: Default::default(),
+            oor: Default::default(),
+            window: Default::default(),
+            chain: Default::default(),
+            kind: Default::default(),
+            form: Default::default(),
+            ty: Default::default(),
+            ty2: Default::default(),
+            elog: Default::default(),
+            memop: Default::default(),
+            redatom: Default::default(),
+            unused_decode: Default::default(),
+            regs: Constant::new(regs),
+            mem_bytes: k(mem_bytes as u128),
+            kind_lsb: k(KIND_LSB as u128),
+            ty_lsb: k(TYPE_LSB as u128),
+            vec_lsb: k(VEC_LSB as u128),
+            kind_red: k(KIND_RED as u128),
+            kind_atom: k(KIND_ATOM as u128),
+            kind_ld: k(KIND_LD as u128),
+            kind_st: k(KIND_ST as u128),
+            elem_log2_tbl: k(elem_log2_table()),
+            fp_tbl: k(fp_type_table()),
+            one8: k(1),
+            zero8: k(0),
+            two3: k(2),
+            size4: k(4),
+            win_fp: k(sh.win_fp as u128),
+            win_int: k(sh.win_int as u128),
+            win_cas: k(sh.win_cas as u128),
+            win_mem: k(sh.win_mem as u128),
+        }
+    }
+}
+
+impl Logic for FormDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.kind.next = self.op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
+        self.form.next = self.op.val().get_bits::<CODE_WIDTH>(0);
+        self.ty.next = self.form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
+        self.memop.next = (self.kind.val() == self.kind_ld.val()) || (self.kind.val() == self.kind_st.val());
+        self.redatom.next = (self.kind.val() == self.kind_red.val()) || (self.kind.val() == self.kind_atom.val());
+        self.ty2.next = bit_cast::<8, TYPE_WIDTH>(self.ty.val()) << self.one8.val();
+        self.elog.next = self.elem_log2_tbl.val() >> self.ty2.val();
+        if self.memop.val() {
+            self.size.next = self.two3.val() + bit_cast::<3, 2>(self.form.val().get_bits::<2>(0));
+            self.fp.next = false;
+        } else {
+            self.size.next = bit_cast::<3, 2>(self.elog.val().get_bits::<2>(0))
+                + bit_cast::<3, VEC_WIDTH>(self.form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index()));
+            self.fp.next = self.fp_tbl.val().get_bit(self.ty.val().index());
+        }
+        self.sector.next = self.mask.val().any() && self.redatom.val();
+        self.sector_mask.next = self.zero8.val();
+        if self.sector.val() {
+            self.size.next = self.size4.val();
+            self.sector_mask.next = self.mask.val();
+        }
+        self.oor.next = self.addr.val() >= self.mem_bytes.val();
+        if self.fp.val() {
+            self.window.next = self.win_fp.val();
+        } else if self.redatom.val() {
+            self.window.next = self.win_int.val();
+        } else if (self.kind.val() == self.kind_st.val()) && self.form.val().get_bit(2) {
+            self.window.next = self.win_cas.val();
+        } else {
+            self.window.next = self.win_mem.val();
+        }
+        self.chain.next = self.regs.val() && !self.fp.val() && !self.sector.val() && self.redatom.val();
+        // Unused decode bits (the space bit, op bits of ld/st) and table bits.
+        self.unused_decode.next = self.form.val().any() ^ self.elog.val().any();
+    }
+}
+
+/// Bit t: type code t goes to the FP ALU.
+fn fp_type_table() -> u128 {
+    let mut fp = 0u128;
+    for t in sim::form::TYPES {
+        if !is_int_type(t) {
+            fp |= 1 << t as u128;
+        }
+    }
+    fp
+}
