@@ -159,7 +159,7 @@ impl Config {
         if self.alu_latency() > Config::default().alu_latency() { 2 } else { 1 }
     }
 
-    /// Cycles from request to result of the reduction ALU (`alu.rs`): its deepest lane; the
+    /// Cycles from request to result of the reduction ALU (`alu/`): its deepest lane; the
     /// others are delayed to it, so every form has this latency.
     pub fn alu_latency(&self) -> usize {
         self.fp_add_latency().max(self.fp16_add_latency()).max(self.int_alu_latency())

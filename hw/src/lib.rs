@@ -4,7 +4,7 @@
 //!
 //! | file | block |
 //! | --- | --- |
-//! | `alu.rs` | [`ReductionAlu`]: decode, lanes, select, common latency |
+//! | `alu/` | [`ReductionAlu`]: decode, lanes, select, common latency (sub-blocks: control decode with operand isolation, output select) |
 //! | `config.rs` | [`Config`]: the pipeline depths (generator parameters); [`config::Cut`], a candidate register |
 //! | `int_alu.rs` | [`int_alu::IntAlu`]: 32/64-bit integer and bitwise ops |
 //! | `fp_add/` | [`fp_add::FpAddF32`], [`fp_add::FpAddF64`]: pipelined adders from one generic design, a block per stage group |

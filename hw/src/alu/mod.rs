@@ -16,9 +16,9 @@
 //!
 //! After the ALU's latency the delayed form code selects one unit's 128-bit result and
 //! zeroes the bits above the form's width (`elem_bits * vec`). The select is decoded a cycle
-//! before the output and registered one-hot (`o_sel`: per unit and per bit group), so the
-//! output is an AND-OR of registers (a select decoded in the output cycle is the ALU's
-//! critical path, fanning out to all 128 bits). Every unit registers its
+//! before the output and registered one-hot (`o_sel` in `out_select.rs`: per unit and per
+//! bit group), so the output is an AND-OR of registers (a select decoded in the output cycle
+//! is the ALU's critical path, fanning out to all 128 bits). Every unit registers its
 //! operands first and computes from those registers (the adders' last stage drives their
 //! `sum` from their stage-2 registers), so there is no logic between the input ports and the
 //! first registers and no path from the inputs to the outputs; a cycle-based simulator then
@@ -37,14 +37,29 @@
 //! is delayed to it by a [`Delay`] line (`dly_*`: registers at the lane's output, the form
 //! code and valid bit travelling beside them), so every form still has one latency. The
 //! default configuration has latency [`ALU_LATENCY`] and the same registers as before.
+//!
+//! # Blocks
+//! [`ReductionAlu`] (`mod.rs`) holds the units, feeds them their operands, gathers their
+//! lanes and delays them to the common latency; two child blocks do the rest:
+//!
+//! | file | block |
+//! | --- | --- |
+//! | `control.rs` | `AluControl`: the form decoded into the result select (`ctl`) and each unit's operand isolation (`hold_*`), now or a cycle early (`ctl_r`, `hold_r`) |
+//! | `out_select.rs` | `OutSelect`: the output stage: the select decoded into the registered one-hot `o_sel`, then an AND-OR of the delayed unit results |
+
+mod control;
+mod out_select;
 
 use crate::config::{Config, Delay};
-use crate::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64, bits_u128};
+use crate::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64};
 use crate::fp_add16::FpAdd16;
 use crate::fp_minmax16::{FpMinMax16, MINMAX16_LATENCY};
 use crate::int_alu::{INT_ALU_LATENCY, IntAlu};
+use crate::k;
+use control::AluControl;
+use out_select::OutSelect;
 use rust_hdl::prelude::*;
-use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, SPACE_LSB, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
+use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, SPACE_LSB, TYPE_LSB, TYPE_WIDTH};
 use sim::{Op, Type};
 
 /// Cycles from a request on the input ports (`in_valid` high at a rising edge) to its result
@@ -158,98 +173,32 @@ pub struct ReductionAlu {
     /// (the form code then says `v2` of f64, which no PTX form has).
     add_f64_hi: FpAddF64,
 
-    // Form-code field positions and values.
+    /// The result select and the units' operand isolation, decoded from the form.
+    control: AluControl,
+    /// The output stage: one unit's result, masked to the access width.
+    out_select: OutSelect,
+
+    // Form-code field positions and values (the lanes' inputs).
     // (4 bits: a bit index into the 10-bit code)
     op_lsb: Constant<Bits<4>>,
     ty_lsb: Constant<Bits<4>>,
     space_lsb: Constant<Bits<4>>,
-    vec_lsb: Constant<Bits<4>>,
-    op_add: Constant<Bits<OP_WIDTH>>,
     op_max: Constant<Bits<OP_WIDTH>>,
-    ty_b64: Constant<Bits<TYPE_WIDTH>>,
-    ty_u64: Constant<Bits<TYPE_WIDTH>>,
-    ty_s64: Constant<Bits<TYPE_WIDTH>>,
-    ty_f32: Constant<Bits<TYPE_WIDTH>>,
-    ty_f64: Constant<Bits<TYPE_WIDTH>>,
-    ty_f16: Constant<Bits<TYPE_WIDTH>>,
     ty_bf16: Constant<Bits<TYPE_WIDTH>>,
-    ty_f16x2: Constant<Bits<TYPE_WIDTH>>,
     ty_bf16x2: Constant<Bits<TYPE_WIDTH>>,
-    ctl_f32: Constant<Bits<7>>,
-    ctl_f64: Constant<Bits<7>>,
-    ctl_mm: Constant<Bits<7>>,
-    ctl_add16: Constant<Bits<7>>,
-    log2_16: Constant<Bits<3>>,
-    log2_32: Constant<Bits<3>>,
-    log2_64: Constant<Bits<3>>,
     zero64: Constant<Bits<64>>,
-    mask16: Constant<Bits<64>>,
 
     // Decode of the incoming form (stage 1 inputs).
     in_op: Signal<Local, Bits<OP_WIDTH>>,
     in_ty: Signal<Local, Bits<TYPE_WIDTH>>,
     in_shared: Signal<Local, Bit>,
     in_bf16: Signal<Local, Bit>,
-    /// Each unit's operand isolation (`hold`).
-    hold_int: Signal<Local, Bit>,
-    hold_add16: Signal<Local, Bit>,
-    hold_mm: Signal<Local, Bit>,
-    hold_f32: Signal<Local, Bit>,
-    hold_f64: Signal<Local, Bit>,
-    // Decode of the outgoing form (after stage 3).
-    in_vec: Signal<Local, Bits<VEC_WIDTH>>,
-    in_log2: Signal<Local, Bits<3>>,
-    /// The result select, decoded at the input and delayed beside the form code (so the
-    /// output needs no decode): bits 2..0 log2 of the access width in bits, then one-hot
-    /// f32, f64, f16/bf16 min/max, f16/bf16 add (none: integer).
-    in_ctl: Signal<Local, Bits<7>>,
-    /// The decode's form (`in_form`, or `pre_form` when decoded early), its op and type, and
-    /// its output select and unit bits (`in_ctl`'s value, now or a cycle early).
-    c_form: Signal<Local, Bits<CODE_WIDTH>>,
-    c_op: Signal<Local, Bits<OP_WIDTH>>,
-    c_ty: Signal<Local, Bits<TYPE_WIDTH>>,
-    c_ctl: Signal<Local, Bits<7>>,
-    unused_c_form: Signal<Local, Bit>,
-    /// The units' holds (bit 0 int, then f32, f64, min/max, f16/bf16 add) from the decode,
-    /// and registered.
-    hold_nx: Signal<Local, Bits<5>>,
-    hold_h: Signal<Local, Bits<5>>,
-    vb_h: Signal<Local, Bit>,
-    vb_i: Signal<Local, Bit>,
-    ones5: Constant<Bits<5>>,
-    hold_r: DFF<Bits<5>>,
-    ctl_r: DFF<Bits<7>>,
-    /// Decoded early ([`ReductionAlu::with_early_hold`]).
-    early: Constant<Bit>,
     /// The old value from `in_old_mm` and `in_old_wide` ([`ReductionAlu::with_old_replicas`]).
     replicas: Constant<Bit>,
     /// Floating-point forms only, no integer ALU ([`ReductionAlu::fp_only`]).
     no_int: Constant<Bit>,
     old_mm: Signal<Local, Bits<128>>,
     old_wide: Signal<Local, Bits<128>>,
-    /// `dly_ctl` (a cycle before the output) decoded: the one-hot select of the output,
-    /// registered. Bit `4u + g`: unit u (f32, f64, min/max, f16/bf16 add, integer) drives
-    /// bit group g of the result (bits 15..0, 31..16, 63..32, 127..64: the groups within the
-    /// access width; the integer ALU drives groups 2..0 only). The output is then an AND-OR of
-    /// registers, with no decode and no mask.
-    o_sel: DFF<Bits<19>>,
-    o_dec: Signal<Local, Bits<19>>,
-    o_g3: Signal<Local, Bits<3>>,
-    o_grp: Signal<Local, Bits<4>>,
-    grp_16: Constant<Bits<4>>,
-    grp_32: Constant<Bits<4>>,
-    grp_64: Constant<Bits<4>>,
-    grp_all: Constant<Bits<4>>,
-    o_m: Signal<Local, Bits<64>>,
-    u_lo: Signal<Local, Bits<320>>,
-    u_hi: Signal<Local, Bits<256>>,
-    grp1: Constant<Bits<64>>,
-    grp2: Constant<Bits<64>>,
-    out_ctl: Signal<Local, Bits<7>>,
-    out_log2: Signal<Local, Bits<3>>,
-    // Result select, as low and high 64-bit halves.
-    sel_lo: Signal<Local, Bits<64>>,
-    sel_hi: Signal<Local, Bits<64>>,
     // Lane gathering (lanes 0-3 / 4-7 of the 16-bit units, 0-1 / 2-3 of the f32 adders).
     lane_mm: Signal<Local, Bits<16>>,
     lane_add16: Signal<Local, Bits<16>>,
@@ -317,10 +266,6 @@ impl ReductionAlu {
         let fp16 = cfg.fp16_add_latency();
         let int = cfg.int_alu_latency();
         let mm = cfg.minmax16_latency();
-        let op = |o: Op| Constant::new(bits_u128(o as u128));
-        let ty = |t: Type| Constant::new(bits_u128(t as u128));
-        let mask = |bits: u32| Constant::new(bits_u128(u128::MAX >> (128 - bits)));
-        let zero = || Constant::new(bits_u128(0));
         Self {
             clock: Default::default(),
             in_valid: Default::default(),
@@ -340,76 +285,23 @@ impl ReductionAlu {
             add_f32: std::array::from_fn(|_| FpAddF32::new(cfg)),
             add_f64: FpAddF64::new(cfg),
             add_f64_hi: FpAddF64::new(cfg),
-            op_lsb: Constant::new(bits_u128(OP_LSB as u128)),
-            ty_lsb: Constant::new(bits_u128(TYPE_LSB as u128)),
-            space_lsb: Constant::new(bits_u128(SPACE_LSB as u128)),
-            vec_lsb: Constant::new(bits_u128(VEC_LSB as u128)),
-            op_add: op(Op::Add),
-            op_max: op(Op::Max),
-            ty_b64: ty(Type::B64),
-            ty_u64: ty(Type::U64),
-            ty_s64: ty(Type::S64),
-            ty_f32: ty(Type::F32),
-            ty_f64: ty(Type::F64),
-            ty_f16: ty(Type::F16),
-            ty_bf16: ty(Type::Bf16),
-            ty_f16x2: ty(Type::F16x2),
-            ty_bf16x2: ty(Type::Bf16x2),
-            ctl_f32: Constant::new(bits_u128(1 << 3)),
-            ctl_f64: Constant::new(bits_u128(1 << 4)),
-            ctl_mm: Constant::new(bits_u128(1 << 5)),
-            ctl_add16: Constant::new(bits_u128(1 << 6)),
-            log2_16: Constant::new(bits_u128(4)),
-            log2_32: Constant::new(bits_u128(5)),
-            log2_64: Constant::new(bits_u128(6)),
-            zero64: zero(),
-            mask16: mask(16),
+            control: AluControl::new(early),
+            out_select: OutSelect::new(),
+            op_lsb: k(OP_LSB as u128),
+            ty_lsb: k(TYPE_LSB as u128),
+            space_lsb: k(SPACE_LSB as u128),
+            op_max: k(Op::Max as u128),
+            ty_bf16: k(Type::Bf16 as u128),
+            ty_bf16x2: k(Type::Bf16x2 as u128),
+            zero64: k(0),
             in_op: Default::default(),
             in_ty: Default::default(),
             in_shared: Default::default(),
             in_bf16: Default::default(),
-            hold_int: Default::default(),
-            hold_add16: Default::default(),
-            hold_mm: Default::default(),
-            hold_f32: Default::default(),
-            hold_f64: Default::default(),
-            in_vec: Default::default(),
-            in_log2: Default::default(),
-            in_ctl: Default::default(),
-            c_form: Default::default(),
-            c_op: Default::default(),
-            c_ty: Default::default(),
-            c_ctl: Default::default(),
-            unused_c_form: Default::default(),
-            hold_nx: Default::default(),
-            hold_h: Default::default(),
-            vb_h: Default::default(),
-            vb_i: Default::default(),
-            ones5: Constant::new(bits_u128(0b11111)),
-            hold_r: Default::default(),
-            ctl_r: Default::default(),
-            early: Constant::new(early),
             replicas: Constant::new(false),
             no_int: Constant::new(false),
             old_mm: Default::default(),
             old_wide: Default::default(),
-            o_sel: Default::default(),
-            o_dec: Default::default(),
-            o_g3: Default::default(),
-            o_grp: Default::default(),
-            grp_16: Constant::new(bits_u128(0b0001)),
-            grp_32: Constant::new(bits_u128(0b0011)),
-            grp_64: Constant::new(bits_u128(0b0111)),
-            grp_all: Constant::new(bits_u128(0b1111)),
-            o_m: Default::default(),
-            u_lo: Default::default(),
-            u_hi: Default::default(),
-            grp1: Constant::new(bits_u128(0xFFFF_0000)),
-            grp2: Constant::new(bits_u128(0xFFFF_FFFF_0000_0000)),
-            out_ctl: Default::default(),
-            out_log2: Default::default(),
-            sel_lo: Default::default(),
-            sel_hi: Default::default(),
             lane_mm: Default::default(),
             lane_add16: Default::default(),
             lane_f32: Default::default(),
@@ -438,16 +330,13 @@ impl ReductionAlu {
 impl Logic for ReductionAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hold_r, ctl_r);
         clock!(
-            self, clock, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi, dly_add16_lo, dly_add16_hi,
-            dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi, o_sel
+            self, clock, control, out_select, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi,
+            dly_add16_lo, dly_add16_hi, dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi
         );
 
-        // ==========================================================================
-        // Stage 1: decode the form, feed every unit its slice of the operands.
-        // (The units register their own stage-1 results.)
-        // ==========================================================================
+        // Stage 1: decode the form, feed every unit its slice of the operands (the units
+        // register their own stage-1 results).
         self.in_op.next = self.in_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.in_ty.next = self.in_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.in_shared.next = self.in_form.val().get_bit(self.space_lsb.val().index());
@@ -463,22 +352,36 @@ impl Logic for ReductionAlu {
             self.old_wide.next = self.in_old_wide.val();
         }
 
+        // The result select and the operand isolation (`hold`: only the unit that executes
+        // the form loads its operands), decoded now or a cycle early.
+        self.control.in_valid.next = self.in_valid.val();
+        self.control.in_form.next = self.in_form.val();
+        self.control.pre_valid.next = self.pre_valid.val();
+        self.control.pre_form.next = self.pre_form.val();
+
         self.int_alu.clock.next = self.clock.val();
         self.int_alu.op.next = self.in_op.val();
         self.int_alu.ty.next = self.in_ty.val();
         self.int_alu.a.next = self.in_old.val().get_bits::<64>(0);
         self.int_alu.b.next = self.in_b.val().get_bits::<64>(0);
-
+        self.int_alu.hold.next = self.control.hold_int.val();
+        if self.no_int.val() {
+            self.int_alu.hold.next = true;
+            self.int_alu.a.next = self.zero64.val();
+            self.int_alu.b.next = self.zero64.val();
+        }
         for i in 0..8 {
             self.add16[i].clock.next = self.clock.val();
             self.add16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
             self.add16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.add16[i].bf16.next = self.in_bf16.val();
+            self.add16[i].hold.next = self.control.hold_add16.val();
             self.minmax16[i].clock.next = self.clock.val();
             self.minmax16[i].a.next = self.old_mm.val().get_bits::<16>(16 * i);
             self.minmax16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.minmax16[i].bf16.next = self.in_bf16.val();
             self.minmax16[i].max.next = self.in_op.val() == self.op_max.val();
+            self.minmax16[i].hold.next = self.control.hold_mm.val();
         }
         for i in 0..4 {
             self.add_f32[i].clock.next = self.clock.val();
@@ -487,114 +390,28 @@ impl Logic for ReductionAlu {
             // Global f32 flushes subnormal inputs and results.
             self.add_f32[i].ftz.next = !self.in_shared.val();
             self.add_f32[i].nan_quiet.next = false;
+            self.add_f32[i].hold.next = self.control.hold_f32.val();
         }
         self.add_f64.clock.next = self.clock.val();
         self.add_f64.a.next = self.old_wide.val().get_bits::<64>(0);
         self.add_f64.b.next = self.in_b.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f64.nan_quiet.next = self.in_shared.val();
+        self.add_f64.hold.next = self.control.hold_f64.val();
         self.add_f64_hi.clock.next = self.clock.val();
         self.add_f64_hi.a.next = self.old_wide.val().get_bits::<64>(64);
         self.add_f64_hi.b.next = self.in_b.val().get_bits::<64>(64);
         self.add_f64_hi.ftz.next = false;
         self.add_f64_hi.nan_quiet.next = self.in_shared.val();
+        self.add_f64_hi.hold.next = self.control.hold_f64.val();
 
+        // Delay lines: the request (valid bit, form code, and its select: one register
+        // shorter, the last place is the output stage's `o_sel`), and every lane group's
+        // result from its own latency (integer and min/max: 1; f16/bf16 adders; f32/f64
+        // adders) to the ALU's (the deepest).
         self.dly_valid.d.next = self.in_valid.val();
         self.dly_form.d.next = self.in_form.val();
-
-        // The output select, decoded here (or a cycle early, from `pre_form`): log2 of the
-        // element width, then of the access.
-        self.c_form.next = self.in_form.val();
-        if self.early.val() {
-            self.c_form.next = self.pre_form.val();
-        }
-        self.c_op.next = self.c_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
-        // (The space bit is not part of the decode.)
-        self.unused_c_form.next = self.c_form.val().any();
-        self.c_ty.next = self.c_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        self.in_vec.next = self.c_form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
-        self.in_log2.next = self.log2_32.val();
-        if (self.c_ty.val() == self.ty_f16.val()) || (self.c_ty.val() == self.ty_bf16.val()) {
-            self.in_log2.next = self.log2_16.val();
-        }
-        if (self.c_ty.val() == self.ty_b64.val())
-            || (self.c_ty.val() == self.ty_u64.val())
-            || (self.c_ty.val() == self.ty_s64.val())
-            || (self.c_ty.val() == self.ty_f64.val())
-        {
-            self.in_log2.next = self.log2_64.val();
-        }
-        self.in_log2.next = self.in_log2.val() + bit_cast::<3, VEC_WIDTH>(self.in_vec.val());
-        self.c_ctl.next = bit_cast::<7, 3>(self.in_log2.val());
-        if self.c_ty.val() == self.ty_f32.val() {
-            self.c_ctl.next = self.c_ctl.val() | self.ctl_f32.val();
-        } else if self.c_ty.val() == self.ty_f64.val() {
-            self.c_ctl.next = self.c_ctl.val() | self.ctl_f64.val();
-        } else if (self.c_ty.val() == self.ty_f16.val())
-            || (self.c_ty.val() == self.ty_f16x2.val())
-            || (self.c_ty.val() == self.ty_bf16.val())
-            || (self.c_ty.val() == self.ty_bf16x2.val())
-        {
-            if self.c_op.val() == self.op_add.val() {
-                self.c_ctl.next = self.c_ctl.val() | self.ctl_add16.val();
-            } else {
-                self.c_ctl.next = self.c_ctl.val() | self.ctl_mm.val();
-            }
-        }
-        self.ctl_r.d.next = self.c_ctl.val();
-        self.in_ctl.next = self.c_ctl.val();
-        if self.early.val() {
-            self.in_ctl.next = self.ctl_r.q.val();
-        }
-        self.dly_ctl.d.next = self.in_ctl.val();
-
-        // Operand isolation: only the unit that executes the form (the unit bits of `in_ctl`;
-        // none: the integer ALU) loads its operands, the others keep theirs. Besides saving
-        // their switching, this keeps each unit's input registers its own: fed the same
-        // operand bits, synthesis would merge them into one register fanned out to every unit.
-        // (Early: from the next cycle's operation, registered, one flip-flop per unit kind.)
-        self.vb_h.next = self.in_valid.val();
-        if self.early.val() {
-            self.vb_h.next = self.pre_valid.val();
-        }
-        // Bit 0: the integer ALU (no unit bit); bits 1-4: `c_ctl`'s unit bits 3-6 (f32, f64,
-        // min/max, f16/bf16 add).
-        self.vb_i.next = !self.c_ctl.val().get_bits::<4>(3).any();
-        self.hold_nx.next = self.ones5.val();
-        if self.vb_h.val() {
-            self.hold_nx.next =
-                !((bit_cast::<5, 4>(self.c_ctl.val().get_bits::<4>(3)) << 1) | bit_cast::<5, 1>(self.vb_i.val().into()));
-        }
-        self.hold_r.d.next = self.hold_nx.val();
-        self.hold_h.next = self.hold_nx.val();
-        if self.early.val() {
-            self.hold_h.next = self.hold_r.q.val();
-        }
-        self.hold_int.next = self.hold_h.val().get_bit(0);
-        self.hold_f32.next = self.hold_h.val().get_bit(1);
-        self.hold_f64.next = self.hold_h.val().get_bit(2);
-        self.hold_mm.next = self.hold_h.val().get_bit(3);
-        self.hold_add16.next = self.hold_h.val().get_bit(4);
-        self.int_alu.hold.next = self.hold_int.val();
-        if self.no_int.val() {
-            self.int_alu.hold.next = true;
-            self.int_alu.a.next = self.zero64.val();
-            self.int_alu.b.next = self.zero64.val();
-        }
-        for i in 0..8 {
-            self.add16[i].hold.next = self.hold_add16.val();
-            self.minmax16[i].hold.next = self.hold_mm.val();
-        }
-        for i in 0..4 {
-            self.add_f32[i].hold.next = self.hold_f32.val();
-        }
-        self.add_f64.hold.next = self.hold_f64.val();
-        self.add_f64_hi.hold.next = self.hold_f64.val();
-
-        // ==========================================================================
-        // Delay lines: every lane group's result from its own latency (integer and
-        // min/max: 1; f16/bf16 adders; f32/f64 adders) to the ALU's (the deepest).
-        // ==========================================================================
+        self.dly_ctl.d.next = self.control.ctl.val();
         self.dly_int.d.next = self.int_alu.y.val();
         self.mm_lo.next = self.zero64.val();
         self.mm_hi.next = self.zero64.val();
@@ -627,74 +444,21 @@ impl Logic for ReductionAlu {
         self.dly_f64_lo.d.next = self.add_f64.sum.val();
         self.dly_f64_hi.d.next = self.add_f64_hi.sum.val();
 
-        // ==========================================================================
         // Output (after the delay lines and the deepest lanes' last logic): select by
         // form, mask.
-        // ==========================================================================
-
-        // (`dly_ctl` is one register shorter: its last place is `o_sel`.)
-        self.out_ctl.next = self.dly_ctl.q.val();
-        self.out_log2.next = self.out_ctl.val().get_bits::<3>(0);
-        self.o_grp.next = self.grp_all.val();
-        if self.out_log2.val() == self.log2_16.val() {
-            self.o_grp.next = self.grp_16.val();
-        } else if self.out_log2.val() == self.log2_32.val() {
-            self.o_grp.next = self.grp_32.val();
-        } else if self.out_log2.val() == self.log2_64.val() {
-            self.o_grp.next = self.grp_64.val();
-        }
-        // One unit: f32, f64, min/max, f16/bf16 add in this order, else the integer ALU
-        // (which drives the low half only: groups 2..0).
-        self.o_g3.next = self.o_grp.val().get_bits::<3>(0);
-        self.o_dec.next = bit_cast::<19, 3>(self.o_g3.val()) << 16;
-        if self.out_ctl.val().get_bit(3) {
-            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val());
-        } else if self.out_ctl.val().get_bit(4) {
-            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val()) << 4;
-        } else if self.out_ctl.val().get_bit(5) {
-            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val()) << 8;
-        } else if self.out_ctl.val().get_bit(6) {
-            self.o_dec.next = bit_cast::<19, 4>(self.o_grp.val()) << 12;
-        }
-        self.o_sel.d.next = self.o_dec.val();
-
-        // Each unit's halves, masked by its group bits, ORed (one unit is selected). Unit u's
-        // low half is `u_lo` bits 64u.., its high half `u_hi` bits 64u.. (the integer ALU, u = 4,
-        // has none).
-        self.u_lo.next = bit_cast::<320, 64>(self.dly_f32_lo.q.val())
-            | (bit_cast::<320, 64>(self.dly_f64_lo.q.val()) << 64)
-            | (bit_cast::<320, 64>(self.dly_mm_lo.q.val()) << 128)
-            | (bit_cast::<320, 64>(self.dly_add16_lo.q.val()) << 192)
-            | (bit_cast::<320, 64>(self.dly_int.q.val()) << 256);
-        self.u_hi.next = bit_cast::<256, 64>(self.dly_f32_hi.q.val())
-            | (bit_cast::<256, 64>(self.dly_f64_hi.q.val()) << 64)
-            | (bit_cast::<256, 64>(self.dly_mm_hi.q.val()) << 128)
-            | (bit_cast::<256, 64>(self.dly_add16_hi.q.val()) << 192);
-        self.sel_lo.next = self.zero64.val();
-        self.sel_hi.next = self.zero64.val();
-        for u in 0..5 {
-            self.o_m.next = self.zero64.val();
-            if self.o_sel.q.val().get_bit(4 * u) {
-                self.o_m.next = self.mask16.val();
-            }
-            if self.o_sel.q.val().get_bit(4 * u + 1) {
-                self.o_m.next = self.o_m.val() | self.grp1.val();
-            }
-            if self.o_sel.q.val().get_bit(4 * u + 2) {
-                self.o_m.next = self.o_m.val() | self.grp2.val();
-            }
-            self.sel_lo.next = self.sel_lo.val() | (self.u_lo.val().get_bits::<64>(64 * u) & self.o_m.val());
-        }
-        for u in 0..4 {
-            if self.o_sel.q.val().get_bit(4 * u + 3) {
-                self.sel_hi.next = self.sel_hi.val() | self.u_hi.val().get_bits::<64>(64 * u);
-            }
-        }
-
+        self.out_select.ctl.next = self.dly_ctl.q.val();
+        self.out_select.f32_lo.next = self.dly_f32_lo.q.val();
+        self.out_select.f32_hi.next = self.dly_f32_hi.q.val();
+        self.out_select.f64_lo.next = self.dly_f64_lo.q.val();
+        self.out_select.f64_hi.next = self.dly_f64_hi.q.val();
+        self.out_select.mm_lo.next = self.dly_mm_lo.q.val();
+        self.out_select.mm_hi.next = self.dly_mm_hi.q.val();
+        self.out_select.add16_lo.next = self.dly_add16_lo.q.val();
+        self.out_select.add16_hi.next = self.dly_add16_hi.q.val();
+        self.out_select.int_lo.next = self.dly_int.q.val();
         self.out_valid.next = self.dly_valid.q.val();
         self.out_form.next = self.dly_form.q.val();
-        self.out_data.next =
-            (bit_cast::<128, 64>(self.sel_hi.val()) << 64) | bit_cast::<128, 64>(self.sel_lo.val());
+        self.out_data.next = self.out_select.data.val();
     }
 }
 
