@@ -206,7 +206,9 @@
 //!
 //! # Source files
 //! `update.rs` wires the stages; the parts that stand alone are blocks of their own, one file
-//! each: `accept.rs` (s0: the request's decode into the queue's push, `ac_*`), `access.rs`
+//! each: `accept.rs` (s0: the request's decode into the queue's push, `ad_*` and `ac_*`) with
+//! its two steps `form_decode.rs` (the operation) and `push_decode.rs` (the address checks and
+//! queue fields), `access.rs`
 //! (the access's shift, byte masks and ALU form from s1's payload), `forward_compare.rs`
 //! (sc's forwarding compares and the select's copies towards s1), `cas.rs` (the registered
 //! pipeline's `atom.cas` check), `credits.rs` (the response places reserved at issue) and
