@@ -21,7 +21,9 @@
 //! request per cycle) and the read engine's state, from which its `ld.b128` follows directly.
 //! So its grant (`go`) reaches an engine's next state, but no engine's request logic reaches
 //! the grant in the same cycle. Its pick goes into a request register (`rq_*`, one cycle),
-//! so that the unit's accept decode starts from registers too. The unit's `req_id`
+//! so that the unit's accept decode starts from registers too, or, in a cycle in which the
+//! unit does not take `rq_*`, into a skid register (`sk_*`); the arbiter sends while the skid
+//! register is empty, so the unit's `req_ready` reaches neither the arbiter nor the engines. The unit's `req_id`
 //! carries the entry's tag (bits 4..0) and the shift that puts an atomic's old value on its
 //! byte lanes (bits 7..5, in 2-byte steps); the response is shifted before it is stored.
 //!
@@ -128,6 +130,21 @@ pub struct AxiUnit<const IDW: usize> {
     rq_addr: DFF<Bits<32>>,
     rq_data: DFF<Bits<128>>,
     rq_id: DFF<Bits<ID_WIDTH>>,
+    /// The skid register (`sk_*`): the pick of a cycle in which the unit does not take
+    /// `rq_*`. The arbiter sends while it is empty, so the unit's `req_ready` reaches these
+    /// two registers only, not the engines' next state.
+    sk_valid: DFF<Bit>,
+    sk_op: DFF<Bits<REQ_OP_WIDTH>>,
+    sk_addr: DFF<Bits<32>>,
+    sk_data: DFF<Bits<128>>,
+    sk_id: DFF<Bits<ID_WIDTH>>,
+    /// The arbiter's pick.
+    p_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
+    p_addr: Signal<Local, Bits<32>>,
+    p_data: Signal<Local, Bits<128>>,
+    p_id: Signal<Local, Bits<ID_WIDTH>>,
+    /// The unit takes `rq_*` this cycle.
+    u_fire: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     sel_w: Signal<Local, Bit>,
     go_any: Signal<Local, Bit>,
@@ -193,6 +210,16 @@ impl<const IDW: usize> AxiUnit<IDW> {
             rq_addr: Default::default(),
             rq_data: Default::default(),
             rq_id: Default::default(),
+            sk_valid: Default::default(),
+            sk_op: Default::default(),
+            sk_addr: Default::default(),
+            sk_data: Default::default(),
+            sk_id: Default::default(),
+            p_op: Default::default(),
+            p_addr: Default::default(),
+            p_data: Default::default(),
+            p_id: Default::default(),
+            u_fire: Default::default(),
             take: Default::default(),
             sel_w: Default::default(),
             go_any: Default::default(),
@@ -210,6 +237,7 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, prefer_w, rq_valid, rq_op, rq_addr, rq_data, rq_id);
+        dff_setup!(self, clock, sk_valid, sk_op, sk_addr, sk_data, sk_id);
         clock!(self, clock, wr, rd, rob, unit);
         self.wr.reset.next = self.reset.val();
         self.rd.reset.next = self.reset.val();
@@ -246,21 +274,21 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
         self.unit.req_mask.next = self.zero_mask.val();
 
         // The arbiter (from the engines' registers): the request of the channel it picks, into
-        // the request register.
+        // the request register (or the skid register).
         self.sel_w.next = self.wr.q_valid.val() && (!self.rd.q_valid.val() || self.prefer_w.q.val());
         self.rob.a_id.next = self.rd.q_id.val();
         self.rob.a_r.next = true;
         self.rob.a_rlast.next = self.rd.q_rlast.val();
         self.rob.a_b.next = false;
         self.rob.a_w.next = false;
-        self.rq_op.d.next = self.rd.q_op.val();
-        self.rq_addr.d.next = self.rd.q_addr.val();
-        self.rq_data.d.next = self.wr.q_data.val();
-        self.rq_id.d.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val());
+        self.p_op.next = self.rd.q_op.val();
+        self.p_addr.next = self.rd.q_addr.val();
+        self.p_data.next = self.wr.q_data.val();
+        self.p_id.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val());
         if self.sel_w.val() {
-            self.rq_op.d.next = self.wr.q_op.val();
-            self.rq_addr.d.next = self.wr.q_addr.val();
-            self.rq_id.d.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val())
+            self.p_op.next = self.wr.q_op.val();
+            self.p_addr.next = self.wr.q_addr.val();
+            self.p_id.next = bit_cast::<ID_WIDTH, ROB_TAG_BITS>(self.rob.tail.val())
                 | (bit_cast::<ID_WIDTH, 3>(self.wr.q_shift.val()) << self.c5.val());
             self.rob.a_id.next = self.wr.q_id.val();
             self.rob.a_r.next = self.wr.q_r.val();
@@ -269,19 +297,47 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
             self.rob.a_w.next = true;
         }
 
-        // The handshake: the request register takes a request when it is empty or the unit
-        // takes its own this cycle.
-        self.take.next = !self.rq_valid.q.val() || self.unit.req_ready.val();
+        // The handshake: the arbiter sends while the skid register is empty. The request
+        // register holds while the unit does not take it; else it takes the skid register's
+        // request, or the pick (which goes into the skid register when the unit stalls).
+        self.take.next = !self.sk_valid.q.val();
         self.go_any.next = self.take.val() && !self.rob.full.val() && (self.wr.q_valid.val() || self.rd.q_valid.val());
-        if !self.take.val() {
-            self.rq_op.d.next = self.rq_op.q.val();
-            self.rq_addr.d.next = self.rq_addr.q.val();
-            self.rq_data.d.next = self.rq_data.q.val();
-            self.rq_id.d.next = self.rq_id.q.val();
+        self.u_fire.next = self.rq_valid.q.val() && self.unit.req_ready.val();
+        self.rq_valid.d.next = self.rq_valid.q.val();
+        self.rq_op.d.next = self.rq_op.q.val();
+        self.rq_addr.d.next = self.rq_addr.q.val();
+        self.rq_data.d.next = self.rq_data.q.val();
+        self.rq_id.d.next = self.rq_id.q.val();
+        self.sk_valid.d.next = self.sk_valid.q.val();
+        self.sk_op.d.next = self.sk_op.q.val();
+        self.sk_addr.d.next = self.sk_addr.q.val();
+        self.sk_data.d.next = self.sk_data.q.val();
+        self.sk_id.d.next = self.sk_id.q.val();
+        if !self.rq_valid.q.val() || self.u_fire.val() {
+            if self.sk_valid.q.val() {
+                self.rq_valid.d.next = true;
+                self.rq_op.d.next = self.sk_op.q.val();
+                self.rq_addr.d.next = self.sk_addr.q.val();
+                self.rq_data.d.next = self.sk_data.q.val();
+                self.rq_id.d.next = self.sk_id.q.val();
+                self.sk_valid.d.next = false;
+            } else {
+                self.rq_valid.d.next = self.go_any.val();
+                self.rq_op.d.next = self.p_op.val();
+                self.rq_addr.d.next = self.p_addr.val();
+                self.rq_data.d.next = self.p_data.val();
+                self.rq_id.d.next = self.p_id.val();
+            }
+        } else if self.go_any.val() {
+            self.sk_valid.d.next = true;
+            self.sk_op.d.next = self.p_op.val();
+            self.sk_addr.d.next = self.p_addr.val();
+            self.sk_data.d.next = self.p_data.val();
+            self.sk_id.d.next = self.p_id.val();
         }
-        self.rq_valid.d.next = self.go_any.val() || (self.rq_valid.q.val() && !self.unit.req_ready.val());
         if self.reset.val() {
             self.rq_valid.d.next = false;
+            self.sk_valid.d.next = false;
         }
         self.wr.go.next = self.go_any.val()
             && self.wr.q_valid.val()
