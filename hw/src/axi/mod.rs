@@ -23,9 +23,10 @@
 //! the grant in the same cycle. Its pick goes into a request register (`rq_*`, one cycle),
 //! so that the unit's accept decode starts from registers too, or, in a cycle in which the
 //! unit does not take `rq_*`, into a skid register (`sk_*`); the arbiter sends while the skid
-//! register is empty, so the unit's `req_ready` reaches neither the arbiter nor the engines. The unit's `req_id`
-//! carries the entry's tag (bits 4..0) and the shift that puts an atomic's old value on its
-//! byte lanes (bits 7..5, in 2-byte steps); the response is shifted before it is stored.
+//! register is empty, so the unit's `req_ready` reaches neither the arbiter nor the engines.
+//! The unit's `req_id` carries the entry's tag (bits 4..0) and the shift that puts an
+//! atomic's old value on its byte lanes (bits 7..5, in 2-byte steps); the response is shifted
+//! before it is stored.
 //!
 //! AtomicCompare is the unit's `atom.cas`. AtomicSwap is a load and then a store from the
 //! write engine: atomic, because every request that changes memory comes from that one engine
