@@ -43,11 +43,12 @@
 //!
 //! # Registered push ([`OrderingQueue::with_registered_push`], the unit's registered pipeline)
 //! The push keeps the pushed request's raw matches with the slots (`m_q`: line and words,
-//! with no issue applied) and the history's
-//! count, and is not eligible in its first cycle; every entry applies an issue one cycle late
-//! (`last_fs`: its dependence bit on the issued entry is cleared, and that entry's window,
-//! `i_wt` read from its slot, joins its count, a cycle after the issue). So neither the pushed request's
-//! decode nor any state of the other entries waits for this cycle's pick; the price is a
+//! with no issue applied) and the history's count, and is not eligible in its first cycle;
+//! every entry applies an issue one cycle late (`last_fs`, each entry reading a replica of
+//! its own, away from the issue outputs' select: its dependence bit on the issued entry is
+//! cleared, and that entry's window, `i_wt` read from its slot, joins its count, a cycle
+//! after the issue). So neither the pushed request's decode nor any state of the other
+//! entries waits for this cycle's pick; the price is a
 //! cycle more from push to issue, and a window of at least 1 for every ordered entry.
 //! Three more registers keep the pick and the line compares off each other's paths:
 //! - the windows of the history places the pushed line matches (each place's match ANDed
@@ -391,7 +392,11 @@ impl Logic for OrderingQueue {
         self.ent.late.next = self.slots.late.val();
         self.ent.wt0.next = self.slots.wt0.val();
         self.ent.fs.next = self.pick.fs.val();
-        self.ent.last_fs.next = self.pick.last_fs_q.val();
+        self.ent.blk.next = self.pick.blk.val();
+        self.ent.pick_en.next = self.pick.pick_en.val();
+        for i in 0..QUEUE_DEPTH {
+            self.ent.last_fs[i].next = self.pick.last_fs_e[i].val();
+        }
         self.ent.i_wt.next = self.pick.i_wt.val();
         self.ent.ld.next = self.alloc.ld.val();
         self.ent.push_ordered.next = self.push_ordered.val();

@@ -28,6 +28,13 @@ pub(super) struct IssueSelect {
     /// The slot issuing this cycle (one-hot, zero when none), and the issues of the last two
     /// cycles.
     pub fs: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// The pick's terms for the entries' eligibility: an older eligible entry (bit i: entry
+    /// i does not win), and whether the pick issues (`fs[i] = en & elig[i] & !blk[i]`).
+    pub blk: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub pick_en: Signal<Out, Bit>,
+    /// `last_fs` again, one replica per entry for its wait state, so the issue outputs'
+    /// AND-OR (over 200 loads) does not load the entries' counts and dependences.
+    pub last_fs_e: [Signal<Out, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub last_fs_q: Signal<Out, Bits<QUEUE_DEPTH>>,
     pub last2_fs_q: Signal<Out, Bits<QUEUE_DEPTH>>,
     pub issue_valid: Signal<Out, Bit>,
@@ -44,6 +51,7 @@ pub(super) struct IssueSelect {
     last2_fs: DFF<Bits<QUEUE_DEPTH>>,
     /// `last2_fs` again, one replica per quarter of `issue_payload_late`, and the quarters.
     l2_sel: [ReplicaReg<Bits<QUEUE_DEPTH>>; 4],
+    lfs_e: [ReplicaReg<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pq_mask: [Constant<Bits<QUEUE_PAYLOAD_BITS>>; 4],
     /// Registered push: an entry issued in the last cycle (the late issue outputs).
     last_fire: DFF<Bit>,
@@ -59,6 +67,7 @@ pub(super) struct IssueSelect {
     found: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     win: Signal<Local, Bit>,
+    bk: Signal<Local, Bit>,
     sel: Signal<Local, Bits<QUEUE_DEPTH>>,
     oldest: Signal<Local, Bit>,
     old_waits: Signal<Local, Bit>,
@@ -89,6 +98,9 @@ impl IssueSelect {
             words: Default::default(),
             wt: Default::default(),
             fs: Default::default(),
+            blk: Default::default(),
+            pick_en: Default::default(),
+            last_fs_e: Default::default(),
             last_fs_q: Default::default(),
             last2_fs_q: Default::default(),
             issue_valid: Default::default(),
@@ -102,6 +114,7 @@ impl IssueSelect {
             last_fs: Default::default(),
             last2_fs: Default::default(),
             l2_sel: Default::default(),
+            lfs_e: Default::default(),
             pq_mask: std::array::from_fn(|q| {
                 let (lo, hi) = (q * QUEUE_PAYLOAD_BITS / 4, (q + 1) * QUEUE_PAYLOAD_BITS / 4);
                 Constant::new((Bits::<QUEUE_PAYLOAD_BITS>::mask() >> (QUEUE_PAYLOAD_BITS - (hi - lo)) as u64) << lo as u64)
@@ -116,6 +129,7 @@ impl IssueSelect {
             found: Default::default(),
             fire: Default::default(),
             win: Default::default(),
+            bk: Default::default(),
             sel: Default::default(),
             oldest: Default::default(),
             old_waits: Default::default(),
@@ -140,20 +154,29 @@ impl Logic for IssueSelect {
         for q in 0..4 {
             self.l2_sel[q].clock.next = self.clock.val();
         }
-        // The pick: the oldest eligible entry (one-hot `sel`).
+        for i in 0..QUEUE_DEPTH {
+            self.lfs_e[i].clock.next = self.clock.val();
+        }
+        // The pick: the oldest eligible entry (one-hot `sel`). `blk` and `en` go to the
+        // entries' eligibility too, which takes `!fs[i]` as `blk[i] | !elig[i] | !en`: one
+        // LUT after the OR of the older entries, not after the pick.
         self.en.next = self.issue_enable.val() && !self.reset.val();
+        self.pick_en.next = self.en.val();
         self.found.next = false;
         self.sel.next = self.zero_d.val();
+        self.blk.next = self.zero_d.val();
         for i in 0..QUEUE_DEPTH {
             if self.elig.val().get_bit(i) {
                 self.found.next = true;
             }
-            self.win.next = self.elig.val().get_bit(i);
+            self.bk.next = false;
             for j in 0..QUEUE_DEPTH {
                 if (j != i) && self.elig.val().get_bit(j) && self.older[j].val().get_bit(i) {
-                    self.win.next = false;
+                    self.bk.next = true;
                 }
             }
+            self.blk.next = (self.blk.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.bk.val().into()) << self.top_sh.val());
+            self.win.next = self.elig.val().get_bit(i) && !self.bk.val();
             self.sel.next = (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
         }
         self.fire.next = self.found.val() && self.en.val();
@@ -162,6 +185,10 @@ impl Logic for IssueSelect {
             self.fs.next = self.sel.val();
         }
         self.last_fs.d.next = self.fs.val();
+        for i in 0..QUEUE_DEPTH {
+            self.lfs_e[i].d.next = self.fs.val();
+            self.last_fs_e[i].next = self.lfs_e[i].q.val();
+        }
         self.last2_fs.d.next = self.last_fs.q.val();
         self.last_fs_q.next = self.last_fs.q.val();
         self.last2_fs_q.next = self.last2_fs.q.val();

@@ -27,9 +27,12 @@ pub(super) struct EntryWait {
     pub late: Signal<In, Bits<QUEUE_DEPTH>>,
     pub wt0: Signal<In, Bits<QUEUE_DEPTH>>,
     pub wt: [Signal<In, Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
-    /// This cycle's issue, the last cycle's, and the window of the one the outputs show.
+    /// This cycle's issue, the pick's terms of it (see [`super::select::IssueSelect`]), the
+    /// last cycle's issue (a replica per entry) and the window of the one the outputs show.
     pub fs: Signal<In, Bits<QUEUE_DEPTH>>,
-    pub last_fs: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub blk: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub pick_en: Signal<In, Bit>,
+    pub last_fs: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub i_wt: Signal<In, Bits<QUEUE_WAIT_MAX>>,
     /// The push: the slots that load the pushed state
     /// ([`super::free_slot::FreeSlot`]), the pushed entry's matches
@@ -110,6 +113,8 @@ impl EntryWait {
             wt0: Default::default(),
             wt: Default::default(),
             fs: Default::default(),
+            blk: Default::default(),
+            pick_en: Default::default(),
             last_fs: Default::default(),
             i_wt: Default::default(),
             ld: Default::default(),
@@ -193,10 +198,10 @@ impl Logic for EntryWait {
             self.k_cnt.next = self.e_cnt[i].q.val();
             self.k_hz.next = self.e_hzc[i].q.val();
             // (The entries it waits on are ordered, hence late with a registered push.)
-            self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs.val()).any();
-            self.k_chain.next = (self.e_ch[i].q.val() & self.last_fs.val()).any();
+            self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs[i].val()).any();
+            self.k_chain.next = (self.e_ch[i].q.val() & self.last_fs[i].val()).any();
             if self.rp.val() {
-                self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs.val();
+                self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs[i].val();
                 // (A chain producer's issue adds the chain's window, not its own.)
                 if self.k_hit.val() {
                     self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
@@ -256,10 +261,14 @@ impl Logic for EntryWait {
             self.k_c0.next = self.k_cnt.val().get_bit(0);
             if self.rp.val() {
                 self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
-                    || (self.e_dw[i].q.val() & self.last_fs.val()).any()
+                    || (self.e_dw[i].q.val() & self.last_fs[i].val()).any()
                     || (self.ph_we.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
-            self.e_elig[i].d.next = self.valid.val().get_bit(i) && !self.fs.val().get_bit(i) && !self.k_c0.val() && !self.k_blk.val();
+            // (`!fs[i]` as the pick's terms: see `blk`.)
+            self.e_elig[i].d.next = self.valid.val().get_bit(i)
+                && (self.blk.val().get_bit(i) || !self.e_elig[i].q.val() || !self.pick_en.val())
+                && !self.k_c0.val()
+                && !self.k_blk.val();
             // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
             self.ch_next.next = self.e_ch[i].q.val();
             if self.ld.val().get_bit(i) {
