@@ -102,23 +102,23 @@ module harness(
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.
-            assert(!issue_valid || occ != 0);
+            assert(!issue_valid || occ != 0); // @issue_valid
             // capacity: never more entries than slots.
-            assert(occ <= `DEPTH);
+            assert(occ <= `DEPTH); // @capacity
             // push_ready: low only when every slot holds an entry.
-            assert(push_ready || occ == `DEPTH);
+            assert(push_ready || occ == `DEPTH); // @push_ready
 `endif
 `ifndef SKIP_MARK
             // once: a marked entry issues only while it is in the queue (no duplicate, no
             // issue of an entry never pushed), with the line and flag it was pushed with.
-            assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa));
-            assert(!iss_b || sb == 1);
+            assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa)); // @once
+            assert(!iss_b || sb == 1); // @once
             // order: B (ordered, same line, pushed after A) issues after A, and more than A's
             // window later (more than 1 cycle when B chains behind A: equal chainable keys).
-            assert(!iss_b || (sa == 2 && since_a > (chain_b ? `CHAIN_WAIT : wa)));
+            assert(!iss_b || (sa == 2 && since_a > (chain_b ? `CHAIN_WAIT : wa))); // @order
             // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
 `ifndef SKIP_LIVE
-            assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND));
+            assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND)); // @no_loss
 `endif
 `endif
         end
