@@ -124,6 +124,10 @@ module harness(
         end
     end
 
+`ifdef INV
+`include "queue_inv.svh"
+`endif
+
     always @(posedge clock) begin
         if (!reset) begin
             occ <= occ + push_fire - issue_valid;

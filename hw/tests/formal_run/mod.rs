@@ -99,11 +99,12 @@ impl<'a> Check<'a> {
         let probes = if connects.is_empty() { String::new() } else { format!("cd harness\n{connects}cd ..\ncheck -assert\n") };
         let script = format!(
             "read_verilog -formal dut.v\n\
-             read_verilog -formal -sv{defs} {h}\n\
+             read_verilog -formal -sv{defs} -I{dir} {h}\n\
              hierarchy -top harness\nproc\n{cut}\n\
              prep -top harness\nflatten\nmemory_map\n{probes}opt -full\ntechmap\nopt -fast\nabc -g AND\n\
              opt_clean\nasync2sync\ndffunmap\nopt_clean\nwrite_smt2 -wires model.smt2\n",
             h = harness.display(),
+            dir = harness.parent().unwrap().display(),
             cut = self.cut,
         );
         std::fs::write(dir.join("model.ys"), &script).unwrap();
