@@ -96,6 +96,11 @@ module harness(
     wire iss_b = issue_valid && issue_payload[1];
 
     always @(*) begin
+`ifndef REGISTERED
+        // issue_enable: an issue only while issue_enable is high, never in reset (the unit's
+        // flow-control proof assumes this of the queue it cuts).
+        assert(!issue_valid || (issue_enable && !reset)); // @issue_enable
+`endif
         assume(push_wait <= `WMAX);
         // The chain contract: a chainable entry's own window is at least the chain's.
         assume(!push_key[7] || push_wait >= `CHAIN_WAIT);
@@ -125,7 +130,11 @@ module harness(
     end
 
 `ifdef INV
+`ifdef REGISTERED
+`include "queue_inv_reg.svh"
+`else
 `include "queue_inv.svh"
+`endif
 `endif
 
     always @(posedge clock) begin

@@ -5,8 +5,8 @@
 //! bounded depth from reset; and for every property a mutation that must make the check from
 //! reset fail on that property (so a harness that checks nothing cannot pass).
 //!
-//! Flow per check (`formal_run`): `prep -top harness; flatten; memory_map`, the harness's
-//! probes connected to the design's registers (the induction's invariants read them), then
+//! Flow per check (`formal_run`): `flatten; memory_map`, the harness's probes connected to the
+//! design's registers (the induction's invariants read them), `prep -top harness`, then
 //! the logic is lowered to AND gates (`techmap; abc -g AND`) before `write_smt2`: z3 hangs on
 //! the word-level SMT2 of rust-hdl's long `always @(*)` chains (each loop step re-assigning
 //! a vector), but not on the gate-level one. Registers start at rust-hdl's power-up values
@@ -54,6 +54,42 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
     c.define("INV")
 }
 
+/// The probes of the registered queue's invariants (`queue_inv_reg.svh`): those of the default
+/// queue's but the lateness, and the pick of the cycle before, the slot chosen for the next
+/// push, the pushed line's registered matches, the history's newest place, per slot the chain
+/// key, the windows of 2 or more among its dependences and its chain producers.
+fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
+    let d = hw::ordering_queue::QUEUE_DEPTH;
+    for i in 0..d {
+        for (w, s) in [("valid", "slots.e_valid"), ("ordered", "slots.e_ordered"), ("elig", "ent.e_elig"), ("hzc", "ent.e_hzc")] {
+            c = c.probe(&format!("p_{w}[{i}]"), &format!("{s}${i}$q"));
+        }
+        c = c.probe(&format!("p_pay0[{i}]"), &format!("slots.e_payload${i}$q[0]"));
+        c = c.probe(&format!("p_pay1[{i}]"), &format!("slots.e_payload${i}$q[1]"));
+        let vecs = [
+            ("older", "slots.e_older", d),
+            ("dep", "ent.e_dep", d),
+            ("dw", "ent.e_dw", d),
+            ("ch", "ent.e_ch", d),
+            ("cnt", "ent.e_cnt", 16),
+            ("wt", "slots.e_wt", 16),
+            ("line", "slots.e_line", 28),
+            ("words", "slots.e_words", 4),
+            ("key", "slots.e_key", 8),
+        ];
+        for (w, s, n) in vecs {
+            c = c.probe(&format!("p_{w}[{}:{}]", n * i + n - 1, n * i), &format!("{s}${i}$q"));
+        }
+    }
+    for (w, s) in [("last_fs", "pick.last_fs$q"), ("last_fire", "pick.last_fire$q"), ("fr", "alloc.fr$q"), ("fr_any", "alloc.fr_any$q")] {
+        c = c.probe(&format!("p_{w}"), s);
+    }
+    for (w, s) in [("m_r", "push.m_r$q"), ("ph_we", "history.ph_we$q"), ("ph_w0", "history.ph_w$0$q"), ("ph_wh0", "history.ph_wh$0$q")] {
+        c = c.probe(&format!("p_{w}"), s);
+    }
+    c.define("INV")
+}
+
 /// The default queue (`OrderingQueue::default()`), proven by k-induction: `issue_valid`,
 /// `capacity`, `push_ready`, `once`, `order` (not `no_loss`, left out: `SKIP_LIVE`).
 #[test]
@@ -61,6 +97,29 @@ fn queue_proof() {
     let k = depth("REDUNIT_FORMAL_QUEUE_K", 2);
     let c = queue_probes(Check::new("queue_proof", "queue_props.sv", queue_default(), &q_defs(&["SKIP_LIVE"])));
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
+}
+
+/// The default unit's queue (registered push), proven by k-induction: `issue_valid`,
+/// `capacity`, `push_ready`, `once`, `order` (not `no_loss`).
+#[test]
+#[ignore = "k-induction of the registered queue, minutes: scripts/formal.sh"]
+fn queue_registered_proof() {
+    let k = depth("REDUNIT_FORMAL_QUEUE_REG_K", 2);
+    let (v, defs) = queue_registered();
+    let mut defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
+    defs.push("SKIP_LIVE");
+    let c = queue_reg_probes(Check::new("queue_registered_proof", "queue_props.sv", v, &defs));
+    assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
+}
+
+/// The default unit's queue (`Config::unit_default()`: registered push, the unit's windows
+/// and chain window) and its harness defines.
+fn queue_registered() -> (String, Vec<String>) {
+    let sh = hw::slice_unit::shape(&hw::Config::unit_default());
+    let w = sh.win_fp.max(1);
+    let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true).with_chain_wait(sh.win_chain));
+    let defs = ["DEPTH=8".to_string(), format!("WMAX={w}"), "LBITS=2".into(), "LIVE_BOUND=200".into(), "REGISTERED".into(), format!("CHAIN_WAIT={}", sh.win_chain)];
+    (v, defs.to_vec())
 }
 
 /// Queue: order per line, exactly-once, issue only of a held entry, push_ready low only when
@@ -85,6 +144,13 @@ fn queue_registered_properties_bounded() {
     let cw = format!("CHAIN_WAIT={}", sh.win_chain);
     let defs = ["DEPTH=8", &wmax, "LBITS=2", "LIVE_BOUND=200", "REGISTERED", &cw];
     assert_eq!(Check::new("queue_registered", "queue_props.sv", v, &defs).run(Mode::Bmc(steps)), Verdict::Pass);
+}
+
+/// The pick ignores issue_enable.
+#[test]
+fn queue_mutation_enable_fails() {
+    let c = Check::new("queue_enable", "queue_props.sv", queue_default(), &q_defs(&["SKIP_MARK"]));
+    assert!(c.edit("en = issue_enable && ~reset;", "en = ~reset;").run(Mode::Bmc(4)).fails_on("issue_enable"));
 }
 
 #[test]
@@ -227,4 +293,113 @@ fn unit_properties_bounded() {
 fn unit_mutation_ignore_ready_fails() {
     let c = Check::new("unit_ignore_ready", "unit_props.sv", unit_shallow(), &["LIVE_BOUND=20", "MUT_IGNORE_READY"]).cut(UNIT_CUT);
     assert!(c.run(Mode::Bmc(12)).fails_on("unit_rsp_hold"));
+}
+
+/// The shallow unit with its queue cut too (`unit_flow_props.sv`), with the probes of the
+/// induction's invariants: the cut queue's issue port, the pipeline's valid bits and ids, the
+/// credit count, the response FIFO's registers.
+fn unit_flow(name: &'static str) -> Check<'static> {
+    let v = hw::unit_verilog_with(64, &hw::Config::default());
+    let bits = hw::response_fifo::RSP_ENTRY_BITS;
+    // The id's offset in the queue's payload: op (12), offset (4), size (3), fp (1), status (2).
+    let pid = 22;
+    let cut: &'static str = Box::leak(unit_flow_cut(&v).into_boxed_str());
+    let mut c = Check::new(name, "unit_flow_props.sv", v, &["DEPTH=8", "LAT=4", "LIVE_BOUND=12"]).cut(cut);
+    c = c.probe("p_issue", "queue$issue_valid").probe("p_issue_en", "queue$issue_enable");
+    c = c.probe("p_issue_id15", &format!("queue$issue_payload[{}]", pid + 15));
+    c = c.probe("p_s1_valid", "s1_valid$q").probe("p_s1_id15", &format!("s1_payload$q[{}]", pid + 15));
+    for j in 0..3 {
+        c = c.probe(&format!("p_sp_valid[{j}]"), &format!("sp_valid${j}$q"));
+        c = c.probe(&format!("p_sp_id15[{j}]"), &format!("sp_id${j}$q[15]"));
+    }
+    c = c.probe("p_credits", "credit.credits$q").probe("p_cr_full", "credit.cr_full$q");
+    for (w, s) in [("head", "head$q"), ("head_v", "head_v$q"), ("stored", "stored$q"), ("reset_r", "reset_r$q")] {
+        c = c.probe(&format!("p_{w}"), &format!("rsp_fifo.{s}"));
+    }
+    for (w, s) in [("wr", "wr_ptr$q"), ("rd", "rd_ptr$q"), ("count", "count$q")] {
+        c = c.probe(&format!("p_{w}"), &format!("rsp_fifo.{s}"));
+    }
+    for i in 0..8 {
+        c = c.probe(&format!("p_mem[{}:{}]", bits * i + bits - 1, bits * i), &format!("rsp_fifo.ram.mem[{i}]"));
+    }
+    c
+}
+
+/// The unit's cuts for the flow from issue to response: every block and register of the
+/// unit's top level but the pipeline's valid bits and ids from issue to response, the credit
+/// count and the response FIFO (the ordering queue among them: the harness assumes its proven
+/// issue guarantee). A cut block's outputs are free, which only adds behaviours.
+fn unit_flow_cut(v: &str) -> String {
+    let keep = |n: &str| {
+        ["s1_valid", "s1_payload", "credit", "rsp_fifo"].contains(&n) || n.starts_with("sp_valid$") || n.starts_with("sp_id$")
+    };
+    let top = &v[v.find("module top(").unwrap()..];
+    let top = &top[..top.find("endmodule").unwrap()];
+    let mut cut = String::from("cutpoint");
+    for l in top.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if let [m, inst] = w[..] {
+            if let Some(name) = inst.strip_suffix('(') {
+                if m == format!("top${name}") && !keep(name) {
+                    cut += &format!(" {m}");
+                }
+            }
+        }
+    }
+    assert!(cut.contains("top$queue") && cut.contains("top$alu"), "the unit's top level has changed: {cut}");
+    cut
+}
+
+/// The shallow unit from issue to response, proven by k-induction: `unit_answered`,
+/// `unit_rsp_hold`, `unit_once`, `unit_no_loss` (an issued request answered within 12 cycles
+/// while rsp_ready stays high), `unit_fifo_no_overflow`.
+#[test]
+fn unit_flow_proof() {
+    let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
+    assert_eq!(unit_flow("unit_flow").run(Mode::Prove(k)), Verdict::Pass);
+}
+
+
+/// The mutations' check: the invariants left out, from reset.
+fn unit_flow_mutant(name: &'static str) -> Check<'static> {
+    unit_flow(name).define("NO_INV")
+}
+
+/// A credit limit of 9 for the FIFO's 8 places.
+#[test]
+fn unit_flow_mutation_overflow_fails() {
+    let c = unit_flow_mutant("unit_mut_overflow").edit(
+        "localparam  credit_max = 6'b1000;\n    localparam  credit_max_m1 = 6'b111;\n    localparam  credit_max_p1 = 6'b1001;",
+        "localparam  credit_max = 6'b1001;\n    localparam  credit_max_m1 = 6'b1000;\n    localparam  credit_max_p1 = 6'b1010;",
+    );
+    assert!(c.run(Mode::Bmc(16)).fails_on("unit_fifo_no_overflow"));
+}
+
+/// The FIFO's head leaves whatever rsp_ready says.
+#[test]
+fn unit_flow_mutation_hold_fails() {
+    let c = unit_flow_mutant("unit_mut_hold").edit("rsp_fifo$out_ready = rsp_ready;", "rsp_fifo$out_ready = 1'b1;");
+    assert!(c.run(Mode::Bmc(10)).fails_on("unit_rsp_hold"));
+}
+
+/// s1 loaded without an issue.
+#[test]
+fn unit_flow_mutation_answered_fails() {
+    let c = unit_flow_mutant("unit_mut_answered").edit("s1_valid$d$c = issue && ~reset;", "s1_valid$d$c = ~reset;");
+    assert!(c.run(Mode::Bmc(10)).fails_on("unit_answered"));
+}
+
+/// The stage before the write stage pushes a response too (`unit_answered`, which this
+/// breaks first, left out).
+#[test]
+fn unit_flow_mutation_once_fails() {
+    let c = unit_flow_mutant("unit_mut_once").define("SKIP_ANSWERED").edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid || sp_valid$1$q;");
+    assert!(c.run(Mode::Bmc(10)).fails_on("unit_once"));
+}
+
+/// Responses with status bit 0 set are dropped.
+#[test]
+fn unit_flow_mutation_lost_fails() {
+    let c = unit_flow_mutant("unit_mut_lost").edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid && ~w_status[0];");
+    assert!(c.run(Mode::Bmc(16)).fails_on("unit_no_loss"));
 }

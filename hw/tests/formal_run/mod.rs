@@ -44,7 +44,8 @@ pub struct Check<'a> {
     /// Yosys commands run on the elaborated design before `prep` (cut points).
     pub cut: &'a str,
     /// Probes: the harness's wire (an undriven `(* keep *) wire`) and the flattened design's
-    /// signal it reads (`dut.<name>`), connected after `flatten` and `memory_map`.
+    /// signal it reads (`dut.<name>`), connected after `flatten` and `memory_map`, before
+    /// `prep` (whose `wreduce` narrows registers with constant bits).
     pub probes: Vec<(String, String)>,
     /// Mutations of the design: each `(from, to)` replaces the one occurrence of `from` in
     /// its Verilog.
@@ -94,14 +95,14 @@ impl<'a> Check<'a> {
         std::fs::write(dir.join("dut.v"), &dut).unwrap();
         let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("formal").join(self.file);
         let defs: String = self.defines.iter().map(|d| format!(" -D{d}")).collect();
-        let connects: String = self.probes.iter().map(|(w, s)| format!("connect -set {w} dut.{s}\n")).collect();
-        // After the connects, `check -assert` fails on a probe left undriven.
-        let probes = if connects.is_empty() { String::new() } else { format!("cd harness\n{connects}cd ..\ncheck -assert\n") };
+        let connects: String = self.probes.iter().map(|(w, s)| format!("connect -nounset -set {w} dut.{s}\n")).collect();
+        // `check -assert` after `prep` fails on a probe left undriven.
+        let probes = if connects.is_empty() { String::new() } else { format!("cd harness\n{connects}cd ..\n") };
         let script = format!(
             "read_verilog -formal dut.v\n\
              read_verilog -formal -sv{defs} -I{dir} {h}\n\
              hierarchy -top harness\nproc\n{cut}\n\
-             prep -top harness\nflatten\nmemory_map\n{probes}opt -full\ntechmap\nopt -fast\nabc -g AND\n\
+             flatten\nmemory_collect\nmemory_map\n{probes}prep -top harness\ncheck -assert\nopt -full\ntechmap\nopt -fast\nabc -g AND\n\
              opt_clean\nasync2sync\ndffunmap\nopt_clean\nwrite_smt2 -wires model.smt2\n",
             h = harness.display(),
             dir = harness.parent().unwrap().display(),
