@@ -11,7 +11,11 @@
 // line, which may overtake A: the order check must see it), MUT_READY (push_ready seen low
 // in arbitrary cycles: a queue that refuses pushes while not full). SKIP_OCC, SKIP_MARK and
 // SKIP_LIVE leave out a group of assertions (the counted ones, the marked ones, the bounded
-// response), so that a mutation check fails on the group it aims at.
+// response), so that a mutation check fails on the group it aims at (the proofs leave out
+// the bounded response, which is not inductive).
+// Each property's assertions carry its name as `@name` on the assertion's line. INV adds the
+// invariants the k-induction needs (queue_inv.svh, or queue_inv_reg.svh with REGISTERED),
+// over the queue's registers read through probes the test connects.
 module harness(
     input clock,
     input push_valid,

@@ -6,7 +6,7 @@
 // bytes. Request id bit 15 marks one accepted request A (chosen by the solver), the others
 // have it clear. The unit's response FIFO carries its own assertion (`count$q <= DEPTH`,
 // spliced into its module by the test).
-// Mutation (checked to fail): MUT_IGNORE_READY (the unit sees rsp_ready always high while
+// Mutation: MUT_IGNORE_READY (the unit sees rsp_ready always high while
 // the harness's consumer may stall: a response leaves unanswered).
 module harness(
     input clock,

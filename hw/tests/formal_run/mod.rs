@@ -101,8 +101,8 @@ impl<'a> Check<'a> {
         let script = format!(
             "read_verilog -formal dut.v\n\
              read_verilog -formal -sv{defs} -I{dir} {h}\n\
-             hierarchy -top harness\nproc\n{cut}\n\
-             flatten\nmemory_collect\nmemory_map\n{probes}prep -top harness\ncheck -assert\nopt -full\ntechmap\nopt -fast\nabc -g AND\n\
+             hierarchy -top harness\nproc\nmemory_collect\n{cut}\n\
+             flatten\nmemory_map\n{probes}prep -top harness\ncheck -assert\nopt -full\ntechmap\nopt -fast\nabc -g AND\n\
              opt_clean\nasync2sync\ndffunmap\nopt_clean\nwrite_smt2 -wires model.smt2\n",
             h = harness.display(),
             dir = harness.parent().unwrap().display(),
