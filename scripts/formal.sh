@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Formal proofs with Yosys' SMT flow (yosys-smtbmc + z3): the mutation checks and the bounded
-# model checks of the ordering queue, the response FIFO and the unit's flow control
-# (hw/tests/formal.rs, harnesses in hw/formal/). Depths in cycles: REDUNIT_FORMAL_QUEUE_STEPS
-# (default 14), REDUNIT_FORMAL_QUEUE_REG_STEPS (12), REDUNIT_FORMAL_FIFO_STEPS (20),
-# REDUNIT_FORMAL_UNIT_STEPS (12). Models, logs and counterexample traces:
-# target/tmp/formal/<check>/.
+# Formal proofs with Yosys' SMT flow (yosys-smtbmc + z3), hw/tests/formal.rs with the
+# harnesses in hw/formal/: k-induction proofs (the check of k cycles from reset and the
+# induction step of length k both pass) of the response FIFO (8, 16, 32 places), the
+# ordering queue (the default one and the unit's registered one) and the shallow unit's flow
+# from issue to response (queue and data path cut); a bounded check of the whole shallow unit
+# from acceptance; and a mutation per property that must fail from reset on that property.
+# Induction lengths: REDUNIT_FORMAL_QUEUE_K, REDUNIT_FORMAL_QUEUE_REG_K, REDUNIT_FORMAL_UNIT_K
+# (default 2); the bounded unit check's depth: REDUNIT_FORMAL_UNIT_STEPS (12). Models, logs
+# and counterexample traces: target/tmp/formal/<check>/ (bmc.*, induction.*). See
+# docs/testing.md, "Formal proofs".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in yosys yosys-smtbmc z3; do

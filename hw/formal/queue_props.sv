@@ -11,7 +11,11 @@
 // line, which may overtake A: the order check must see it), MUT_READY (push_ready seen low
 // in arbitrary cycles: a queue that refuses pushes while not full). SKIP_OCC, SKIP_MARK and
 // SKIP_LIVE leave out a group of assertions (the counted ones, the marked ones, the bounded
-// response), so that a mutation check fails on the group it aims at.
+// response), so that a mutation check fails on the group it aims at (the proofs leave out
+// the bounded response, which is not inductive).
+// Each property's assertions carry its name as `@name` on the assertion's line. INV adds the
+// invariants the k-induction needs (queue_inv.svh, or queue_inv_reg.svh with REGISTERED),
+// over the queue's registers read through probes the test connects.
 module harness(
     input clock,
     input push_valid,
@@ -96,33 +100,46 @@ module harness(
     wire iss_b = issue_valid && issue_payload[1];
 
     always @(*) begin
+`ifndef REGISTERED
+        // issue_enable: an issue only while issue_enable is high, never in reset (the unit's
+        // flow-control proof assumes this of the queue it cuts).
+        assert(!issue_valid || (issue_enable && !reset)); // @issue_enable
+`endif
         assume(push_wait <= `WMAX);
         // The chain contract: a chainable entry's own window is at least the chain's.
         assume(!push_key[7] || push_wait >= `CHAIN_WAIT);
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.
-            assert(!issue_valid || occ != 0);
+            assert(!issue_valid || occ != 0); // @issue_valid
             // capacity: never more entries than slots.
-            assert(occ <= `DEPTH);
+            assert(occ <= `DEPTH); // @capacity
             // push_ready: low only when every slot holds an entry.
-            assert(push_ready || occ == `DEPTH);
+            assert(push_ready || occ == `DEPTH); // @push_ready
 `endif
 `ifndef SKIP_MARK
             // once: a marked entry issues only while it is in the queue (no duplicate, no
             // issue of an entry never pushed), with the line and flag it was pushed with.
-            assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa));
-            assert(!iss_b || sb == 1);
+            assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa)); // @once
+            assert(!iss_b || sb == 1); // @once
             // order: B (ordered, same line, pushed after A) issues after A, and more than A's
             // window later (more than 1 cycle when B chains behind A: equal chainable keys).
-            assert(!iss_b || (sa == 2 && since_a > (chain_b ? `CHAIN_WAIT : wa)));
+            assert(!iss_b || (sa == 2 && since_a > (chain_b ? `CHAIN_WAIT : wa))); // @order
             // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
 `ifndef SKIP_LIVE
-            assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND));
+            assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND)); // @no_loss
 `endif
 `endif
         end
     end
+
+`ifdef INV
+`ifdef REGISTERED
+`include "queue_inv_reg.svh"
+`else
+`include "queue_inv.svh"
+`endif
+`endif
 
     always @(posedge clock) begin
         if (!reset) begin

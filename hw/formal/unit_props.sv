@@ -6,7 +6,7 @@
 // bytes. Request id bit 15 marks one accepted request A (chosen by the solver), the others
 // have it clear. The unit's response FIFO carries its own assertion (`count$q <= DEPTH`,
 // spliced into its module by the test).
-// Mutation (checked to fail): MUT_IGNORE_READY (the unit sees rsp_ready always high while
+// Mutation: MUT_IGNORE_READY (the unit sees rsp_ready always high while
 // the harness's consumer may stall: a response leaves unanswered).
 module harness(
     input clock,
@@ -71,13 +71,13 @@ module harness(
     always @(*) begin
         if (!reset) begin
             // unit_answered: a response only for a request accepted and not yet answered.
-            assert(!answer || occ != 0);
+            assert(!answer || occ != 0); // @unit_answered
             // unit_rsp_hold: a stalled response stays, unchanged, on the port.
-            if (last_stall) assert(rsp_valid && {rsp_id, rsp_data, rsp_status} == last_rsp);
+            if (last_stall) assert(rsp_valid && {rsp_id, rsp_data, rsp_status} == last_rsp); // @unit_rsp_hold
             // unit_once: A is answered once, after its acceptance.
-            assert(!answer_a || sa == 1);
+            assert(!answer_a || sa == 1); // @unit_once
             // unit_no_loss: A is answered within LIVE_BOUND cycles while rsp_ready is high.
-            assert(!(sa == 1 && rdy_all && age_a >= `LIVE_BOUND));
+            assert(!(sa == 1 && rdy_all && age_a >= `LIVE_BOUND)); // @unit_no_loss
         end
     end
 
