@@ -11,8 +11,8 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers; the op's kind is decoded before them) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the compares (the sign flip on the high half for s64 and on the low half for s32) and the whole less-than, `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them the one-hot *selects* of the result's candidates, per half |
-//! | 2 (drives `y`) | an AND-OR of the candidates by the registered selects: two LUT levels per bit, no decision left |
+//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the 64-bit less-than in one carry chain (sign bit flipped for s64 and s32, high halves zero for 32-bit forms), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 2 (drives `y`) | an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition): two LUT levels per bit |
 //!
 //! **The loop.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
 //! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
@@ -79,10 +79,15 @@ pub struct IntAlu {
     b_hi: Signal<Local, Bits<32>>,
     sum_lo: Signal<Local, Bits<33>>,
     dec33: Signal<Local, Bits<33>>,
-    lt_lo: Signal<Local, Bit>,
+    /// The compared operands: sign bits flipped, high halves zero for 32-bit forms.
+    ax: Signal<Local, Bits<64>>,
+    bx: Signal<Local, Bits<64>>,
+    x_alo: Signal<Local, Bits<32>>,
+    x_blo: Signal<Local, Bits<32>>,
+    x_ahi: Signal<Local, Bits<32>>,
+    x_bhi: Signal<Local, Bits<32>>,
     lt: Signal<Local, Bit>,
     take_a: Signal<Local, Bit>,
-    dec_b: Signal<Local, Bit>,
     /// The low half's selects of the sum, the bitwise result, `a` and `b`.
     k_sum: Signal<Local, Bit>,
     k_bw: Signal<Local, Bit>,
@@ -105,13 +110,15 @@ pub struct IntAlu {
     /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
     c1_inc: Cut<Bits<32>>,
     c1_dec: Cut<Bits<32>>,
-    /// The low half's selects: the sum, the bitwise result, `a`, `b`, `M + 1`, `M - 1`.
+    /// The low half's selects: the sum, the bitwise result, `a`, `b` (min/max), `M + 1`;
+    /// dec, and its condition `M == 0 || M > b` (the result `b`, else `M - 1`).
     c1_s_sum: Cut<Bit>,
     c1_s_bw: Cut<Bit>,
     c1_s_a: Cut<Bit>,
     c1_s_b: Cut<Bit>,
     c1_s_inc: Cut<Bit>,
-    c1_s_dec: Cut<Bit>,
+    c1_k_dec: Cut<Bit>,
+    c1_dec_b: Cut<Bit>,
     /// The high half's selects (all low for 32-bit forms, whose high half is zero): the high
     /// sum without and with the low carry, the bitwise result, `a`, `b`.
     c1_h_s0: Cut<Bit>,
@@ -206,10 +213,14 @@ impl IntAlu {
             b_hi: Default::default(),
             sum_lo: Default::default(),
             dec33: Default::default(),
-            lt_lo: Default::default(),
+            ax: Default::default(),
+            bx: Default::default(),
+            x_alo: Default::default(),
+            x_blo: Default::default(),
+            x_ahi: Default::default(),
+            x_bhi: Default::default(),
             lt: Default::default(),
             take_a: Default::default(),
-            dec_b: Default::default(),
             k_sum: Default::default(),
             k_bw: Default::default(),
             k_a: Default::default(),
@@ -229,7 +240,8 @@ impl IntAlu {
             c1_s_a: Cut::new(on),
             c1_s_b: Cut::new(on),
             c1_s_inc: Cut::new(on),
-            c1_s_dec: Cut::new(on),
+            c1_k_dec: Cut::new(on),
+            c1_dec_b: Cut::new(on),
             c1_h_s0: Cut::new(on),
             c1_h_s1: Cut::new(on),
             c1_h_bw: Cut::new(on),
@@ -249,7 +261,7 @@ impl Logic for IntAlu {
     fn update(&mut self) {
         clock!(
             self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw, c1_inc, c1_dec, c1_s_sum,
-            c1_s_bw, c1_s_a, c1_s_b, c1_s_inc, c1_s_dec, c1_h_s0, c1_h_s1, c1_h_bw, c1_h_a, c1_h_b
+            c1_s_bw, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_s0, c1_h_s1, c1_h_bw, c1_h_a, c1_h_b
         );
 
         // ==========================================================================
@@ -295,20 +307,27 @@ impl Logic for IntAlu {
         // (a + b + 1 as a - !b: one carry chain with its carry-in set. Written `a + b + 1`,
         // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it.)
         self.c1_hi1.d.next = self.a_hi.val() - !self.b_hi.val();
-        self.lt_lo.next = (self.a_lo.val() ^ self.flip_lo.val()) < (self.b_lo.val() ^ self.flip_lo.val());
-        self.lt.next = self.lt_lo.val();
+        // One 64-bit compare (a single carry chain, then one LUT to a select register: a
+        // compare in halves joined by an equality test is three LUT levels longer).
+        self.x_alo.next = self.a_lo.val() ^ self.flip_lo.val();
+        self.x_blo.next = self.b_lo.val() ^ self.flip_lo.val();
+        self.x_ahi.next = self.a_hi.val() ^ self.flip_hi.val();
+        self.x_bhi.next = self.b_hi.val() ^ self.flip_hi.val();
+        self.ax.next = bit_cast::<64, 32>(self.x_alo.val());
+        self.bx.next = bit_cast::<64, 32>(self.x_blo.val());
         if self.s0_is64.q.val() {
-            self.lt.next = ((self.a_hi.val() ^ self.flip_hi.val()) < (self.b_hi.val() ^ self.flip_hi.val()))
-                || ((self.a_hi.val() == self.b_hi.val()) && self.lt_lo.val());
+            self.ax.next = self.ax.val() | (bit_cast::<64, 32>(self.x_ahi.val()) << 32);
+            self.bx.next = self.bx.val() | (bit_cast::<64, 32>(self.x_bhi.val()) << 32);
         }
+        self.lt.next = self.ax.val() < self.bx.val();
         // min: a < b ? a : b; max: a < b ? b : a.
         self.take_a.next = self.lt.val() != (self.s0_op.q.val() == self.op_max.val());
         // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1 (u32 forms: low
-        // halves, unsigned). `M - 1`'s borrow out is `M == 0`.
+        // halves, unsigned, so `lt` is `M < b`). `M - 1`'s borrow out is `M == 0`.
         self.c1_inc.d.next = self.a_lo.val() + self.one33.val().get_bits::<32>(0);
         self.dec33.next = bit_cast::<33, 32>(self.a_lo.val()) - self.one33.val();
         self.c1_dec.d.next = self.dec33.val().get_bits::<32>(0);
-        self.dec_b.next = self.dec33.val().get_bit(32) || (self.b_lo.val() < self.a_lo.val());
+        self.c1_dec_b.d.next = self.dec33.val().get_bit(32) || (self.b_lo.val() < self.a_lo.val());
         self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
         if self.s0_op.q.val() == self.op_and.val() {
             self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();
@@ -323,7 +342,6 @@ impl Logic for IntAlu {
         self.k_a.next = false;
         self.k_b.next = false;
         self.c1_s_inc.d.next = false;
-        self.c1_s_dec.d.next = false;
         if self.s0_op.q.val() == self.op_add.val() {
             self.k_sum.next = true;
         }
@@ -338,12 +356,9 @@ impl Logic for IntAlu {
             self.k_b.next = !self.take_a.val();
         }
         if self.s0_op.q.val() == self.op_inc.val() {
-            self.c1_s_inc.d.next = self.lt_lo.val();
+            self.c1_s_inc.d.next = self.lt.val();
         }
-        if self.s0_op.q.val() == self.op_dec.val() {
-            self.k_b.next = self.dec_b.val();
-            self.c1_s_dec.d.next = !self.dec_b.val();
-        }
+        self.c1_k_dec.d.next = self.s0_op.q.val() == self.op_dec.val();
         self.c1_s_sum.d.next = self.k_sum.val();
         self.c1_s_bw.d.next = self.k_bw.val();
         self.c1_s_a.d.next = self.k_a.val();
@@ -374,8 +389,12 @@ impl Logic for IntAlu {
         if self.c1_s_inc.q.val() {
             self.y_lo.next = self.y_lo.val() | self.c1_inc.q.val();
         }
-        if self.c1_s_dec.q.val() {
-            self.y_lo.next = self.y_lo.val() | self.c1_dec.q.val();
+        if self.c1_k_dec.q.val() {
+            if self.c1_dec_b.q.val() {
+                self.y_lo.next = self.y_lo.val() | self.c1_b.q.val().get_bits::<32>(0);
+            } else {
+                self.y_lo.next = self.y_lo.val() | self.c1_dec.q.val();
+            }
         }
         self.y_hi.next = self.zero32.val();
         if self.c1_h_s0.q.val() {

@@ -261,7 +261,7 @@ pub use shape::*;
 /// Width of the request id tag.
 pub const ID_WIDTH: usize = 16;
 /// Width of the coverage-event bus.
-pub const COV_WIDTH: usize = 16;
+pub const COV_WIDTH: usize = 17;
 
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;

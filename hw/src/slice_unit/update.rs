@@ -74,6 +74,7 @@ impl Logic for SliceUnit {
         self.cov_bus.fwd_s4.next = false;
         self.cov_bus.fwd_s5.next = false;
         self.cov_bus.int_chain.next = false;
+        self.cov_bus.int_loop.next = false;
 
         // ==========================================================================
         // s0 accept (`Accept`): the request decoded into the queue's push.
@@ -505,6 +506,7 @@ impl Logic for SliceUnit {
         if (self.ch_any.val() || self.ch_d[0].q.val()) && self.c_valid.val() {
             self.cov_bus.int_chain.next = true;
         }
+        self.cov_bus.int_loop.next = self.ch_d[0].q.val() && self.c_valid.val();
         self.int_alu.loop_a.next = self.ch_d[0].q.val();
         self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
         if self.ch_any.val() {
