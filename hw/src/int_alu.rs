@@ -11,7 +11,7 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the 64-bit less-than in one carry chain (sign bit flipped for s64 and s32, high halves zero for 32-bit forms), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the 64-bit and the 32-bit less-than, each one carry chain (the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
 //! | 2 (drives `y`) | an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition): two LUT levels per bit |
 //!
 //! **The loop.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
@@ -79,13 +79,14 @@ pub struct IntAlu {
     b_hi: Signal<Local, Bits<32>>,
     sum_lo: Signal<Local, Bits<33>>,
     dec33: Signal<Local, Bits<33>>,
-    /// The compared operands: sign bits flipped, high halves zero for 32-bit forms.
+    /// The compared operands (sign bit flipped for signed forms): 64-bit, and the low halves.
     ax: Signal<Local, Bits<64>>,
     bx: Signal<Local, Bits<64>>,
     x_alo: Signal<Local, Bits<32>>,
     x_blo: Signal<Local, Bits<32>>,
     x_ahi: Signal<Local, Bits<32>>,
     x_bhi: Signal<Local, Bits<32>>,
+    lt_lo: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
     take_a: Signal<Local, Bit>,
     /// The low half's selects of the sum, the bitwise result, `a` and `b`.
@@ -219,6 +220,7 @@ impl IntAlu {
             x_blo: Default::default(),
             x_ahi: Default::default(),
             x_bhi: Default::default(),
+            lt_lo: Default::default(),
             lt: Default::default(),
             take_a: Default::default(),
             k_sum: Default::default(),
@@ -307,23 +309,24 @@ impl Logic for IntAlu {
         // (a + b + 1 as a - !b: one carry chain with its carry-in set. Written `a + b + 1`,
         // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it.)
         self.c1_hi1.d.next = self.a_hi.val() - !self.b_hi.val();
-        // One 64-bit compare (a single carry chain, then one LUT to a select register: a
-        // compare in halves joined by an equality test is three LUT levels longer).
+        // The 64-bit compare in one carry chain beside the 32-bit one, then one LUT to a
+        // select register (a compare in halves joined by an equality test is three LUT levels
+        // longer).
         self.x_alo.next = self.a_lo.val() ^ self.flip_lo.val();
         self.x_blo.next = self.b_lo.val() ^ self.flip_lo.val();
         self.x_ahi.next = self.a_hi.val() ^ self.flip_hi.val();
         self.x_bhi.next = self.b_hi.val() ^ self.flip_hi.val();
-        self.ax.next = bit_cast::<64, 32>(self.x_alo.val());
-        self.bx.next = bit_cast::<64, 32>(self.x_blo.val());
+        self.ax.next = bit_cast::<64, 32>(self.a_lo.val()) | (bit_cast::<64, 32>(self.x_ahi.val()) << 32);
+        self.bx.next = bit_cast::<64, 32>(self.b_lo.val()) | (bit_cast::<64, 32>(self.x_bhi.val()) << 32);
+        self.lt_lo.next = self.x_alo.val() < self.x_blo.val();
+        self.lt.next = self.lt_lo.val();
         if self.s0_is64.q.val() {
-            self.ax.next = self.ax.val() | (bit_cast::<64, 32>(self.x_ahi.val()) << 32);
-            self.bx.next = self.bx.val() | (bit_cast::<64, 32>(self.x_bhi.val()) << 32);
+            self.lt.next = self.ax.val() < self.bx.val();
         }
-        self.lt.next = self.ax.val() < self.bx.val();
         // min: a < b ? a : b; max: a < b ? b : a.
         self.take_a.next = self.lt.val() != (self.s0_op.q.val() == self.op_max.val());
         // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1 (u32 forms: low
-        // halves, unsigned, so `lt` is `M < b`). `M - 1`'s borrow out is `M == 0`.
+        // halves, unsigned, so `lt_lo` is `M < b`). `M - 1`'s borrow out is `M == 0`.
         self.c1_inc.d.next = self.a_lo.val() + self.one33.val().get_bits::<32>(0);
         self.dec33.next = bit_cast::<33, 32>(self.a_lo.val()) - self.one33.val();
         self.c1_dec.d.next = self.dec33.val().get_bits::<32>(0);
@@ -356,7 +359,7 @@ impl Logic for IntAlu {
             self.k_b.next = !self.take_a.val();
         }
         if self.s0_op.q.val() == self.op_inc.val() {
-            self.c1_s_inc.d.next = self.lt.val();
+            self.c1_s_inc.d.next = self.lt_lo.val();
         }
         self.c1_k_dec.d.next = self.s0_op.q.val() == self.op_dec.val();
         self.c1_s_sum.d.next = self.k_sum.val();
