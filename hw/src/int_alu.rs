@@ -11,7 +11,7 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the 64-bit and the 32-bit less-than, each one carry chain (the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the compares of the halves, each a 32-bit carry chain (the high halves both ways; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
 //! | 2 (drives `y`) | an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition): two LUT levels per bit |
 //!
 //! **The loop.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
@@ -79,14 +79,14 @@ pub struct IntAlu {
     b_hi: Signal<Local, Bits<32>>,
     sum_lo: Signal<Local, Bits<33>>,
     dec33: Signal<Local, Bits<33>>,
-    /// The compared operands (sign bit flipped for signed forms): 64-bit, and the low halves.
-    ax: Signal<Local, Bits<64>>,
-    bx: Signal<Local, Bits<64>>,
+    /// The compared halves (sign bit flipped for signed forms) and their compares.
     x_alo: Signal<Local, Bits<32>>,
     x_blo: Signal<Local, Bits<32>>,
     x_ahi: Signal<Local, Bits<32>>,
     x_bhi: Signal<Local, Bits<32>>,
     lt_lo: Signal<Local, Bit>,
+    lt_hi: Signal<Local, Bit>,
+    gt_hi: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
     take_a: Signal<Local, Bit>,
     /// The low half's selects of the sum, the bitwise result, `a` and `b`.
@@ -214,13 +214,13 @@ impl IntAlu {
             b_hi: Default::default(),
             sum_lo: Default::default(),
             dec33: Default::default(),
-            ax: Default::default(),
-            bx: Default::default(),
             x_alo: Default::default(),
             x_blo: Default::default(),
             x_ahi: Default::default(),
             x_bhi: Default::default(),
             lt_lo: Default::default(),
+            lt_hi: Default::default(),
+            gt_hi: Default::default(),
             lt: Default::default(),
             take_a: Default::default(),
             k_sum: Default::default(),
@@ -309,19 +309,19 @@ impl Logic for IntAlu {
         // (a + b + 1 as a - !b: one carry chain with its carry-in set. Written `a + b + 1`,
         // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it.)
         self.c1_hi1.d.next = self.a_hi.val() - !self.b_hi.val();
-        // The 64-bit compare in one carry chain beside the 32-bit one, then one LUT to a
-        // select register (a compare in halves joined by an equality test is three LUT levels
-        // longer).
+        // The compares in 32-bit carry chains side by side (the high halves both ways, so
+        // that no equality tree follows them; one 64-bit chain is 7 ns to the select), joined
+        // in the select registers' LUTs.
         self.x_alo.next = self.a_lo.val() ^ self.flip_lo.val();
         self.x_blo.next = self.b_lo.val() ^ self.flip_lo.val();
         self.x_ahi.next = self.a_hi.val() ^ self.flip_hi.val();
         self.x_bhi.next = self.b_hi.val() ^ self.flip_hi.val();
-        self.ax.next = bit_cast::<64, 32>(self.a_lo.val()) | (bit_cast::<64, 32>(self.x_ahi.val()) << 32);
-        self.bx.next = bit_cast::<64, 32>(self.b_lo.val()) | (bit_cast::<64, 32>(self.x_bhi.val()) << 32);
         self.lt_lo.next = self.x_alo.val() < self.x_blo.val();
+        self.lt_hi.next = self.x_ahi.val() < self.x_bhi.val();
+        self.gt_hi.next = self.x_bhi.val() < self.x_ahi.val();
         self.lt.next = self.lt_lo.val();
         if self.s0_is64.q.val() {
-            self.lt.next = self.ax.val() < self.bx.val();
+            self.lt.next = self.lt_hi.val() || (!self.gt_hi.val() && self.lt_lo.val());
         }
         // min: a < b ? a : b; max: a < b ? b : a.
         self.take_a.next = self.lt.val() != (self.s0_op.q.val() == self.op_max.val());
