@@ -136,12 +136,12 @@
 //! producer's result is being made: s1b sets the ALU's `loop_a`, which loads its `a` register
 //! from its own `y` ([`IntAlu`]: the second segment is only an AND-OR of candidates chosen in
 //! the first, so the loop's last cycle is three LUT levels); an `atom`'s old value (that
-//! result) joins its response a stage later, from `y_r`. At `Li + 1` and `Li + 2` the result
-//! is in `y_r` or `y_rr`, and s1b puts it on the ALU's `a` input and in the response. The
-//! line it forwarded is right but for its own bytes (a producer's line carries its bytes
-//! cleared until its merge), which its own result replaces. Dependent integer ops issue every
-//! `Li` cycles (2). Masked sector requests, FP forms and accesses to other bytes take the
-//! line.
+//! result) joins its response a stage later, from a register of the ALU's result
+//! (`ch_old`). At `Li + 1` and `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on
+//! the ALU's `a` input and in the response. The line it forwarded is right but for its own
+//! bytes (a producer's line carries its bytes cleared until its merge), which its own result
+//! replaces. Dependent integer ops issue every `Li` cycles (2). Masked sector requests, FP
+//! forms and accesses to other bytes take the line.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
