@@ -6,13 +6,19 @@
 //! default configuration (the inputs are registered and the result is computed from those
 //! registers); the ALU delays the result to its common latency.
 //!
-//! The 64-bit work is split in two 32-bit halves with a candidate pipeline cut between them
+//! The 64-bit work is split in two segments with a candidate pipeline cut between them
 //! ([`Config::int_stages`], 1 or 2: the cut `c1_*` is a wire at 1 and a register at 2):
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers; the type is decoded before them) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the compares of each half (less-than, and equal for the high half; the sign flip on the high half for s64 and on the low half for s32), `M + 1`, `M - 1` and the inc/dec conditions (u32 forms), the bitwise result, the op's kind one-hot |
-//! | 2 (drives `y`) | the high half's sum selected by the low carry, the 64-bit less-than from the halves' compares, the min/max and inc/dec selects, an AND-OR of the candidates over the one-hot kind (no priority chain), the 32-bit mask |
+//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the compares of the halves, each a 32-bit carry chain (the high halves both ways; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 2 (drives `y`) | an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition): two LUT levels per bit |
+//!
+//! **The loop.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
+//! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
+//! where it is made (a chain of integer reductions to one address runs every `int_stages`
+//! cycles). With the decisions made in segment 1, the loop's last segment is the AND-OR and
+//! the 2:1 operand select, three LUT levels.
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
@@ -39,7 +45,10 @@ pub struct IntAlu {
     /// Operand isolation: the input registers keep their operands (this lane's result is
     /// not wanted; lanes fed the same operands then keep registers of their own).
     pub hold: Signal<In, Bit>,
-    /// The result, one cycle later.
+    /// The loop: `M` is this cycle's `y` (the result of the op `int_stages` cycles ahead),
+    /// not `a`.
+    pub loop_a: Signal<In, Bit>,
+    /// The result, `int_stages` cycles later.
     pub y: Signal<Out, Bits<64>>,
 
     op_add: Constant<Bits<OP_WIDTH>>,
@@ -49,21 +58,16 @@ pub struct IntAlu {
     op_min: Constant<Bits<OP_WIDTH>>,
     op_max: Constant<Bits<OP_WIDTH>>,
     op_inc: Constant<Bits<OP_WIDTH>>,
+    op_dec: Constant<Bits<OP_WIDTH>>,
     ty_b64: Constant<Bits<TYPE_WIDTH>>,
     ty_u64: Constant<Bits<TYPE_WIDTH>>,
     ty_s64: Constant<Bits<TYPE_WIDTH>>,
     ty_s32: Constant<Bits<TYPE_WIDTH>>,
-    low32: Constant<Bits<64>>,
-
-    kind_add: Constant<Bits<4>>,
-    kind_bitw: Constant<Bits<4>>,
-    kind_minmax: Constant<Bits<4>>,
-    kind_incdec: Constant<Bits<4>>,
-    one32: Constant<Bits<32>>,
+    one33: Constant<Bits<33>>,
     bit31_32: Constant<Bits<32>>,
     zero32: Constant<Bits<32>>,
 
-    // Decode of the type at the input (registered as s0_is64, s0_signed).
+    // Decode of the op and type at the input (registered as the s0_ kind bits).
     is64: Signal<Local, Bit>,
     is_signed: Signal<Local, Bit>,
     // Segment 1.
@@ -73,28 +77,33 @@ pub struct IntAlu {
     b_lo: Signal<Local, Bits<32>>,
     a_hi: Signal<Local, Bits<32>>,
     b_hi: Signal<Local, Bits<32>>,
-    // Segment 2.
+    sum_lo: Signal<Local, Bits<33>>,
+    dec33: Signal<Local, Bits<33>>,
+    /// The compared halves (sign bit flipped for signed forms) and their compares.
+    x_alo: Signal<Local, Bits<32>>,
+    x_blo: Signal<Local, Bits<32>>,
+    x_ahi: Signal<Local, Bits<32>>,
+    x_bhi: Signal<Local, Bits<32>>,
     lt_lo: Signal<Local, Bit>,
-    hi_sum: Signal<Local, Bits<32>>,
-    a_less: Signal<Local, Bit>,
-    res: Signal<Local, Bits<64>>,
-    /// The min/max result and the inc/dec result (segment 2's candidates besides add and
-    /// bitwise).
-    mm_r: Signal<Local, Bits<64>>,
-    id_r: Signal<Local, Bits<64>>,
+    lt_hi: Signal<Local, Bit>,
+    gt_hi: Signal<Local, Bit>,
+    lt: Signal<Local, Bit>,
+    take_a: Signal<Local, Bit>,
+    /// The low half's selects of the sum, the bitwise result, `a` and `b`.
+    k_sum: Signal<Local, Bit>,
+    k_bw: Signal<Local, Bit>,
+    k_a: Signal<Local, Bit>,
+    k_b: Signal<Local, Bit>,
+    // Segment 2.
+    y_lo: Signal<Local, Bits<32>>,
+    y_hi: Signal<Local, Bits<32>>,
 
-    // Candidate cut between the segments (`c1_`).
-    /// The op's kind, one-hot: add (bit 0), bitwise (and/or/xor, bit 1), min/max (bit 2),
-    /// inc/dec (bit 3).
-    c1_kind: Cut<Bits<4>>,
-    c1_max: Cut<Bit>,
-    c1_is64: Cut<Bit>,
+    // Candidate cut between the segments (`c1_`): the candidates and their selects.
     c1_a: Cut<Bits<64>>,
     c1_b: Cut<Bits<64>>,
-    /// The low halves' sum with its carry out (bit 32).
-    c1_sum_lo: Cut<Bits<33>>,
-    /// The high halves' sums with carry in 0 and 1 (carry select: segment 2 picks one by
-    /// the low carry, so no carry chain follows the cut).
+    /// The low halves' sum.
+    c1_sum_lo: Cut<Bits<32>>,
+    /// The high halves' sums with carry in 0 and 1 (carry select).
     c1_hi0: Cut<Bits<32>>,
     c1_hi1: Cut<Bits<32>>,
     /// The and/or/xor result.
@@ -102,26 +111,60 @@ pub struct IntAlu {
     /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
     c1_inc: Cut<Bits<32>>,
     c1_dec: Cut<Bits<32>>,
-    /// The op is inc (else dec, for the inc/dec kind).
-    c1_is_inc: Cut<Bit>,
-    /// dec gives `b` when `M == 0 || M > b` (low halves): the two terms apart (`c1_dec_z`:
-    /// `M == 0`, `c1_dec_gt`: `M > b`), ORed in segment 2 (the zero test and the compare's
-    /// chain ORed before the cut make a critical path of the unit).
-    c1_dec_z: Cut<Bit>,
-    c1_dec_gt: Cut<Bit>,
-    c1_lt_lo: Cut<Bit>,
-    c1_lt_hi: Cut<Bit>,
-    c1_eq_hi: Cut<Bit>,
+    /// The low half's selects: the sum, the bitwise result, `a`, `b` (min/max), `M + 1`;
+    /// dec, and its condition `M == 0 || M > b` (the result `b`, else `M - 1`).
+    c1_s_sum: Cut<Bit>,
+    c1_s_bw: Cut<Bit>,
+    c1_s_a: Cut<Bit>,
+    c1_s_b: Cut<Bit>,
+    c1_s_inc: Cut<Bit>,
+    c1_k_dec: Cut<Bit>,
+    c1_dec_b: Cut<Bit>,
+    /// The high half's selects (all low for 32-bit forms, whose high half is zero): the high
+    /// sum without and with the low carry, the bitwise result, `a`, `b`.
+    c1_h_s0: Cut<Bit>,
+    c1_h_s1: Cut<Bit>,
+    c1_h_bw: Cut<Bit>,
+    c1_h_a: Cut<Bit>,
+    c1_h_b: Cut<Bit>,
 
-    // Input registers (the result is combinational from them). The op and type bits hold
-    // with the operands and each lane keeps its own (`HoldReplicaReg`): as plain registers,
-    // Yosys merged the unit's four integer lanes' copies into one, whose fan-out to the
-    // lanes' sign flips is a critical path at 150 MHz.
+    // Input registers (the result is computed from them). The op's decode holds with the
+    // operands and each lane keeps its own (`HoldReplicaReg`): as plain registers, Yosys
+    // merged the unit's four integer lanes' copies into one, whose fan-out to the lanes'
+    // sign flips is a critical path at 150 MHz.
     s0_op: HoldReplicaReg<Bits<OP_WIDTH>>,
     s0_is64: HoldReplicaReg<Bit>,
     s0_signed: HoldReplicaReg<Bit>,
-    s0_a: HoldReg<Bits<64>>,
+    s0_a: LoopReg,
     s0_b: HoldReg<Bits<64>>,
+}
+
+/// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. A block of
+/// its own, so that no statement group that reads `a` writes `y` (Verilator would see a loop
+/// from `a` to `y` through the unit's chain select).
+#[derive(LogicBlock, Default)]
+pub struct LoopReg {
+    pub clock: Signal<In, Clock>,
+    pub a: Signal<In, Bits<64>>,
+    pub y: Signal<In, Bits<64>>,
+    pub take_y: Signal<In, Bit>,
+    pub hold: Signal<In, Bit>,
+    pub q: Signal<Out, Bits<64>>,
+    r: DFF<Bits<64>>,
+}
+
+impl Logic for LoopReg {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r);
+        if !self.hold.val() {
+            self.r.d.next = self.a.val();
+            if self.take_y.val() {
+                self.r.d.next = self.y.val();
+            }
+        }
+        self.q.next = self.r.q.val();
+    }
 }
 
 impl Default for IntAlu {
@@ -144,6 +187,7 @@ impl IntAlu {
             a: Default::default(),
             b: Default::default(),
             hold: Default::default(),
+            loop_a: Default::default(),
             y: Default::default(),
             op_add: op(Op::Add),
             op_and: op(Op::And),
@@ -152,16 +196,12 @@ impl IntAlu {
             op_min: op(Op::Min),
             op_max: op(Op::Max),
             op_inc: op(Op::Inc),
+            op_dec: op(Op::Dec),
             ty_b64: ty(Type::B64),
             ty_u64: ty(Type::U64),
             ty_s64: ty(Type::S64),
             ty_s32: ty(Type::S32),
-            low32: Constant::new(bits_u128(0xffff_ffff)),
-            kind_add: Constant::new(bits_u128(1)),
-            kind_bitw: Constant::new(bits_u128(2)),
-            kind_minmax: Constant::new(bits_u128(4)),
-            kind_incdec: Constant::new(bits_u128(8)),
-            one32: Constant::new(bits_u128(1)),
+            one33: Constant::new(bits_u128(1)),
             bit31_32: Constant::new(bits_u128(1 << 31)),
             zero32: Constant::new(bits_u128(0)),
             is64: Default::default(),
@@ -172,15 +212,23 @@ impl IntAlu {
             b_lo: Default::default(),
             a_hi: Default::default(),
             b_hi: Default::default(),
+            sum_lo: Default::default(),
+            dec33: Default::default(),
+            x_alo: Default::default(),
+            x_blo: Default::default(),
+            x_ahi: Default::default(),
+            x_bhi: Default::default(),
             lt_lo: Default::default(),
-            hi_sum: Default::default(),
-            a_less: Default::default(),
-            res: Default::default(),
-            mm_r: Default::default(),
-            id_r: Default::default(),
-            c1_kind: Cut::new(on),
-            c1_max: Cut::new(on),
-            c1_is64: Cut::new(on),
+            lt_hi: Default::default(),
+            gt_hi: Default::default(),
+            lt: Default::default(),
+            take_a: Default::default(),
+            k_sum: Default::default(),
+            k_bw: Default::default(),
+            k_a: Default::default(),
+            k_b: Default::default(),
+            y_lo: Default::default(),
+            y_hi: Default::default(),
             c1_a: Cut::new(on),
             c1_b: Cut::new(on),
             c1_sum_lo: Cut::new(on),
@@ -189,12 +237,18 @@ impl IntAlu {
             c1_bitw: Cut::new(on),
             c1_inc: Cut::new(on),
             c1_dec: Cut::new(on),
-            c1_is_inc: Cut::new(on),
-            c1_dec_z: Cut::new(on),
-            c1_dec_gt: Cut::new(on),
-            c1_lt_lo: Cut::new(on),
-            c1_lt_hi: Cut::new(on),
-            c1_eq_hi: Cut::new(on),
+            c1_s_sum: Cut::new(on),
+            c1_s_bw: Cut::new(on),
+            c1_s_a: Cut::new(on),
+            c1_s_b: Cut::new(on),
+            c1_s_inc: Cut::new(on),
+            c1_k_dec: Cut::new(on),
+            c1_dec_b: Cut::new(on),
+            c1_h_s0: Cut::new(on),
+            c1_h_s1: Cut::new(on),
+            c1_h_bw: Cut::new(on),
+            c1_h_a: Cut::new(on),
+            c1_h_b: Cut::new(on),
             s0_op: Default::default(),
             s0_is64: Default::default(),
             s0_signed: Default::default(),
@@ -208,13 +262,13 @@ impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(
-            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, c1_kind, c1_max, c1_is64, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw,
-            c1_inc, c1_dec, c1_is_inc, c1_dec_z, c1_dec_gt, c1_lt_lo, c1_lt_hi, c1_eq_hi
+            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw, c1_inc, c1_dec, c1_s_sum,
+            c1_s_bw, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_s0, c1_h_s1, c1_h_bw, c1_h_a, c1_h_b
         );
 
         // ==========================================================================
-        // Input registers (s0_): the operands unchanged, the type decoded to width and
-        // signedness.
+        // Input registers (s0_): the op, the type decoded to width and signedness (the
+        // operands are loaded last, after `y`: the loop).
         // ==========================================================================
         self.is64.next = (self.ty.val() == self.ty_b64.val())
             || (self.ty.val() == self.ty_u64.val())
@@ -226,16 +280,13 @@ impl Logic for IntAlu {
         self.s0_op.hold.next = self.hold.val();
         self.s0_is64.hold.next = self.hold.val();
         self.s0_signed.hold.next = self.hold.val();
-        // (Operand isolation: `hold` keeps the last operands.)
-        self.s0_a.d.next = self.a.val();
-        self.s0_b.d.next = self.b.val();
         self.s0_a.hold.next = self.hold.val();
         self.s0_b.hold.next = self.hold.val();
 
         // ==========================================================================
-        // Segment 1 (from the s0_ registers): per 32-bit half, the low add, +1, -1, the
-        // compares and the zero tests. The high halves of 32-bit operands may hold anything:
-        // segment 2 ignores their compares and the output keeps only the low half.
+        // Segment 1 (from the s0_ registers): the candidates and the decisions between them.
+        // The high halves of 32-bit operands may hold anything: no high select is set for a
+        // 32-bit form.
         // ==========================================================================
         // Signed compare = unsigned compare with the sign bit flipped: bit 31 of the low half
         // for s32, of the high half for s64.
@@ -252,94 +303,124 @@ impl Logic for IntAlu {
         self.b_lo.next = self.s0_b.q.val().get_bits::<32>(0);
         self.a_hi.next = self.s0_a.q.val().get_bits::<32>(32);
         self.b_hi.next = self.s0_b.q.val().get_bits::<32>(32);
-        self.c1_sum_lo.d.next = bit_cast::<33, 32>(self.a_lo.val()) + bit_cast::<33, 32>(self.b_lo.val());
+        self.sum_lo.next = bit_cast::<33, 32>(self.a_lo.val()) + bit_cast::<33, 32>(self.b_lo.val());
+        self.c1_sum_lo.d.next = self.sum_lo.val().get_bits::<32>(0);
         self.c1_hi0.d.next = self.a_hi.val() + self.b_hi.val();
         // (a + b + 1 as a - !b: one carry chain with its carry-in set. Written `a + b + 1`,
-        // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it: two
-        // 32-bit chains in series, the unit's most frequent critical path.)
+        // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it.)
         self.c1_hi1.d.next = self.a_hi.val() - !self.b_hi.val();
-        self.lt_lo.next = (self.a_lo.val() ^ self.flip_lo.val()) < (self.b_lo.val() ^ self.flip_lo.val());
-        self.c1_lt_lo.d.next = self.lt_lo.val();
-        self.c1_lt_hi.d.next = (self.a_hi.val() ^ self.flip_hi.val()) < (self.b_hi.val() ^ self.flip_hi.val());
-        self.c1_eq_hi.d.next = self.a_hi.val() == self.b_hi.val();
-        // inc and dec are u32 forms: their operands and conditions from the low halves.
-        self.c1_inc.d.next = self.a_lo.val() + self.one32.val();
-        self.c1_dec.d.next = self.a_lo.val() - self.one32.val();
-        self.c1_is_inc.d.next = self.s0_op.q.val() == self.op_inc.val();
-        // (dec is u32 only: its condition M == 0 || M > b is an unsigned compare of its own,
-        // not the signed-capable `lt_lo` with an equality beside it: that was the flip LUT, a
-        // shared chain and two LUTs, too long for one segment at 150 MHz.)
-        self.c1_dec_z.d.next = !self.a_lo.val().any();
-        self.c1_dec_gt.d.next = self.b_lo.val() < self.a_lo.val();
+        // The compares in 32-bit carry chains side by side (the high halves both ways, so
+        // that no equality tree follows them; one 64-bit chain is 7 ns to the select), joined
+        // in the select registers' LUTs.
+        self.x_alo.next = self.a_lo.val() ^ self.flip_lo.val();
+        self.x_blo.next = self.b_lo.val() ^ self.flip_lo.val();
+        self.x_ahi.next = self.a_hi.val() ^ self.flip_hi.val();
+        self.x_bhi.next = self.b_hi.val() ^ self.flip_hi.val();
+        self.lt_lo.next = self.x_alo.val() < self.x_blo.val();
+        self.lt_hi.next = self.x_ahi.val() < self.x_bhi.val();
+        self.gt_hi.next = self.x_bhi.val() < self.x_ahi.val();
+        self.lt.next = self.lt_lo.val();
+        if self.s0_is64.q.val() {
+            self.lt.next = self.lt_hi.val() || (!self.gt_hi.val() && self.lt_lo.val());
+        }
+        // min: a < b ? a : b; max: a < b ? b : a.
+        self.take_a.next = self.lt.val() != (self.s0_op.q.val() == self.op_max.val());
+        // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1 (u32 forms: low
+        // halves, unsigned, so `lt_lo` is `M < b`). `M - 1`'s borrow out is `M == 0`.
+        self.c1_inc.d.next = self.a_lo.val() + self.one33.val().get_bits::<32>(0);
+        self.dec33.next = bit_cast::<33, 32>(self.a_lo.val()) - self.one33.val();
+        self.c1_dec.d.next = self.dec33.val().get_bits::<32>(0);
+        self.c1_dec_b.d.next = self.dec33.val().get_bit(32) || (self.b_lo.val() < self.a_lo.val());
         self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
         if self.s0_op.q.val() == self.op_and.val() {
             self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();
         } else if self.s0_op.q.val() == self.op_or.val() {
             self.c1_bitw.d.next = self.s0_a.q.val() | self.s0_b.q.val();
         }
-        self.c1_kind.d.next = self.kind_incdec.val();
+        self.c1_a.d.next = self.s0_a.q.val();
+        self.c1_b.d.next = self.s0_b.q.val();
+        // The selects: at most one per half is high.
+        self.k_sum.next = false;
+        self.k_bw.next = false;
+        self.k_a.next = false;
+        self.k_b.next = false;
+        self.c1_s_inc.d.next = false;
         if self.s0_op.q.val() == self.op_add.val() {
-            self.c1_kind.d.next = self.kind_add.val();
-        } else if (self.s0_op.q.val() == self.op_and.val())
+            self.k_sum.next = true;
+        }
+        if (self.s0_op.q.val() == self.op_and.val())
             || (self.s0_op.q.val() == self.op_or.val())
             || (self.s0_op.q.val() == self.op_xor.val())
         {
-            self.c1_kind.d.next = self.kind_bitw.val();
-        } else if (self.s0_op.q.val() == self.op_min.val()) || (self.s0_op.q.val() == self.op_max.val()) {
-            self.c1_kind.d.next = self.kind_minmax.val();
+            self.k_bw.next = true;
         }
-        self.c1_max.d.next = self.s0_op.q.val() == self.op_max.val();
-        self.c1_is64.d.next = self.s0_is64.q.val();
-        self.c1_a.d.next = self.s0_a.q.val();
-        self.c1_b.d.next = self.s0_b.q.val();
+        if (self.s0_op.q.val() == self.op_min.val()) || (self.s0_op.q.val() == self.op_max.val()) {
+            self.k_a.next = self.take_a.val();
+            self.k_b.next = !self.take_a.val();
+        }
+        if self.s0_op.q.val() == self.op_inc.val() {
+            self.c1_s_inc.d.next = self.lt_lo.val();
+        }
+        self.c1_k_dec.d.next = self.s0_op.q.val() == self.op_dec.val();
+        self.c1_s_sum.d.next = self.k_sum.val();
+        self.c1_s_bw.d.next = self.k_bw.val();
+        self.c1_s_a.d.next = self.k_a.val();
+        self.c1_s_b.d.next = self.k_b.val();
+        self.c1_h_s0.d.next = self.s0_is64.q.val() && self.k_sum.val() && !self.sum_lo.val().get_bit(32);
+        self.c1_h_s1.d.next = self.s0_is64.q.val() && self.k_sum.val() && self.sum_lo.val().get_bit(32);
+        self.c1_h_bw.d.next = self.s0_is64.q.val() && self.k_bw.val();
+        self.c1_h_a.d.next = self.s0_is64.q.val() && self.k_a.val();
+        self.c1_h_b.d.next = self.s0_is64.q.val() && self.k_b.val();
 
         // ==========================================================================
-        // Segment 2 (after the c1_ cut, drives `y`): the high sum selected by the low carry,
-        // the whole compare from the halves', the select by op.
+        // Segment 2 (after the c1_ cut, drives `y`): an AND-OR of the candidates by the
+        // selects (one-hot per half, all zero: 0).
         // ==========================================================================
-        self.hi_sum.next = self.c1_hi0.q.val();
-        if self.c1_sum_lo.q.val().get_bit(32) {
-            self.hi_sum.next = self.c1_hi1.q.val();
+        self.y_lo.next = self.zero32.val();
+        if self.c1_s_sum.q.val() {
+            self.y_lo.next = self.y_lo.val() | self.c1_sum_lo.q.val();
         }
-        self.a_less.next = self.c1_lt_lo.q.val();
-        if self.c1_is64.q.val() {
-            self.a_less.next = self.c1_lt_hi.q.val() || (self.c1_eq_hi.q.val() && self.c1_lt_lo.q.val());
+        if self.c1_s_bw.q.val() {
+            self.y_lo.next = self.y_lo.val() | self.c1_bitw.q.val().get_bits::<32>(0);
         }
-        // The candidates, then an AND-OR over the one-hot kind (no priority chain: the kind's
-        // register bits fan out to one gate level per result bit).
-        // min: a < b ? a : b; max: a < b ? b : a.
-        self.mm_r.next = self.c1_b.q.val();
-        if self.a_less.val() != self.c1_max.q.val() {
-            self.mm_r.next = self.c1_a.q.val();
+        if self.c1_s_a.q.val() {
+            self.y_lo.next = self.y_lo.val() | self.c1_a.q.val().get_bits::<32>(0);
         }
-        // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1.
-        self.id_r.next = bit_cast::<64, 32>(self.c1_dec.q.val());
-        if self.c1_dec_z.q.val() || self.c1_dec_gt.q.val() {
-            self.id_r.next = self.c1_b.q.val();
+        if self.c1_s_b.q.val() {
+            self.y_lo.next = self.y_lo.val() | self.c1_b.q.val().get_bits::<32>(0);
         }
-        if self.c1_is_inc.q.val() {
-            self.id_r.next = bit_cast::<64, 32>(self.c1_inc.q.val());
-            if !self.c1_lt_lo.q.val() {
-                self.id_r.next = bit_cast::<64, 32>(self.zero32.val());
+        if self.c1_s_inc.q.val() {
+            self.y_lo.next = self.y_lo.val() | self.c1_inc.q.val();
+        }
+        if self.c1_k_dec.q.val() {
+            if self.c1_dec_b.q.val() {
+                self.y_lo.next = self.y_lo.val() | self.c1_b.q.val().get_bits::<32>(0);
+            } else {
+                self.y_lo.next = self.y_lo.val() | self.c1_dec.q.val();
             }
         }
-        self.res.next = bit_cast::<64, 32>(self.zero32.val());
-        if self.c1_kind.q.val().get_bit(0) {
-            self.res.next = (bit_cast::<64, 32>(self.hi_sum.val()) << 32)
-                | bit_cast::<64, 32>(self.c1_sum_lo.q.val().get_bits::<32>(0));
+        self.y_hi.next = self.zero32.val();
+        if self.c1_h_s0.q.val() {
+            self.y_hi.next = self.y_hi.val() | self.c1_hi0.q.val();
         }
-        if self.c1_kind.q.val().get_bit(1) {
-            self.res.next = self.res.val() | self.c1_bitw.q.val();
+        if self.c1_h_s1.q.val() {
+            self.y_hi.next = self.y_hi.val() | self.c1_hi1.q.val();
         }
-        if self.c1_kind.q.val().get_bit(2) {
-            self.res.next = self.res.val() | self.mm_r.val();
+        if self.c1_h_bw.q.val() {
+            self.y_hi.next = self.y_hi.val() | self.c1_bitw.q.val().get_bits::<32>(32);
         }
-        if self.c1_kind.q.val().get_bit(3) {
-            self.res.next = self.res.val() | self.id_r.val();
+        if self.c1_h_a.q.val() {
+            self.y_hi.next = self.y_hi.val() | self.c1_a.q.val().get_bits::<32>(32);
         }
-        self.y.next = self.res.val() & self.low32.val();
-        if self.c1_is64.q.val() {
-            self.y.next = self.res.val();
+        if self.c1_h_b.q.val() {
+            self.y_hi.next = self.y_hi.val() | self.c1_b.q.val().get_bits::<32>(32);
         }
+        self.y.next = (bit_cast::<64, 32>(self.y_hi.val()) << 32) | bit_cast::<64, 32>(self.y_lo.val());
+
+        // The operands, `M` from the input or the loop.
+        self.s0_a.a.next = self.a.val();
+        self.s0_a.y.next = self.y.val();
+        self.s0_a.take_y.next = self.loop_a.val();
+        self.s0_b.d.next = self.b.val();
     }
 }

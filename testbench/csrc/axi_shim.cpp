@@ -23,7 +23,7 @@ struct AxiIo {
     // Outputs.
     uint8_t awready, wready, bvalid, bid, bresp, arready, rvalid, rid;
     uint8_t rresp, rlast, fire, pad0;
-    uint16_t cov;
+    uint32_t cov;
     uint32_t rdata[4];
 };
 }

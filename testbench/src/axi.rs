@@ -65,7 +65,7 @@ pub struct AxiIo {
     pub rlast: u8,
     pub fire: u8,
     pub pad0: u8,
-    pub cov: u16,
+    pub cov: u32,
     pub rdata: [u32; 4],
 }
 

@@ -567,8 +567,8 @@ impl RtlUnit {
     }
 
     /// How many cycles each `cov` bit was high, since the model was made.
-    pub fn cov_counts(&self) -> [u64; 16] {
-        let mut c = [0u64; 16];
+    pub fn cov_counts(&self) -> [u64; hw::slice_unit::COV_WIDTH] {
+        let mut c = [0u64; hw::slice_unit::COV_WIDTH];
         unsafe { (self.api.cov)(self.h.as_ptr(), c.as_mut_ptr()) };
         c
     }

@@ -218,13 +218,16 @@ impl fmt::Display for Failure {
 #[derive(Clone, Debug, Default)]
 pub struct Coverage {
     /// Cycles each `cov` bit was high.
-    pub cov: [u64; 16],
+    pub cov: [u64; hw::slice_unit::COV_WIDTH],
     /// Requests issued per access (code).
     pub accesses: BTreeMap<u16, u64>,
     /// Responses per status the unit returned.
     pub statuses: [u64; 4],
     /// Requests dropped by a reset.
     pub dropped: u64,
+    /// The unit was the shallow pipeline: the points it can hit exclude the integer ALU's loop
+    /// ([`hw::slice_unit::coverage_points`]).
+    pub shallow: bool,
 }
 
 impl Coverage {
@@ -243,7 +246,7 @@ impl Coverage {
     /// The coverage points, accesses and statuses never hit.
     pub fn holes(&self) -> Vec<String> {
         let mut h = Vec::new();
-        for (name, bit) in hw::slice_unit::COVERAGE_POINTS {
+        for (name, bit) in hw::slice_unit::coverage_points(!self.shallow) {
             if self.cov[*bit] == 0 {
                 h.push(format!("coverage point {name} (cov[{bit}])"));
             }
@@ -437,6 +440,7 @@ pub fn run_plan(seed: u64, plan: &Plan, vcd: Option<&Path>) -> anyhow::Result<Re
     check(plan, &obs, &mut report);
     report.cycles = unit.cycle();
     report.coverage.cov = unit.cov_counts();
+    report.coverage.shallow = !plan.hw.unit_regs;
     report.seconds = t.elapsed().as_secs_f64();
     if let (Some(path), Some(c)) = (vcd, report.first_failure_cycle()) {
         write_window(plan, path, c)?;

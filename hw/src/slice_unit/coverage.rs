@@ -21,6 +21,7 @@ pub const COV_RSP_STALL: usize = 12;
 pub const COV_CREDIT_STALL: usize = 13;
 pub const COV_RESET_IN_FLIGHT: usize = 14;
 pub const COV_INT_CHAIN: usize = 15;
+pub const COV_INT_LOOP: usize = 16;
 
 /// The coverage points: name and bit of `cov`. A bit is high in each cycle its event happens.
 pub const COVERAGE_POINTS: &[(&str, usize)] = &[
@@ -56,7 +57,16 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     // An integer result taken as the next integer op's operand in the cycle it is made
     // (registered pipeline: the ALU's loop, a chain; the shallow one: through the merged line).
     ("int_chain_forward", COV_INT_CHAIN),
+    // A chained integer op took its operand from the integer ALU's own result in the cycle it
+    // was made (the ALU's loop; registered pipeline only).
+    ("int_chain_loop", COV_INT_LOOP),
 ];
+
+/// The coverage points a unit can hit: all in the registered pipeline (`unit_regs`), all but
+/// the integer ALU's loop in the shallow one (which forwards the merged line instead).
+pub fn coverage_points(unit_regs: bool) -> impl Iterator<Item = &'static (&'static str, usize)> {
+    COVERAGE_POINTS.iter().filter(move |&&(_, b)| unit_regs || b != COV_INT_LOOP)
+}
 
 // `CoverageBus` assembles `cov` with these bit numbers written out (hdl code cannot name a
 // const); this pins them.
@@ -77,7 +87,8 @@ const _: () = assert!(
         && COV_CREDIT_STALL == 13
         && COV_RESET_IN_FLIGHT == 14
         && COV_INT_CHAIN == 15
-        && COV_INT_CHAIN < COV_WIDTH
+        && COV_INT_LOOP == 16
+        && COV_INT_LOOP < COV_WIDTH
 );
 
 /// The coverage bus: the unit's events this cycle, one input each, as `cov` (registered in the
@@ -101,6 +112,7 @@ pub(super) struct CoverageBus {
     pub credit_stall: Signal<In, Bit>,
     pub reset_in_flight: Signal<In, Bit>,
     pub int_chain: Signal<In, Bit>,
+    pub int_loop: Signal<In, Bit>,
     pub cov: Signal<Out, Bits<COV_WIDTH>>,
     cov_bits: Signal<Local, Bits<COV_WIDTH>>,
     cov_r: DFF<Bits<COV_WIDTH>>,
@@ -129,6 +141,7 @@ impl CoverageBus {
             credit_stall: Default::default(),
             reset_in_flight: Default::default(),
             int_chain: Default::default(),
+            int_loop: Default::default(),
             cov: Default::default(),
             cov_bits: Default::default(),
             cov_r: Default::default(),
@@ -159,7 +172,8 @@ impl Logic for CoverageBus {
             | (bit_cast::<COV_WIDTH, 1>(self.rsp_stall.val().into()) << 12)
             | (bit_cast::<COV_WIDTH, 1>(self.credit_stall.val().into()) << 13)
             | (bit_cast::<COV_WIDTH, 1>(self.reset_in_flight.val().into()) << 14)
-            | (bit_cast::<COV_WIDTH, 1>(self.int_chain.val().into()) << 15);
+            | (bit_cast::<COV_WIDTH, 1>(self.int_chain.val().into()) << 15)
+            | (bit_cast::<COV_WIDTH, 1>(self.int_loop.val().into()) << 16);
         self.cov_r.d.next = self.cov_bits.val();
         self.cov.next = self.cov_bits.val();
         if self.regs.val() {

@@ -120,7 +120,7 @@
 //!   settles two stages after a store's), so dependent FP ops issue
 //!   every `L + 3` cycles and a request behind an integer op to other bytes of its word
 //!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues
-//!   `Li + 1` cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
+//!   `Li` cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
 //!   issue one per cycle.
 //!
 //! # The integer loop (registered pipeline)
@@ -129,18 +129,19 @@
 //! to its own input the same way). An integer `red`/`atom` on a plain access carries a
 //! *chain key* (offset and size) into the queue; one that waits on an older entry with the
 //! same key (the same bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or
-//! `atom`) waits a window of `Li` after that entry's issue instead of `Li + 2`
-//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li + 1` to `Li + 2` cycles behind its
-//! producer, whose result is then in the integer ALU's result register `y_r` or the one after
-//! it, `y_rr`: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
-//! queue lets no other so close) and registers a one-hot source select (`ch_d`), and s1b
-//! puts that result on the ALU's `a` input and, for `atom`, in the response. The line it
-//! forwarded is right but for its own bytes (a producer's line carries its bytes cleared
-//! until its merge), which its own result replaces. Dependent integer ops issue every
-//! `Li + 1` cycles (3); the loop is the ALU's two segments, `y_r` and a 2:1 select into the
-//! ALU's input registers: taking `y` itself (every 2 cycles) put the ALU's last segment and
-//! the select in one cycle, 7.6 ns on the ECP5. Masked sector requests, FP forms and
-//! accesses to other bytes take the line.
+//! `atom`) waits a window of `Li - 1` after that entry's issue instead of `Li + 2`
+//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li` to `Li + 2` cycles behind its
+//! producer: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
+//! queue lets no other so close) and registers a one-hot source select (`ch_d`). At `Li` the
+//! producer's result is being made: s1b sets the ALU's `loop_a`, which loads its `a` register
+//! from its own `y` ([`IntAlu`]: the second segment is only an AND-OR of candidates chosen in
+//! the first, so the loop's last cycle is three LUT levels); an `atom`'s old value (that
+//! result) joins its response a stage later, from a register of the ALU's result
+//! (`ch_old`). At `Li + 1` and `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on
+//! the ALU's `a` input and in the response. The line it forwarded is right but for its own
+//! bytes (a producer's line carries its bytes cleared until its merge), which its own result
+//! replaces. Dependent integer ops issue every `Li` cycles (2). Masked sector requests, FP
+//! forms and accesses to other bytes take the line.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
@@ -260,7 +261,7 @@ pub use shape::*;
 /// Width of the request id tag.
 pub const ID_WIDTH: usize = 16;
 /// Width of the coverage-event bus.
-pub const COV_WIDTH: usize = 16;
+pub const COV_WIDTH: usize = 17;
 
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
@@ -455,17 +456,23 @@ pub struct SliceUnit {
     /// The integer loop: lane 0's result one cycle after `y_r` (a chain source).
     y_rr: Cut<Bits<64>>,
     /// Bit j: a chain consumer whose producer is in `sp_*[j]` when it is in s1 takes the
-    /// producer's result from `y_r` (`ch_m[0]`) or `y_rr` (`ch_m[1]`).
-    ch_m: [Constant<Bits<32>>; 2],
-    /// s1b's chain source (one-hot over `y_r[0]`, `y_rr`; zero: the line).
-    ch_d: [DFF<Bit>; 2],
-    ch_nx: [Signal<Local, Bit>; 2],
+    /// producer's result from the integer ALU's own loop (`ch_m[0]`), `y_r` (`ch_m[1]`) or
+    /// `y_rr` (`ch_m[2]`).
+    ch_m: [Constant<Bits<32>>; 3],
+    /// s1b's chain source (one-hot over the loop, `y_r[0]`, `y_rr`; zero: the line).
+    ch_d: [DFF<Bit>; 3],
+    ch_nx: [Signal<Local, Bit>; 3],
+    /// `sp_*[0]` holds an `atom` chained through the ALU's loop: its old value (the
+    /// producer's result, the integer ALU's last result `ch_old`) joins its response on the
+    /// way to `sp_*[1]` (`sp_rsp[0]` holds its mask).
+    ch_rsp: DFF<Bit>,
+    ch_old: DFF<Bits<64>>,
     /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
     ch_me: Signal<Local, Bit>,
     ch_p: Signal<Local, Bit>,
     s1r_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
     s1r_kind: Signal<Local, Bits<KIND_WIDTH>>,
-    /// s1b's chained operand, and whether it has one.
+    /// s1b's chained operand from the registers after the ALU, and whether it has one.
     ch_val: Signal<Local, Bits<64>>,
     ch_any: Signal<Local, Bit>,
 

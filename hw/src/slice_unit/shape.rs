@@ -42,14 +42,14 @@ pub struct Shape {
     /// store's (`sp_*[2]`, see `cas_fail`) and forwards it from the register there.
     pub win_cas: usize,
     /// The window of a chained integer op: an integer `red`/`atom` behind one to the same
-    /// bytes takes its operand from the integer ALU's loop (registered pipeline: the ALU's
-    /// latency `Li`, so dependent integer ops issue every `Li + 1` cycles, 3 by default; the
+    /// bytes takes its operand from the integer ALU's loop (registered pipeline: `Li - 1`,
+    /// at least 1, so dependent integer ops issue every `Li` cycles, 2 by default; the
     /// shallow pipeline forwards the merged line in the cycle the result is made, `win_int`).
     pub win_chain: usize,
     /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
-    /// producer's result `d + 1` cycles after the integer ALU made it (0: `y_r`, 1: `y_rr`).
-    /// Zero in the shallow pipeline.
-    pub chain_map: [u128; 2],
+    /// producer's result `d` cycles after the integer ALU made it (0: the ALU's own loop, in
+    /// the cycle it is made; 1: `y_r`; 2: `y_rr`). Zero in the shallow pipeline.
+    pub chain_map: [u128; 3],
     /// Places of the response FIFO (at least the requests in flight from issue to response).
     pub rsp_depth: usize,
 }
@@ -66,15 +66,15 @@ pub fn shape(cfg: &Config) -> Shape {
         // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
         // later: every window is one cycle longer than the merge stage alone needs (si, before
         // the forwarding point, delays producer and dependent alike).
-        // The chain: a consumer `d` cycles behind its producer (from `int_lat + 1`: the loop
-        // takes the ALU's registered result `y_r`, so that no cycle holds the ALU's last
-        // segment and the operand select together; up to the integer window) is in s1 when
-        // the producer is in sp[d - 2], and finds its result `d - int_lat` cycles after the
-        // ALU made it (1: `y_r`, 2: `y_rr`).
+        // The chain: a consumer `d` cycles behind its producer (from `int_lat`, the ALU's own
+        // loop, and at least 2, the queue's shortest wait; up to the integer window) is in s1
+        // when the producer is in sp[d - 2], and finds its result `d - int_lat` cycles after
+        // the ALU made it (0: the loop, 1: `y_r`, 2: `y_rr`).
         let win_int = int_at + 2;
-        let mut chain_map = [0u128; 2];
-        for d in (int_lat + 1).max(2)..=win_int {
-            chain_map[d - int_lat - 1] |= 1 << (d - 2);
+        let first = int_lat.max(2);
+        let mut chain_map = [0u128; 3];
+        for d in first..=win_int {
+            chain_map[d - int_lat] |= 1 << (d - 2);
         }
         Shape {
             stages,
@@ -86,7 +86,7 @@ pub fn shape(cfg: &Config) -> Shape {
             win_int,
             win_mem: 1,
             win_cas: 4,
-            win_chain: int_lat.max(1),
+            win_chain: first - 1,
             chain_map,
             rsp_depth: 32,
         }
@@ -104,7 +104,7 @@ pub fn shape(cfg: &Config) -> Shape {
             win_mem: 0,
             win_cas: 0,
             win_chain: int_at,
-            chain_map: [0; 2],
+            chain_map: [0; 3],
             rsp_depth: RSP_FIFO_DEPTH,
         }
     }

@@ -17,7 +17,9 @@ impl Logic for SliceUnit {
             self.fpre[h].clock.next = self.clock.val();
         }
         self.y_rr.clock.next = self.clock.val();
-        for d in 0..2 {
+        self.ch_rsp.clock.next = self.clock.val();
+        self.ch_old.clock.next = self.clock.val();
+        for d in 0..3 {
             self.ch_d[d].clock.next = self.clock.val();
         }
         self.sc_cl.clock.next = self.clock.val();
@@ -72,6 +74,7 @@ impl Logic for SliceUnit {
         self.cov_bus.fwd_s4.next = false;
         self.cov_bus.fwd_s5.next = false;
         self.cov_bus.int_chain.next = false;
+        self.cov_bus.int_loop.next = false;
 
         // ==========================================================================
         // s0 accept (`Accept`): the request decoded into the queue's push.
@@ -421,7 +424,7 @@ impl Logic for SliceUnit {
             && !self.s1r_fp.val()
             && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any()
             && ((self.s1r_kind.val() == self.kind_red.val()) || (self.s1r_kind.val() == self.kind_atom.val()));
-        for d in 0..2 {
+        for d in 0..3 {
             self.ch_nx[d].next = false;
         }
         for j in 0..self.sp_valid.len() {
@@ -430,13 +433,13 @@ impl Logic for SliceUnit {
                 && !self.sp_fp[j].q.val()
                 && !self.sp_sector[j].q.val()
                 && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()));
-            for d in 0..2 {
+            for d in 0..3 {
                 if self.ch_p.val() && self.ch_m[d].val().get_bit(j) {
                     self.ch_nx[d].next = true;
                 }
             }
         }
-        for d in 0..2 {
+        for d in 0..3 {
             self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
         }
         // The registered pipeline registers the forwarded line (s1b) before it computes.
@@ -488,26 +491,30 @@ impl Logic for SliceUnit {
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
-        // A chained op's operand is its producer's result, from the registers after the ALU
+        // A chained op's operand is its producer's result: from the ALU's own loop when the
+        // producer is `Li` cycles ahead (`loop_a`), else from the registers after the ALU
         // (`ch_d`, one-hot; the shallow pipeline has none).
         self.y_rr.d.next = self.y_r[0].q.val();
         self.ch_val.next = self.zero64.val();
-        if self.ch_d[0].q.val() {
+        if self.ch_d[1].q.val() {
             self.ch_val.next = self.ch_val.val() | self.y_r[0].q.val();
         }
-        if self.ch_d[1].q.val() {
+        if self.ch_d[2].q.val() {
             self.ch_val.next = self.ch_val.val() | self.y_rr.q.val();
         }
-        self.ch_any.next = self.ch_d[0].q.val() || self.ch_d[1].q.val();
-        if self.ch_any.val() && self.c_valid.val() {
+        self.ch_any.next = self.ch_d[1].q.val() || self.ch_d[2].q.val();
+        if (self.ch_any.val() || self.ch_d[0].q.val()) && self.c_valid.val() {
             self.cov_bus.int_chain.next = true;
         }
+        self.cov_bus.int_loop.next = self.ch_d[0].q.val() && self.c_valid.val();
+        self.int_alu.loop_a.next = self.ch_d[0].q.val();
         self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
         if self.ch_any.val() {
             self.int_alu.a.next = self.ch_val.val();
         }
         self.int_alu.b.next = self.s1_data.val().get_bits::<64>(0);
         for i in 0..3 {
+            self.int_lane[i].loop_a.next = false;
             self.int_lane[i].op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
             self.int_lane[i].ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         }
@@ -584,10 +591,15 @@ impl Logic for SliceUnit {
             if self.ch_any.val() {
                 self.sp_rsp[0].d.next = bit_cast::<128, 64>(self.ch_val.val()) & self.access.mask.val();
             }
+            if self.ch_d[0].q.val() {
+                self.sp_rsp[0].d.next = self.access.mask.val();
+            }
             if self.access.sector.val() {
                 self.sp_rsp[0].d.next = self.c_old_line.val() & self.access.wmask.val();
             }
         }
+        self.ch_rsp.d.next = self.ch_d[0].q.val() && self.c_valid.val() && !self.reset.val();
+        self.ch_old.d.next = self.int_alu.y.val();
         self.sp_sector[0].d.next = self.access.sector.val();
         self.dly_int64.d.next = self.access.elog.val() == self.elog3.val();
         self.sp_wmask[0].d.next = self.access.wmask.val();
@@ -617,6 +629,9 @@ impl Logic for SliceUnit {
             }
             self.sp_data[j].d.next = self.st_nd.val();
             self.sp_rsp[j].d.next = self.sp_rsp[j - 1].q.val();
+            if (j == 1) && self.ch_rsp.q.val() {
+                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & bit_cast::<128, 64>(self.ch_old.q.val());
+            }
             self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
             self.sp_sector[j].d.next = self.sp_sector[j - 1].q.val();
