@@ -63,6 +63,14 @@ fn int_specials(bits: u32) -> Vec<u64> {
     vec![0, 1, 2, 3, m, m - 1, top, top - 1, top + 1, 0x55, 0xff, 0x100, m >> 2]
 }
 
+/// Every integer and bitwise form (the integer ALU's).
+fn int_forms() -> Vec<Form> {
+    Form::all()
+        .into_iter()
+        .filter(|f| matches!(f.ty(), Type::B32 | Type::B64 | Type::U32 | Type::S32 | Type::U64 | Type::S64))
+        .collect()
+}
+
 #[test]
 fn int_alu_matches_golden_model_for_every_integer_form() {
     for stages in hw::config::INT_STAGES_MIN..=hw::config::INT_STAGES_MAX {
@@ -77,10 +85,7 @@ fn int_alu_matches_golden_model_for_every_integer_form() {
 /// equal above one 16-bit chunk (the compares per chunk).
 fn check_int_alu(cfg: &hw::Config) {
     let mut rng = Rng(seed(&format!("int_alu-{}", cfg.int_stages)));
-    let forms: Vec<Form> = Form::all()
-        .into_iter()
-        .filter(|f| matches!(f.ty(), Type::B32 | Type::B64 | Type::U32 | Type::S32 | Type::U64 | Type::S64))
-        .collect();
+    let forms = int_forms();
     assert!(forms.len() > 20);
     // (form, a, b): a and b carry random garbage above the form's width.
     let mut cases = Vec::new();
@@ -150,10 +155,7 @@ fn int_alu_loop_takes_the_result_int_stages_ahead() {
     for stages in hw::config::INT_STAGES_MIN..=hw::config::INT_STAGES_MAX {
         let cfg = hw::Config { int_stages: stages, ..hw::Config::default() };
         let mut rng = Rng(seed(&format!("int_alu_loop-{stages}")));
-        let forms: Vec<Form> = Form::all()
-            .into_iter()
-            .filter(|f| matches!(f.ty(), Type::B32 | Type::B64 | Type::U32 | Type::S32 | Type::U64 | Type::S64))
-            .collect();
+        let forms = int_forms();
         // (form, a, b, loop) and the golden result of each.
         let mut cases: Vec<(Form, u64, u64, bool)> = Vec::new();
         let mut want: Vec<u64> = Vec::new();
