@@ -82,7 +82,7 @@ struct UnitFaults {
 
 namespace {
 
-constexpr int COV_BITS = 17;  // hw::slice_unit::COV_WIDTH
+constexpr int COV_BITS = 18;  // hw::slice_unit::COV_WIDTH
 constexpr uint64_t NONE = UINT64_MAX;
 constexpr uint64_t DROPPED = UINT64_MAX - 1;
 

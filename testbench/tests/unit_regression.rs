@@ -172,7 +172,15 @@ fn every_request_gets_exactly_one_response() {
 /// dependent integer ops every cycle and f32/f64 adds every 3 cycles).
 #[test]
 fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
-    check_latency_and_intervals(&hw::Config::fastest_clock());
+    let cfg = hw::Config::fastest_clock();
+    // The intervals the unit is built for: add/and/or/xor every cycle (the integer ALU's
+    // `loop_1`), the other integer forms every 2 (its `loop_a`), `red` and `atom` alike.
+    for (form, n) in [("global.add.u32", 1), ("global.xor.b32", 1), ("global.add.u64", 1), ("global.or.b64", 1), ("global.min.s32", 2), ("global.max.u64", 2), ("global.inc.u32", 2), ("global.dec.u32", 2)] {
+        for a in [Access::Red(form.parse().unwrap()), Access::Atom(form.parse().unwrap())] {
+            assert_eq!(hw::slice_unit::dependent_issue_interval_with(a, &cfg), n, "{a:?}");
+        }
+    }
+    check_latency_and_intervals(&cfg);
 }
 
 #[test]

@@ -59,6 +59,7 @@ pub(super) struct Accept {
     ad_oor: DFF<Bit>,
     ad_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
     ad_chain: DFF<Bit>,
+    ad_fast: DFF<Bit>,
     ad_ld: DFF<Bit>,
     ad_v_nx: Signal<Local, Bit>,
     /// The second step's request: the port's and [`FormDecode`]'s (shallow pipeline) or `ad_*`.
@@ -71,8 +72,9 @@ pub(super) struct Accept {
     ac_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
     ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     /// The request's chain key for the queue (registered pipeline): an integer `red`/`atom`
-    /// on a plain access may chain behind one with the same offset and size (bit 7; size in
-    /// bits 6..4, offset in 3..0). See "The integer loop" in the unit's doc.
+    /// on a plain access may chain behind one with the same offset and size (bit 8; bit 7: an
+    /// add/and/or/xor, a fast chain; size in bits 6..4, offset in 3..0). See "The integer
+    /// loop" in the unit's doc.
     ac_key: DFF<Bits<QUEUE_KEY_BITS>>,
     /// The 32-bit words of its line the request touches (registered pipeline; the whole line
     /// in the shallow one): the queue orders requests per word, forwarding selects per word.
@@ -131,6 +133,7 @@ impl Accept {
             ad_oor: Default::default(),
             ad_wait: Default::default(),
             ad_chain: Default::default(),
+            ad_fast: Default::default(),
             ad_ld: Default::default(),
             ad_v_nx: Default::default(),
             d_valid: Default::default(),
@@ -159,7 +162,7 @@ impl Logic for Accept {
         dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words);
         dff_setup!(
             self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_mask, ad_size, ad_fp, ad_sector, ad_oor,
-            ad_wait, ad_chain, ad_ld
+            ad_wait, ad_chain, ad_fast, ad_ld
         );
         self.ac_ld_q.clock.next = self.clock.val();
         // The operation's decode, from the port.
@@ -183,6 +186,7 @@ impl Logic for Accept {
             self.ad_oor.d.next = self.form_dec.oor.val();
             self.ad_wait.d.next = self.form_dec.window.val();
             self.ad_chain.d.next = self.form_dec.chain.val();
+            self.ad_fast.d.next = self.form_dec.fast.val();
         }
         if self.reset.val() {
             self.ad_v_nx.next = false;
@@ -204,6 +208,7 @@ impl Logic for Accept {
         self.push_dec.sector.next = self.form_dec.sector.val();
         self.push_dec.oor.next = self.form_dec.oor.val();
         self.push_dec.chain.next = self.form_dec.chain.val();
+        self.push_dec.fast.next = self.form_dec.fast.val();
         if self.regs.val() {
             self.d_valid.next = self.ad_valid.q.val();
             self.d_wait.next = self.ad_wait.q.val();
@@ -218,6 +223,7 @@ impl Logic for Accept {
             self.push_dec.sector.next = self.ad_sector.q.val();
             self.push_dec.oor.next = self.ad_oor.q.val();
             self.push_dec.chain.next = self.ad_chain.q.val();
+            self.push_dec.fast.next = self.ad_fast.q.val();
         }
 
         // The push: the decoded request, or in the registered pipeline that of the cycle

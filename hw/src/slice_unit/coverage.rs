@@ -22,6 +22,7 @@ pub const COV_CREDIT_STALL: usize = 13;
 pub const COV_RESET_IN_FLIGHT: usize = 14;
 pub const COV_INT_CHAIN: usize = 15;
 pub const COV_INT_LOOP: usize = 16;
+pub const COV_INT_LOOP1: usize = 17;
 
 /// The coverage points: name and bit of `cov`. A bit is high in each cycle its event happens.
 pub const COVERAGE_POINTS: &[(&str, usize)] = &[
@@ -60,12 +61,16 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     // A chained integer op took its operand from the integer ALU's own result in the cycle it
     // was made (the ALU's loop; registered pipeline only).
     ("int_chain_loop", COV_INT_LOOP),
+    // A fast chain's op (add/and/or/xor) took its operand from the integer ALU's result one
+    // cycle behind its producer (the low half from segment 1, the high half from segment 2;
+    // registered pipeline only).
+    ("int_chain_loop1", COV_INT_LOOP1),
 ];
 
 /// The coverage points a unit can hit: all in the registered pipeline (`unit_regs`), all but
-/// the integer ALU's loop in the shallow one (which forwards the merged line instead).
+/// the integer ALU's loops in the shallow one (which forwards the merged line instead).
 pub fn coverage_points(unit_regs: bool) -> impl Iterator<Item = &'static (&'static str, usize)> {
-    COVERAGE_POINTS.iter().filter(move |&&(_, b)| unit_regs || b != COV_INT_LOOP)
+    COVERAGE_POINTS.iter().filter(move |&&(_, b)| unit_regs || (b != COV_INT_LOOP && b != COV_INT_LOOP1))
 }
 
 // `CoverageBus` assembles `cov` with these bit numbers written out (hdl code cannot name a
@@ -88,7 +93,8 @@ const _: () = assert!(
         && COV_RESET_IN_FLIGHT == 14
         && COV_INT_CHAIN == 15
         && COV_INT_LOOP == 16
-        && COV_INT_LOOP < COV_WIDTH
+        && COV_INT_LOOP1 == 17
+        && COV_INT_LOOP1 < COV_WIDTH
 );
 
 /// The coverage bus: the unit's events this cycle, one input each, as `cov` (registered in the
@@ -113,6 +119,7 @@ pub(super) struct CoverageBus {
     pub reset_in_flight: Signal<In, Bit>,
     pub int_chain: Signal<In, Bit>,
     pub int_loop: Signal<In, Bit>,
+    pub int_loop1: Signal<In, Bit>,
     pub cov: Signal<Out, Bits<COV_WIDTH>>,
     cov_bits: Signal<Local, Bits<COV_WIDTH>>,
     cov_r: DFF<Bits<COV_WIDTH>>,
@@ -142,6 +149,7 @@ impl CoverageBus {
             reset_in_flight: Default::default(),
             int_chain: Default::default(),
             int_loop: Default::default(),
+            int_loop1: Default::default(),
             cov: Default::default(),
             cov_bits: Default::default(),
             cov_r: Default::default(),
@@ -173,7 +181,8 @@ impl Logic for CoverageBus {
             | (bit_cast::<COV_WIDTH, 1>(self.credit_stall.val().into()) << 13)
             | (bit_cast::<COV_WIDTH, 1>(self.reset_in_flight.val().into()) << 14)
             | (bit_cast::<COV_WIDTH, 1>(self.int_chain.val().into()) << 15)
-            | (bit_cast::<COV_WIDTH, 1>(self.int_loop.val().into()) << 16);
+            | (bit_cast::<COV_WIDTH, 1>(self.int_loop.val().into()) << 16)
+            | (bit_cast::<COV_WIDTH, 1>(self.int_loop1.val().into()) << 17);
         self.cov_r.d.next = self.cov_bits.val();
         self.cov.next = self.cov_bits.val();
         if self.regs.val() {

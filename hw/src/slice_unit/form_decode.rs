@@ -34,6 +34,9 @@ pub(super) struct FormDecode {
     pub window: Signal<Out, Bits<QUEUE_WAIT_BITS>>,
     /// A plain integer red/atom (registered pipeline): it may chain.
     pub chain: Signal<Out, Bit>,
+    /// A chain whose op is add, and, or or xor: its result's low half exists a cycle before
+    /// its high half, so a dependent one may follow it a cycle behind (the queue's fast chains).
+    pub fast: Signal<Out, Bit>,
     kind: Signal<Local, Bits<KIND_WIDTH>>,
     form: Signal<Local, Bits<CODE_WIDTH>>,
     ty: Signal<Local, Bits<TYPE_WIDTH>>,
@@ -78,6 +81,7 @@ impl FormDecode {
             oor: Default::default(),
             window: Default::default(),
             chain: Default::default(),
+            fast: Default::default(),
             kind: Default::default(),
             form: Default::default(),
             ty: Default::default(),
@@ -144,10 +148,14 @@ impl Logic for FormDecode {
             self.window.next = self.win_mem.val();
         }
         self.chain.next = self.regs.val() && !self.fp.val() && !self.sector.val() && self.redatom.val();
+        // (Op codes 0..3, the op field's bit 2 clear: add, and, or, xor.)
+        self.fast.next = self.chain.val() && !self.form.val().get_bit(2);
         // Unused decode bits (the space bit, op bits of ld/st) and table bits.
         self.unused_decode.next = self.form.val().any() ^ self.elog.val().any();
     }
 }
+
+const _: () = assert!(sim::form::encoding::OP_LSB == 0 && sim::Op::Min as usize == 4, "`fast` reads the op field's bit 2");
 
 /// Bit t: type code t goes to the FP ALU.
 fn fp_type_table() -> u128 {

@@ -7,6 +7,13 @@
 //! 4-bit chunks and registers the chunk equalities (`eq_r`); si ANDs them with the words and
 //! the supersede bits into the select's registers. No compare meets the select's gating in one
 //! cycle, and only registers leave the block.
+//!
+//! The op one cycle ahead of sc's (si's) is no forwarding source: the queue keeps ops to one
+//! word two cycles apart, but for a *fast chain* (an add/and/or/xor behind one to the same
+//! bytes, [`crate::ordering_queue::OrderingQueue`]), whose consumer takes its operand from
+//! the integer ALU's loop and replaces all the bytes it reads. sc compares its line with
+//! si's too: a match on a common word is such a chain (`l1`), and si's op supersedes the
+//! one ahead of it for its words (`sup1`), which later ops then never forward from.
 
 use crate::ecp5::replica_reg::ReplicaReg;
 use crate::k;
@@ -22,6 +29,13 @@ pub(super) struct ForwardCompare {
     /// sc holds a valid ordered op; its line (`sc_cl`).
     pub sc_vo: Signal<In, Bit>,
     pub sc_cl: Signal<In, Bits<LINE_BITS>>,
+    /// The words sc's op touches, and si's op: valid and ordered, its line.
+    pub sc_ww: Signal<In, Bits<4>>,
+    pub si_vo: Signal<In, Bit>,
+    pub si_line: Signal<In, Bits<LINE_BITS>>,
+    /// si's op follows the op ahead of it (then in sr) on a word they both touch: a fast
+    /// chain's consumer one cycle behind its producer.
+    pub l1: Signal<Out, Bit>,
     /// The compared ops as sc sees them, the one that will be three stages further first when
     /// sc's op reaches s1 (sr, s1, s1b, `sp_*[0]`, ..): line, valid and ordered, the words it
     /// writes. The first is never superseded: the op between it and sc's writes none of its
@@ -58,6 +72,12 @@ pub(super) struct ForwardCompare {
     /// word's.
     fsel_rq: [DFF<Bits<32>>; 4],
     fsel_d: DFF<Bits<32>>,
+    /// sc's op and si's are valid, ordered, to one line (`eq1`), and touch a common word
+    /// (`l1_r`); the words si's op supersedes in the op ahead of it, the first compared op of
+    /// the op behind it (`sup1`).
+    eq1: DFF<Bit>,
+    l1_r: DFF<Bit>,
+    sup1: DFF<Bits<4>>,
     fsel_q: [ReplicaReg<Bits<32>>; 4],
     /// s1's select again, one replica per quarter of its 128-bit select (`fsel` drives the
     /// coverage events and the chain only).
@@ -72,7 +92,8 @@ pub(super) struct ForwardCompare {
     /// si: each op's line matches in chunks 1.. (`fs_hi`; chunk 0's is in its words and bit
     /// 4), and the words it is a source for.
     fs_hi: Vec<Signal<Local, Bit>>,
-    /// The supersede bits of each compared op (none for the first).
+    /// The supersede bits of each compared op (the first's: by the op between it and this one,
+    /// `sup1`).
     fs_sup: Vec<Signal<Local, Bits<4>>>,
     fs_hq: Signal<Local, Bits<4>>,
     fs_b: Signal<Local, Bit>,
@@ -95,6 +116,13 @@ impl ForwardCompare {
             clock: Default::default(),
             sc_vo: Default::default(),
             sc_cl: Default::default(),
+            sc_ww: Default::default(),
+            si_vo: Default::default(),
+            si_line: Default::default(),
+            l1: Default::default(),
+            eq1: Default::default(),
+            l1_r: Default::default(),
+            sup1: Default::default(),
             line: (0..ops).map(|_| Default::default()).collect(),
             vo: (0..ops).map(|_| Default::default()).collect(),
             ww: (0..ops).map(|_| Default::default()).collect(),
@@ -140,7 +168,7 @@ impl Logic for ForwardCompare {
         for i in 0..self.sup.len() {
             self.sup[i].clock.next = self.clock.val();
         }
-        dff_setup!(self, clock, fsel_d);
+        dff_setup!(self, clock, fsel_d, eq1, l1_r, sup1);
         for q in 0..4 {
             self.fsel_rq[q].clock.next = self.clock.val();
             self.fsel_q[q].clock.next = self.clock.val();
@@ -163,11 +191,19 @@ impl Logic for ForwardCompare {
             }
             self.eq_r[i].d.next = self.fc_v.val();
         }
+        // sc against si's op (the op a cycle ahead): only a fast chain meets it on a word.
+        self.eq1.d.next = self.sc_vo.val() && self.si_vo.val() && (self.sc_cl.val() == self.si_line.val());
+        self.l1_r.d.next = self.sc_vo.val() && self.si_vo.val() && (self.sc_cl.val() == self.si_line.val()) && (self.sc_ww.val() & self.si_ww.val()).any();
+        self.l1.next = self.l1_r.q.val();
+        self.sup1.d.next = self.zero4.val();
+        if self.eq1.q.val() {
+            self.sup1.d.next = self.si_ww.val();
+        }
         // si: per word, the matching op that writes it and is not superseded, as one-hot
         // vectors (each built one op at a time, shifted in at bit 31, then moved down to bit
         // 0: shifts by a loop index give Verilog that -Wall rejects). The matching ops are
         // superseded for the words si's op writes (the last op is no source of a later op).
-        self.fs_sup[0].next = self.zero4.val();
+        self.fs_sup[0].next = self.sup1.q.val();
         for i in 1..self.eq_r.len() {
             self.fs_sup[i].next = self.sup[i - 1].q.val();
         }

@@ -142,6 +142,16 @@
 //! bytes (a producer's line carries its bytes cleared until its merge), which its own result
 //! replaces. Dependent integer ops issue every `Li` cycles (2). Masked sector requests, FP
 //! forms and accesses to other bytes take the line.
+//!
+//! **Fast chains.** add/and/or/xor carry a *fast* bit in their key: one behind another to
+//! the same bytes may issue the cycle after it (the queue's fast chains). sc compares its line
+//! with si's (`ForwardCompare`): ops one cycle apart on a common word are such a chain (no
+//! other is let so close), and si's op supersedes the one ahead for its words, so later ops
+//! forward from the consumer only. The flag reaches s1b (`l1_s1b`) and sets the ALU's
+//! `loop_1` ([`IntAlu`]: the low half's sum or bitwise result is made in its first segment and
+//! fed back to the next op's first segment, the high half's in the second, with the carry
+//! registered between): dependent add/logic ops issue every cycle. An `atom`'s old value (the
+//! producer's result, `ch_old`) joins its response a stage later than a `loop_a` chain's.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
@@ -261,7 +271,7 @@ pub use shape::*;
 /// Width of the request id tag.
 pub const ID_WIDTH: usize = 16;
 /// Width of the coverage-event bus.
-pub const COV_WIDTH: usize = 17;
+pub const COV_WIDTH: usize = 18;
 
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
@@ -467,6 +477,15 @@ pub struct SliceUnit {
     /// way to `sp_*[1]` (`sp_rsp[0]` holds its mask).
     ch_rsp: DFF<Bit>,
     ch_old: DFF<Bits<64>>,
+    /// A fast chain's consumer one cycle behind its producer (`ForwardCompare`'s `l1`, in
+    /// si), carried to s1b (`l1_s1b`), where it sets the integer ALU's `loop_1`; an `atom`'s old
+    /// value (the producer's result, `ch_old` a cycle later than for `ch_rsp`) joins its
+    /// response on the way from `sp_*[1]` to `sp_*[2]` (`l1_rsp`, `l1_rsp2`).
+    l1_sr: DFF<Bit>,
+    l1_s1: DFF<Bit>,
+    l1_s1b: DFF<Bit>,
+    l1_rsp: DFF<Bit>,
+    l1_rsp2: DFF<Bit>,
     /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
     ch_me: Signal<Local, Bit>,
     ch_p: Signal<Local, Bit>,

@@ -27,6 +27,7 @@ pub(super) struct PushDecode {
     pub sector: Signal<In, Bit>,
     pub oor: Signal<In, Bit>,
     pub chain: Signal<In, Bit>,
+    pub fast: Signal<In, Bit>,
     /// The queue's push fields: the line (only the bits the memory has: an ordered request is
     /// in range, and synthesis drops the bits above from every line register and compare),
     /// ordered (status OK), the payload, the 32-bit words touched, the chain key.
@@ -54,6 +55,7 @@ pub(super) struct PushDecode {
     two4: Constant<Bits<4>>,
     three4: Constant<Bits<4>>,
     key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_fast: Constant<Bits<QUEUE_KEY_BITS>>,
     zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
     p_off: Constant<Bits<8>>,
     p_size: Constant<Bits<8>>,
@@ -80,6 +82,7 @@ impl PushDecode {
             sector: Default::default(),
             oor: Default::default(),
             chain: Default::default(),
+            fast: Default::default(),
             line: Default::default(),
             ordered: Default::default(),
             payload: Default::default(),
@@ -104,6 +107,7 @@ impl PushDecode {
             two4: k(2),
             three4: k(3),
             key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
+            key_fast: k(1 << (QUEUE_KEY_BITS - 2)),
             zero_key: k(0),
             p_off: k(P_OFF as u128),
             p_size: k(P_SIZE as u128),
@@ -155,7 +159,8 @@ impl Logic for PushDecode {
                 self.words.next = self.one4.val() << (self.off.val() >> self.two4.val());
             }
         }
-        // The chain key: the bytes (offset, size) of a plain integer red/atom. (Not gated by
+        // The chain key: the bytes (offset, size) of a plain integer red/atom, and whether its
+        // op is add/and/or/xor (a fast chain: one may follow another a cycle behind). (Not gated by
         // the status: the queue never makes an entry wait on an unordered one, and never
         // holds an unordered one, so an unordered entry's key is never read.)
         self.key.next = self.zero_key.val();
@@ -163,6 +168,9 @@ impl Logic for PushDecode {
             self.key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.off.val())
                 | (bit_cast::<QUEUE_KEY_BITS, 3>(self.size.val()) << 4)
                 | self.key_chain.val();
+            if self.fast.val() {
+                self.key.next = self.key.val() | self.key_fast.val();
+            }
         }
     }
 }

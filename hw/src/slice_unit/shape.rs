@@ -111,14 +111,21 @@ pub fn shape(cfg: &Config) -> Shape {
 }
 
 /// Cycles between dependent requests to one element (the same bytes, the same form) for the
-/// unit built with `cfg`: the FP window for the FP forms, the integer chain's for the
-/// integer/bitwise forms (other integer accesses to the line wait [`Shape::win_int`]), the
+/// unit built with `cfg`: the FP window for the FP forms; for the integer forms 1 for a fast
+/// chain (add/and/or/xor in the registered pipeline: the integer ALU's `loop_1`), else the
+/// integer chain's (other integer accesses to the line wait [`Shape::win_int`]); the
 /// `ld`/`st` window for those.
 pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
     match access {
         sim::Access::Red(f) | sim::Access::Atom(f) => {
             let sh = shape(cfg);
-            if is_int_type(f.ty()) { sh.win_chain + 1 } else { sh.win_fp + 1 }
+            if !is_int_type(f.ty()) {
+                sh.win_fp + 1
+            } else if cfg.unit_regs && is_fast_op(f.op()) {
+                1
+            } else {
+                sh.win_chain + 1
+            }
         }
         _ => shape(cfg).win_mem + 1,
     }
@@ -135,6 +142,12 @@ pub fn hazard_words(access: sim::Access, addr: u32, cfg: &Config) -> u8 {
         (true, 8) => 0x3 << (first & 2),
         (true, _) => 1 << first,
     }
+}
+
+/// The ops of a fast chain: their result's low half exists a cycle before its high half
+/// ([`crate::int_alu::IntAlu`]'s `loop_1`).
+pub fn is_fast_op(op: sim::Op) -> bool {
+    matches!(op, sim::Op::Add | sim::Op::And | sim::Op::Or | sim::Op::Xor)
 }
 
 pub(super) fn is_int_type(t: sim::Type) -> bool {

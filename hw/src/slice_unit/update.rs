@@ -19,6 +19,11 @@ impl Logic for SliceUnit {
         self.y_rr.clock.next = self.clock.val();
         self.ch_rsp.clock.next = self.clock.val();
         self.ch_old.clock.next = self.clock.val();
+        self.l1_sr.clock.next = self.clock.val();
+        self.l1_s1.clock.next = self.clock.val();
+        self.l1_s1b.clock.next = self.clock.val();
+        self.l1_rsp.clock.next = self.clock.val();
+        self.l1_rsp2.clock.next = self.clock.val();
         for d in 0..3 {
             self.ch_d[d].clock.next = self.clock.val();
         }
@@ -75,6 +80,7 @@ impl Logic for SliceUnit {
         self.cov_bus.fwd_s5.next = false;
         self.cov_bus.int_chain.next = false;
         self.cov_bus.int_loop.next = false;
+        self.cov_bus.int_loop1.next = false;
 
         // ==========================================================================
         // s0 accept (`Accept`): the request decoded into the queue's push.
@@ -255,6 +261,9 @@ impl Logic for SliceUnit {
         // sources whose line is already in a register (`fpre`), s1 the rest.
         self.fwd.sc_vo.next = self.sc_vo.q.val();
         self.fwd.sc_cl.next = self.sc_cl.q.val();
+        self.fwd.sc_ww.next = self.sc_ww.q.val();
+        self.fwd.si_vo.next = self.si_valid.q.val() && self.si_ordered.q.val();
+        self.fwd.si_line.next = self.si_line.q.val();
         self.fwd.line[0].next = self.sr_line.q.val();
         self.fwd.vo[0].next = self.sr_valid.q.val() && self.sr_ordered.q.val();
         self.fwd.ww[0].next = self.sr_ww.q.val();
@@ -442,6 +451,11 @@ impl Logic for SliceUnit {
         for d in 0..3 {
             self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
         }
+        // A fast chain's consumer a cycle behind its producer (found in sc, `fwd.l1`; the
+        // shallow pipeline lets any dependent op follow a cycle behind, through the line).
+        self.l1_sr.d.next = self.fwd.l1.val() && self.regs.val();
+        self.l1_s1.d.next = self.l1_sr.q.val();
+        self.l1_s1b.d.next = self.l1_s1.q.val();
         // The registered pipeline registers the forwarded line (s1b) before it computes.
         self.s1b_valid.d.next = self.s1_valid.q.val() && !self.reset.val();
         self.s1b_ordered.d.next = self.s1_ordered.q.val();
@@ -503,11 +517,15 @@ impl Logic for SliceUnit {
             self.ch_val.next = self.ch_val.val() | self.y_rr.q.val();
         }
         self.ch_any.next = self.ch_d[1].q.val() || self.ch_d[2].q.val();
-        if (self.ch_any.val() || self.ch_d[0].q.val()) && self.c_valid.val() {
+        if (self.ch_any.val() || self.ch_d[0].q.val() || self.l1_s1b.q.val()) && self.c_valid.val() {
             self.cov_bus.int_chain.next = true;
         }
-        self.cov_bus.int_loop.next = self.ch_d[0].q.val() && self.c_valid.val();
+        self.cov_bus.int_loop.next = self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.c_valid.val();
+        self.cov_bus.int_loop1.next = self.l1_s1b.q.val() && self.c_valid.val();
         self.int_alu.loop_a.next = self.ch_d[0].q.val();
+        // (A fast chain's consumer a cycle behind: `loop_1` decides its operand, whatever the
+        // line's source above.)
+        self.int_alu.loop_1.next = self.l1_s1b.q.val();
         self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
         if self.ch_any.val() {
             self.int_alu.a.next = self.ch_val.val();
@@ -591,14 +609,16 @@ impl Logic for SliceUnit {
             if self.ch_any.val() {
                 self.sp_rsp[0].d.next = bit_cast::<128, 64>(self.ch_val.val()) & self.access.mask.val();
             }
-            if self.ch_d[0].q.val() {
+            if self.ch_d[0].q.val() || self.l1_s1b.q.val() {
                 self.sp_rsp[0].d.next = self.access.mask.val();
             }
             if self.access.sector.val() {
                 self.sp_rsp[0].d.next = self.c_old_line.val() & self.access.wmask.val();
             }
         }
-        self.ch_rsp.d.next = self.ch_d[0].q.val() && self.c_valid.val() && !self.reset.val();
+        self.ch_rsp.d.next = self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.c_valid.val() && !self.reset.val();
+        self.l1_rsp.d.next = self.l1_s1b.q.val() && self.c_valid.val() && !self.reset.val();
+        self.l1_rsp2.d.next = self.l1_rsp.q.val() && !self.reset.val();
         self.ch_old.d.next = self.int_alu.y.val();
         self.sp_sector[0].d.next = self.access.sector.val();
         self.dly_int64.d.next = self.access.elog.val() == self.elog3.val();
@@ -631,6 +651,9 @@ impl Logic for SliceUnit {
             self.sp_rsp[j].d.next = self.sp_rsp[j - 1].q.val();
             if (j == 1) && self.ch_rsp.q.val() {
                 self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & bit_cast::<128, 64>(self.ch_old.q.val());
+            }
+            if (j == 2) && self.l1_rsp2.q.val() {
+                self.sp_rsp[j].d.next = self.sp_rsp[1].q.val() & bit_cast::<128, 64>(self.ch_old.q.val());
             }
             self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
