@@ -508,6 +508,7 @@ impl Logic for SliceUnit {
         }
         self.cov_bus.int_loop.next = self.ch_d[0].q.val() && self.c_valid.val();
         self.int_alu.loop_a.next = self.ch_d[0].q.val();
+        self.int_alu.loop_1.next = false;
         self.int_alu.a.next = self.s1_old_int.val().get_bits::<64>(0);
         if self.ch_any.val() {
             self.int_alu.a.next = self.ch_val.val();
@@ -515,6 +516,7 @@ impl Logic for SliceUnit {
         self.int_alu.b.next = self.s1_data.val().get_bits::<64>(0);
         for i in 0..3 {
             self.int_lane[i].loop_a.next = false;
+            self.int_lane[i].loop_1.next = false;
             self.int_lane[i].op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
             self.int_lane[i].ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         }
