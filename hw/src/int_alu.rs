@@ -7,18 +7,32 @@
 //! registers); the ALU delays the result to its common latency.
 //!
 //! The 64-bit work is split in two segments with a candidate pipeline cut between them
-//! ([`Config::int_stages`], 1 or 2: the cut `c1_*` is a wire at 1 and a register at 2):
+//! ([`Config::int_stages`], 1 or 2: the cut `c1_*` is a wire at 1 and a register at 2). The
+//! *fast* forms (add, and, or, xor) are skewed over the segments, low half first:
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers) | the low halves' add (with its carry out), the high halves' sums with carry in 0 and 1 (carry select), the compares of the halves, each a 32-bit carry chain (the high halves both ways; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms), the bitwise result; from them, one LUT after each chain, the *selects* of the result's candidates per half |
-//! | 2 (drives `y`) | an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition): two LUT levels per bit |
+//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a 32-bit carry chain (the high halves both ways; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry` in one carry chain, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition) |
 //!
-//! **The loop.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
+//! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
 //! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
 //! where it is made (a chain of integer reductions to one address runs every `int_stages`
 //! cycles). With the decisions made in segment 1, the loop's last segment is the AND-OR and
 //! the 2:1 operand select, three LUT levels.
+//!
+//! `loop_1` chains fast forms of one width every cycle: with it, an add/and/or/xor whose
+//! producer (the op presented one cycle earlier, also add/and/or/xor of that width) is one
+//! cycle ahead takes that result as `M` for its fast result (its other candidates still read
+//! `a`). Two plain registers are the sources, loaded every cycle: `lo_fb`, segment 1's
+//! `fast_lo`, and `hi_fb`, `y`'s high half. Segment 1 uses `lo_fb` for the low half, a
+//! cycle after the producer's segment 1; segment 2 (with `loop_1` carried through the cut as
+//! `c1_l1`) uses `hi_fb`, a cycle after the producer's segment 2. Each loop is the operand's
+//! 2:1 select, a 32-bit carry chain and one LUT (the sum/bitwise select in segment 1, the
+//! AND-OR in segment 2). Like the input registers, both keep their value while the op's
+//! registers hold (`lo_fb` with `hold`, `hi_fb` a cycle later with it, `c1_hold`): a held op
+//! computes the same result again, so the op after a `hold` cycle may chain to the one before
+//! it.
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
@@ -48,6 +62,9 @@ pub struct IntAlu {
     /// The loop: `M` is this cycle's `y` (the result of the op `int_stages` cycles ahead),
     /// not `a`.
     pub loop_a: Signal<In, Bit>,
+    /// The loop of the fast forms: `M` is the result of the op presented one cycle earlier.
+    /// Only when both are add, and, or or xor (any mix) of one width; over `loop_a`.
+    pub loop_1: Signal<In, Bit>,
     /// The result, `int_stages` cycles later.
     pub y: Signal<Out, Bits<64>>,
 
@@ -77,7 +94,12 @@ pub struct IntAlu {
     b_lo: Signal<Local, Bits<32>>,
     a_hi: Signal<Local, Bits<32>>,
     b_hi: Signal<Local, Bits<32>>,
+    /// The fast low result: the low halves' sum or bitwise result, `M`'s low half from
+    /// `lo_fb` under `loop_1`.
+    lo_m: Signal<Local, Bits<32>>,
     sum_lo: Signal<Local, Bits<33>>,
+    bw_lo: Signal<Local, Bits<32>>,
+    fast_lo: Signal<Local, Bits<32>>,
     dec33: Signal<Local, Bits<33>>,
     /// The compared halves (sign bit flipped for signed forms) and their compares.
     x_alo: Signal<Local, Bits<32>>,
@@ -94,37 +116,42 @@ pub struct IntAlu {
     k_bw: Signal<Local, Bit>,
     k_a: Signal<Local, Bit>,
     k_b: Signal<Local, Bit>,
-    // Segment 2.
+    // Segment 2: the fast high result `hi_x = {m, cy} + {b, cy}` (bits 32..1: one carry
+    // chain with the low carry in), `M`'s high half `hi_m` from `hi_fb` under `loop_1`.
+    hi_m: Signal<Local, Bits<32>>,
+    hi_b: Signal<Local, Bits<32>>,
+    hi_ca: Signal<Local, Bits<33>>,
+    hi_cb: Signal<Local, Bits<33>>,
+    hi_x: Signal<Local, Bits<33>>,
     y_lo: Signal<Local, Bits<32>>,
     y_hi: Signal<Local, Bits<32>>,
 
     // Candidate cut between the segments (`c1_`): the candidates and their selects.
     c1_a: Cut<Bits<64>>,
     c1_b: Cut<Bits<64>>,
-    /// The low halves' sum.
-    c1_sum_lo: Cut<Bits<32>>,
-    /// The high halves' sums with carry in 0 and 1 (carry select).
-    c1_hi0: Cut<Bits<32>>,
-    c1_hi1: Cut<Bits<32>>,
-    /// The and/or/xor result.
-    c1_bitw: Cut<Bits<64>>,
+    /// The fast low result and the low sum's carry out.
+    c1_fast_lo: Cut<Bits<32>>,
+    c1_cy: Cut<Bit>,
+    /// `loop_1` of the op (segment 2 takes `hi_fb`) and `hold` (`hi_fb` keeps its value).
+    c1_l1: Cut<Bit>,
+    c1_hold: Cut<Bit>,
     /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
     c1_inc: Cut<Bits<32>>,
     c1_dec: Cut<Bits<32>>,
-    /// The low half's selects: the sum, the bitwise result, `a`, `b` (min/max), `M + 1`;
-    /// dec, and its condition `M == 0 || M > b` (the result `b`, else `M - 1`).
-    c1_s_sum: Cut<Bit>,
-    c1_s_bw: Cut<Bit>,
+    /// The low half's selects: the fast result, `a`, `b` (min/max), `M + 1`; dec, and its
+    /// condition `M == 0 || M > b` (the result `b`, else `M - 1`).
+    c1_s_fast: Cut<Bit>,
     c1_s_a: Cut<Bit>,
     c1_s_b: Cut<Bit>,
     c1_s_inc: Cut<Bit>,
     c1_k_dec: Cut<Bit>,
     c1_dec_b: Cut<Bit>,
     /// The high half's selects (all low for 32-bit forms, whose high half is zero): the high
-    /// sum without and with the low carry, the bitwise result, `a`, `b`.
-    c1_h_s0: Cut<Bit>,
-    c1_h_s1: Cut<Bit>,
-    c1_h_bw: Cut<Bit>,
+    /// sum, the high halves' and, or, xor, `a`, `b`.
+    c1_h_sum: Cut<Bit>,
+    c1_h_and: Cut<Bit>,
+    c1_h_or: Cut<Bit>,
+    c1_h_xor: Cut<Bit>,
     c1_h_a: Cut<Bit>,
     c1_h_b: Cut<Bit>,
 
@@ -137,6 +164,10 @@ pub struct IntAlu {
     s0_signed: HoldReplicaReg<Bit>,
     s0_a: LoopReg,
     s0_b: HoldReg<Bits<64>>,
+    s0_l1: HoldReg<Bit>,
+    // The sources of `loop_1` (plain registers: no combinational loop at one stage).
+    lo_fb: DFF<Bits<32>>,
+    hi_fb: DFF<Bits<32>>,
 }
 
 /// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. A block of
@@ -188,6 +219,7 @@ impl IntAlu {
             b: Default::default(),
             hold: Default::default(),
             loop_a: Default::default(),
+            loop_1: Default::default(),
             y: Default::default(),
             op_add: op(Op::Add),
             op_and: op(Op::And),
@@ -212,7 +244,10 @@ impl IntAlu {
             b_lo: Default::default(),
             a_hi: Default::default(),
             b_hi: Default::default(),
+            lo_m: Default::default(),
             sum_lo: Default::default(),
+            bw_lo: Default::default(),
+            fast_lo: Default::default(),
             dec33: Default::default(),
             x_alo: Default::default(),
             x_blo: Default::default(),
@@ -227,26 +262,31 @@ impl IntAlu {
             k_bw: Default::default(),
             k_a: Default::default(),
             k_b: Default::default(),
+            hi_m: Default::default(),
+            hi_b: Default::default(),
+            hi_ca: Default::default(),
+            hi_cb: Default::default(),
+            hi_x: Default::default(),
             y_lo: Default::default(),
             y_hi: Default::default(),
             c1_a: Cut::new(on),
             c1_b: Cut::new(on),
-            c1_sum_lo: Cut::new(on),
-            c1_hi0: Cut::new(on),
-            c1_hi1: Cut::new(on),
-            c1_bitw: Cut::new(on),
+            c1_fast_lo: Cut::new(on),
+            c1_cy: Cut::new(on),
+            c1_l1: Cut::new(on),
+            c1_hold: Cut::new(on),
             c1_inc: Cut::new(on),
             c1_dec: Cut::new(on),
-            c1_s_sum: Cut::new(on),
-            c1_s_bw: Cut::new(on),
+            c1_s_fast: Cut::new(on),
             c1_s_a: Cut::new(on),
             c1_s_b: Cut::new(on),
             c1_s_inc: Cut::new(on),
             c1_k_dec: Cut::new(on),
             c1_dec_b: Cut::new(on),
-            c1_h_s0: Cut::new(on),
-            c1_h_s1: Cut::new(on),
-            c1_h_bw: Cut::new(on),
+            c1_h_sum: Cut::new(on),
+            c1_h_and: Cut::new(on),
+            c1_h_or: Cut::new(on),
+            c1_h_xor: Cut::new(on),
             c1_h_a: Cut::new(on),
             c1_h_b: Cut::new(on),
             s0_op: Default::default(),
@@ -254,6 +294,9 @@ impl IntAlu {
             s0_signed: Default::default(),
             s0_a: Default::default(),
             s0_b: Default::default(),
+            s0_l1: Default::default(),
+            lo_fb: Default::default(),
+            hi_fb: Default::default(),
         }
     }
 }
@@ -262,13 +305,14 @@ impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(
-            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, c1_a, c1_b, c1_sum_lo, c1_hi0, c1_hi1, c1_bitw, c1_inc, c1_dec, c1_s_sum,
-            c1_s_bw, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_s0, c1_h_s1, c1_h_bw, c1_h_a, c1_h_b
+            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, s0_l1, lo_fb, hi_fb, c1_a, c1_b, c1_fast_lo, c1_cy, c1_l1, c1_hold,
+            c1_inc, c1_dec, c1_s_fast, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor, c1_h_a,
+            c1_h_b
         );
 
         // ==========================================================================
-        // Input registers (s0_): the op, the type decoded to width and signedness (the
-        // operands are loaded last, after `y`: the loop).
+        // Input registers (s0_): the op, the type decoded to width and signedness, `loop_1`
+        // (the operands are loaded last, after `y`: the loop).
         // ==========================================================================
         self.is64.next = (self.ty.val() == self.ty_b64.val())
             || (self.ty.val() == self.ty_u64.val())
@@ -277,16 +321,18 @@ impl Logic for IntAlu {
         self.s0_op.d.next = self.op.val();
         self.s0_is64.d.next = self.is64.val();
         self.s0_signed.d.next = self.is_signed.val();
+        self.s0_l1.d.next = self.loop_1.val();
         self.s0_op.hold.next = self.hold.val();
         self.s0_is64.hold.next = self.hold.val();
         self.s0_signed.hold.next = self.hold.val();
         self.s0_a.hold.next = self.hold.val();
         self.s0_b.hold.next = self.hold.val();
+        self.s0_l1.hold.next = self.hold.val();
 
         // ==========================================================================
-        // Segment 1 (from the s0_ registers): the candidates and the decisions between them.
-        // The high halves of 32-bit operands may hold anything: no high select is set for a
-        // 32-bit form.
+        // Segment 1 (from the s0_ registers): the fast low result, the other candidates and
+        // the decisions between them. The high halves of 32-bit operands may hold anything:
+        // no high select is set for a 32-bit form.
         // ==========================================================================
         // Signed compare = unsigned compare with the sign bit flipped: bit 31 of the low half
         // for s32, of the high half for s64.
@@ -303,12 +349,33 @@ impl Logic for IntAlu {
         self.b_lo.next = self.s0_b.q.val().get_bits::<32>(0);
         self.a_hi.next = self.s0_a.q.val().get_bits::<32>(32);
         self.b_hi.next = self.s0_b.q.val().get_bits::<32>(32);
-        self.sum_lo.next = bit_cast::<33, 32>(self.a_lo.val()) + bit_cast::<33, 32>(self.b_lo.val());
-        self.c1_sum_lo.d.next = self.sum_lo.val().get_bits::<32>(0);
-        self.c1_hi0.d.next = self.a_hi.val() + self.b_hi.val();
-        // (a + b + 1 as a - !b: one carry chain with its carry-in set. Written `a + b + 1`,
-        // synthesis shares `a + b` with `c1_hi0` and adds 1 in a second chain behind it.)
-        self.c1_hi1.d.next = self.a_hi.val() - !self.b_hi.val();
+        // The fast low result, from the producer's (`lo_fb`) under `loop_1`: the select, the
+        // carry chain or the bitwise op, the select between them.
+        self.lo_m.next = self.a_lo.val();
+        if self.s0_l1.q.val() {
+            self.lo_m.next = self.lo_fb.q.val();
+        }
+        self.sum_lo.next = bit_cast::<33, 32>(self.lo_m.val()) + bit_cast::<33, 32>(self.b_lo.val());
+        self.bw_lo.next = self.lo_m.val() ^ self.b_lo.val();
+        if self.s0_op.q.val() == self.op_and.val() {
+            self.bw_lo.next = self.lo_m.val() & self.b_lo.val();
+        } else if self.s0_op.q.val() == self.op_or.val() {
+            self.bw_lo.next = self.lo_m.val() | self.b_lo.val();
+        }
+        self.fast_lo.next = self.bw_lo.val();
+        if self.s0_op.q.val() == self.op_add.val() {
+            self.fast_lo.next = self.sum_lo.val().get_bits::<32>(0);
+        }
+        self.c1_fast_lo.d.next = self.fast_lo.val();
+        self.c1_cy.d.next = self.sum_lo.val().get_bit(32);
+        self.c1_l1.d.next = self.s0_l1.q.val();
+        self.c1_hold.d.next = self.hold.val();
+        // `lo_fb` keeps its value while the s0_ registers hold (the held op is computed again
+        // from the same `lo_fb`).
+        self.lo_fb.d.next = self.lo_fb.q.val();
+        if !self.hold.val() {
+            self.lo_fb.d.next = self.fast_lo.val();
+        }
         // The compares in 32-bit carry chains side by side (the high halves both ways, so
         // that no equality tree follows them; one 64-bit chain is 7 ns to the select), joined
         // in the select registers' LUTs.
@@ -331,12 +398,6 @@ impl Logic for IntAlu {
         self.dec33.next = bit_cast::<33, 32>(self.a_lo.val()) - self.one33.val();
         self.c1_dec.d.next = self.dec33.val().get_bits::<32>(0);
         self.c1_dec_b.d.next = self.dec33.val().get_bit(32) || (self.b_lo.val() < self.a_lo.val());
-        self.c1_bitw.d.next = self.s0_a.q.val() ^ self.s0_b.q.val();
-        if self.s0_op.q.val() == self.op_and.val() {
-            self.c1_bitw.d.next = self.s0_a.q.val() & self.s0_b.q.val();
-        } else if self.s0_op.q.val() == self.op_or.val() {
-            self.c1_bitw.d.next = self.s0_a.q.val() | self.s0_b.q.val();
-        }
         self.c1_a.d.next = self.s0_a.q.val();
         self.c1_b.d.next = self.s0_b.q.val();
         // The selects: at most one per half is high.
@@ -362,26 +423,36 @@ impl Logic for IntAlu {
             self.c1_s_inc.d.next = self.lt_lo.val();
         }
         self.c1_k_dec.d.next = self.s0_op.q.val() == self.op_dec.val();
-        self.c1_s_sum.d.next = self.k_sum.val();
-        self.c1_s_bw.d.next = self.k_bw.val();
+        self.c1_s_fast.d.next = self.k_sum.val() || self.k_bw.val();
         self.c1_s_a.d.next = self.k_a.val();
         self.c1_s_b.d.next = self.k_b.val();
-        self.c1_h_s0.d.next = self.s0_is64.q.val() && self.k_sum.val() && !self.sum_lo.val().get_bit(32);
-        self.c1_h_s1.d.next = self.s0_is64.q.val() && self.k_sum.val() && self.sum_lo.val().get_bit(32);
-        self.c1_h_bw.d.next = self.s0_is64.q.val() && self.k_bw.val();
+        self.c1_h_sum.d.next = self.s0_is64.q.val() && self.k_sum.val();
+        self.c1_h_and.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_and.val());
+        self.c1_h_or.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_or.val());
+        self.c1_h_xor.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_xor.val());
         self.c1_h_a.d.next = self.s0_is64.q.val() && self.k_a.val();
         self.c1_h_b.d.next = self.s0_is64.q.val() && self.k_b.val();
 
         // ==========================================================================
-        // Segment 2 (after the c1_ cut, drives `y`): an AND-OR of the candidates by the
-        // selects (one-hot per half, all zero: 0).
+        // Segment 2 (after the c1_ cut, drives `y`): the fast high result, from the
+        // producer's (`hi_fb`) under `loop_1`; an AND-OR of the candidates by the selects
+        // (one-hot per half, all zero: 0).
         // ==========================================================================
-        self.y_lo.next = self.zero32.val();
-        if self.c1_s_sum.q.val() {
-            self.y_lo.next = self.y_lo.val() | self.c1_sum_lo.q.val();
+        self.hi_m.next = self.c1_a.q.val().get_bits::<32>(32);
+        if self.c1_l1.q.val() {
+            self.hi_m.next = self.hi_fb.q.val();
         }
-        if self.c1_s_bw.q.val() {
-            self.y_lo.next = self.y_lo.val() | self.c1_bitw.q.val().get_bits::<32>(0);
+        self.hi_b.next = self.c1_b.q.val().get_bits::<32>(32);
+        self.hi_ca.next = bit_cast::<33, 32>(self.hi_m.val()) << 1;
+        self.hi_cb.next = bit_cast::<33, 32>(self.hi_b.val()) << 1;
+        if self.c1_cy.q.val() {
+            self.hi_ca.next = self.hi_ca.val() | self.one33.val();
+            self.hi_cb.next = self.hi_cb.val() | self.one33.val();
+        }
+        self.hi_x.next = self.hi_ca.val() + self.hi_cb.val();
+        self.y_lo.next = self.zero32.val();
+        if self.c1_s_fast.q.val() {
+            self.y_lo.next = self.y_lo.val() | self.c1_fast_lo.q.val();
         }
         if self.c1_s_a.q.val() {
             self.y_lo.next = self.y_lo.val() | self.c1_a.q.val().get_bits::<32>(0);
@@ -400,22 +471,30 @@ impl Logic for IntAlu {
             }
         }
         self.y_hi.next = self.zero32.val();
-        if self.c1_h_s0.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.c1_hi0.q.val();
+        if self.c1_h_sum.q.val() {
+            self.y_hi.next = self.y_hi.val() | self.hi_x.val().get_bits::<32>(1);
         }
-        if self.c1_h_s1.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.c1_hi1.q.val();
+        if self.c1_h_and.q.val() {
+            self.y_hi.next = self.y_hi.val() | (self.hi_m.val() & self.hi_b.val());
         }
-        if self.c1_h_bw.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.c1_bitw.q.val().get_bits::<32>(32);
+        if self.c1_h_or.q.val() {
+            self.y_hi.next = self.y_hi.val() | (self.hi_m.val() | self.hi_b.val());
+        }
+        if self.c1_h_xor.q.val() {
+            self.y_hi.next = self.y_hi.val() | (self.hi_m.val() ^ self.hi_b.val());
         }
         if self.c1_h_a.q.val() {
             self.y_hi.next = self.y_hi.val() | self.c1_a.q.val().get_bits::<32>(32);
         }
         if self.c1_h_b.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.c1_b.q.val().get_bits::<32>(32);
+            self.y_hi.next = self.y_hi.val() | self.hi_b.val();
         }
         self.y.next = (bit_cast::<64, 32>(self.y_hi.val()) << 32) | bit_cast::<64, 32>(self.y_lo.val());
+        // `hi_fb` keeps its value while the cut holds the op of a held cycle.
+        self.hi_fb.d.next = self.hi_fb.q.val();
+        if !self.c1_hold.q.val() {
+            self.hi_fb.d.next = self.y_hi.val();
+        }
 
         // The operands, `M` from the input or the loop.
         self.s0_a.a.next = self.a.val();

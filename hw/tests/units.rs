@@ -7,7 +7,7 @@ use hw::fp_minmax16::{FpMinMax16, MINMAX16_LATENCY};
 use hw::int_alu::{INT_ALU_LATENCY, IntAlu};
 use rust_hdl::prelude::*;
 use sim::fp::{self, Half};
-use sim::{Form, Type};
+use sim::{Form, Op, Type};
 
 #[test]
 fn minmax16_matches_golden_model() {
@@ -196,5 +196,102 @@ fn int_alu_loop_takes_the_result_int_stages_ahead() {
             eprintln!("op {k} {form} a={a:x} b={b:x} loop={looped}: got {:x}, want {:x}", got[k], want[k]);
         }
         assert!(bad.is_empty(), "{} of {} looped-chain results wrong at {stages} stages", bad.len(), cases.len());
+    }
+}
+
+/// The fast loop (`loop_1`): chains of add/and/or/xor of one width (32 or 64 bits, a random
+/// mix of forms), one op a cycle, each taking the previous result as `M`, with ops on a fresh
+/// `a` (any form of the width) interleaved, `loop_a` now and then (alone or beside `loop_1`)
+/// and `hold` cycles (random inputs; a held cycle repeats the op before it, so the op after
+/// it may chain to that one); operands chosen to carry across bit 31 (and 63) often. Every
+/// cycle's result (a held cycle's: the one before it again) against the golden model run in
+/// order.
+#[test]
+fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
+    for stages in hw::config::INT_STAGES_MIN..=hw::config::INT_STAGES_MAX {
+        let cfg = hw::Config { int_stages: stages, ..hw::Config::default() };
+        let mut rng = Rng(seed(&format!("int_alu_loop_1-{stages}")));
+        let forms = int_forms();
+        let is_fast = |f: Form| matches!(f.op(), Op::Add | Op::And | Op::Or | Op::Xor);
+        // One cycle: (form, a, b, loop_1, loop_a, hold); the golden result of each cycle and
+        // the form whose result it is (a held cycle's: the cycle before's).
+        let mut cases: Vec<(Form, u64, u64, bool, bool, bool)> = Vec::new();
+        let mut want: Vec<u64> = Vec::new();
+        let mut made_by: Vec<Form> = Vec::new();
+        let mut bits = 32;
+        let mut left = 0;
+        for k in 0..4000 {
+            if k > 0 && rng.below(8) == 0 {
+                let form = forms[rng.below(forms.len())];
+                cases.push((form, rng.next(), rng.next(), rng.below(2) == 0, rng.below(2) == 0, true));
+                want.push(want[k - 1]);
+                made_by.push(made_by[k - 1]);
+                continue;
+            }
+            if left == 0 {
+                bits = if rng.below(2) == 0 { 32 } else { 64 };
+                left = 1 + rng.below(60);
+            }
+            left -= 1;
+            let same: Vec<Form> = forms.iter().copied().filter(|f| f.elem_bits() == bits).collect();
+            let fast: Vec<Form> = same.iter().copied().filter(|&f| is_fast(f)).collect();
+            let fresh = rng.below(8) == 0;
+            let form = if fresh && rng.below(2) == 0 { same[rng.below(same.len())] } else { fast[rng.below(fast.len())] };
+            let l1 = !fresh && k > 0 && is_fast(made_by[k - 1]) && made_by[k - 1].elem_bits() == bits;
+            let la = k >= stages && rng.below(6) == 0;
+            let a = rng.next();
+            let m = if l1 {
+                want[k - 1]
+            } else if la {
+                want[k - stages]
+            } else {
+                a
+            };
+            let b = match rng.below(5) {
+                0 => rng.below(8) as u64,
+                // m + b just below, at or just above 2^64 (carries through both halves).
+                1 => (!m).wrapping_add(rng.below(3) as u64),
+                // The low halves' sum 2^32 or 2^32 + 1: a carry out of bit 31, low half zero.
+                2 => (rng.next() & !0xffff_ffff) | (((!m) & 0xffff_ffff) + 1 + rng.below(2) as u64),
+                _ => rng.next(),
+            };
+            want.push(sim::apply_elem(form, m, b) & sim::elem_mask(form.elem_bits()));
+            made_by.push(form);
+            cases.push((form, a, b, l1, la, false));
+        }
+        let mut uut = IntAlu::new(&cfg);
+        uut.connect_all();
+        let got = stream(
+            &mut uut,
+            cfg.int_alu_latency(),
+            &cases,
+            |u, c| u.clock.next = c.into(),
+            |u, &(form, a, b, l1, la, hold)| {
+                u.op.next = (form.op() as u64).into();
+                u.ty.next = (form.ty() as u64).into();
+                u.a.next = a.into();
+                u.b.next = b.into();
+                u.loop_1.next = l1;
+                u.loop_a.next = la;
+                u.hold.next = hold;
+            },
+            |u| u.y.val().to_u64(),
+        );
+        let count = |p: &dyn Fn(&(Form, u64, u64, bool, bool, bool)) -> bool| cases.iter().filter(|c| p(c)).count();
+        let l1_64 = count(&|c| c.3 && !c.5 && c.0.elem_bits() == 64);
+        let l1_32 = count(&|c| c.3 && !c.5 && c.0.elem_bits() == 32);
+        let both = count(&|c| c.3 && c.4 && !c.5);
+        let holds = count(&|c| c.5);
+        let after_hold = (1..cases.len()).filter(|&k| cases[k].3 && !cases[k].5 && cases[k - 1].5).count();
+        assert!(l1_64 > 1000 && l1_32 > 1000 && both > 200 && holds > 300 && after_hold > 100, "{l1_64} {l1_32} {both} {holds} {after_hold}");
+        let bad: Vec<usize> = (0..cases.len()).filter(|&k| got[k] != want[k]).collect();
+        for &k in bad.iter().take(10) {
+            let (form, a, b, l1, la, hold) = cases[k];
+            eprintln!(
+                "cycle {k} {form} a={a:x} b={b:x} loop_1={l1} loop_a={la} hold={hold}: got {:x}, want {:x}",
+                got[k], want[k]
+            );
+        }
+        assert!(bad.is_empty(), "{} of {} results of loop_1 chains wrong at {stages} stages", bad.len(), cases.len());
     }
 }

@@ -362,6 +362,7 @@ impl Logic for ReductionAlu {
         self.int_alu.clock.next = self.clock.val();
         self.int_alu.op.next = self.in_op.val();
         self.int_alu.loop_a.next = false;
+        self.int_alu.loop_1.next = false;
         self.int_alu.ty.next = self.in_ty.val();
         self.int_alu.a.next = self.in_old.val().get_bits::<64>(0);
         self.int_alu.b.next = self.in_b.val().get_bits::<64>(0);

@@ -533,6 +533,7 @@ impl Logic for SliceUnit {
         self.int_alu.b.next = self.s1_data.val().get_bits::<64>(0);
         for i in 0..3 {
             self.int_lane[i].loop_a.next = false;
+            self.int_lane[i].loop_1.next = false;
             self.int_lane[i].op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
             self.int_lane[i].ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         }
