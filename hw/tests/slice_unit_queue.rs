@@ -531,9 +531,9 @@ fn ordering_queue_fast_chain_one_per_cycle() {
 }
 
 /// Directed: a fast-chain dependent never issues before its producer, even when the producer
-/// waits for a window of its own and the dependent could overtake it: A (fast key) waits 2
-/// cycles behind a late entry P to its line's other word; B (A's key, both words) waits for
-/// A, and C (another line) overtakes both.
+/// waits for a window of its own and the dependent could overtake it: A (fast key, words 0
+/// and 1) waits 2 cycles behind a late entry P to word 0; B (A's key, word 1, free of P)
+/// waits for A, and C (another line) overtakes both.
 #[test]
 fn ordering_queue_fast_chain_waits_for_producer() {
     let mut q = OrderingQueue::with_registered_push(2, true).with_chain_wait(1);
@@ -546,7 +546,7 @@ fn ordering_queue_fast_chain_waits_for_producer() {
         Drive { push: None, enable: false, reset: true },
         d(Some(e(5, 0x1, 0, 1)), false),
         d(Some(e(5, 0x3, fast, 2)), false),
-        d(Some(e(5, 0x3, fast, 3)), false),
+        d(Some(e(5, 0x2, fast, 3)), false),
         d(Some(e(6, 0x1, 0, 4)), true),
     ];
     drives.extend((0..12).map(|_| d(None, true)));
