@@ -5,23 +5,25 @@
 // matches for its first cycle (not eligible then), and applies an issue to the entries
 // behind it a cycle late (their dependence bit, and the issued entry's window or the
 // chain's into their count). An entry pushed in the cycle after its producer's pick takes
-// the producer's window from the history's newest place (`ph_w[0]`, `ph_wh[0]`).
-    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1;
+// the producer's window from the history's newest place (`ph_w[0]`, `ph_wh[0]`). A
+// dependence with a fast-equal key is a fast predecessor instead (`e_fp`, cleared with the
+// pick; `e_fb` their OR), which the pick waits for.
+    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb;
     (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_ph_we;
     (* keep *) wire p_last_fire, p_fr_any, p_ph_wh0;
     (* keep *) wire [15:0] p_ph_w0;
-    (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch;
+    (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch, p_fp;
     (* keep *) wire [16*`DEPTH-1:0] p_cnt, p_wt;
     (* keep *) wire [28*`DEPTH-1:0] p_line;
     (* keep *) wire [4*`DEPTH-1:0] p_words;
-    (* keep *) wire [8*`DEPTH-1:0] p_key;
+    (* keep *) wire [9*`DEPTH-1:0] p_key;
 
     // The slot pushed in the cycle before (its first cycle now).
     reg [`DEPTH-1:0] g_we = 0;
     always @(posedge clock) g_we <= (!reset && push_fire) ? p_fr : 0;
 
     // A's and B's window as the order check takes it.
-    wire [4:0] eff = chain_b ? `CHAIN_WAIT : wa;
+    wire [4:0] eff = fast_b ? 5'd0 : chain_b ? `CHAIN_WAIT : wa;
     wire [`DEPTH-1:0] held = p_valid | p_last_fs;
     wire [`DEPTH-1:0] wt0;
     genvar g;
@@ -36,7 +38,8 @@
         if (reset) assert(occ == 0 && sa == 0 && sb == 0 && p_valid == 0 && p_elig == 0 && p_last_fs == 0 && !p_last_fire && g_we == 0); // @inv_reset
         assert(sa != 3 && sb != 3 && (sb == 0 || (sa != 0 && oa)) && (sa == 0 || wa <= `WMAX)); // @inv_mark
         assert(sa != 2 || since_a != 0); // @inv_mark
-        assert(!oa || !ka[7] || wa >= `CHAIN_WAIT); // @inv_mark
+        assert(!oa || !ka[8] || wa >= `CHAIN_WAIT); // @inv_mark
+        assert(!fast_b || chain_b); // @inv_mark
         n_valid = 0; n_a = 0; n_b = 0; n_lf = 0; n_fr = 0;
         for (i = 0; i < `DEPTH; i = i + 1) begin
             n_valid = n_valid + p_valid[i];
@@ -47,33 +50,42 @@
             // Eligible: valid, past its first cycle, no dependence left, not waiting for a
             // result this cycle.
             assert(p_elig[i] == (p_valid[i] && !g_we[i] && p_dep[`DEPTH*i +: `DEPTH] == 0 && !p_hzc[i])); // @inv_elig
+            // The fast-predecessor flag is the OR of the fast predecessors.
+            assert(p_fb[i] == (p_fp[`DEPTH*i +: `DEPTH] != 0)); // @inv_dep
             if (p_valid[i]) begin
                 // Dependences: on held slots only; the windows of 2 or more among them
                 // (the chain producers' left out when the chain's window is 1); an unordered
                 // entry has none past its first cycle, nor a count.
                 assert((p_dep[`DEPTH*i +: `DEPTH] & ~(held & p_ordered)) == 0); // @inv_dep
+                // Fast predecessors: valid (not picked yet) ordered entries, older.
+                assert((p_fp[`DEPTH*i +: `DEPTH] & ~(p_valid & p_ordered)) == 0); // @inv_dep
                 if (p_ordered[i]) assert(p_dw[`DEPTH*i +: `DEPTH] == (p_dep[`DEPTH*i +: `DEPTH] & wt0 & (`CHAIN_WAIT >= 2 ? {`DEPTH{1'b1}} : ~p_ch[`DEPTH*i +: `DEPTH]))); // @inv_dep
-                else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && p_cnt[16*i +: 16] == 0 && !p_hzc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0)); // @inv_dep
+                else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && p_cnt[16*i +: 16] == 0 && !p_hzc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0) && p_fp[`DEPTH*i +: `DEPTH] == 0); // @inv_dep
                 assert(p_ph_we[i] == (g_we[i] && p_ordered[i])); // @inv_dep
             end
             if (held[i]) begin
                 // The pushed line's registered matches are exact for the held slots.
                 assert(p_m_r[i] == (p_line[28*i +: 28] == push_line)); // @inv_match
                 // A chainable entry's window is at least the chain's.
-                if (`CHAIN_WAIT >= 2 && p_ordered[i] && p_key[8*i + 7]) assert(wt0[i]); // @inv_dep
+                if (`CHAIN_WAIT >= 2 && p_ordered[i] && p_key[9*i + 8]) assert(wt0[i]); // @inv_dep
             end
             if (held[i] && p_pay0[i]) begin
                 // A: with the line, flag, words, key and window it was pushed with.
-                assert(sa == 1 && p_line[28*i +: 28] == la && p_ordered[i] == oa && p_words[4*i +: 4] == wda && p_key[8*i +: 8] == ka); // @inv_mark
+                assert(sa == 1 && p_line[28*i +: 28] == la && p_ordered[i] == oa && p_words[4*i +: 4] == wda && p_key[9*i +: 9] == ka); // @inv_mark
                 for (k = 0; k < 16; k = k + 1) if (oa && k + 1 < wa) assert(p_wt[16*i + k]); // @inv_mark
             end
             if (held[i] && p_pay1[i]) assert(sb == 1); // @inv_mark
             for (j = 0; j < `DEPTH; j = j + 1) begin
                 if (p_valid[i] && p_valid[j] && i != j) assert(p_older[`DEPTH*i + j] != p_older[`DEPTH*j + i]); // @inv_age
                 // A chain producer among the dependences is chainable.
-                if (p_valid[i] && p_dep[`DEPTH*i + j] && p_ch[`DEPTH*i + j]) assert(p_key[8*j + 7]); // @inv_dep
-                // B waits on A while A is held; its chain bit on A is the harness's.
-                if (held[i] && p_pay0[i] && p_valid[j] && p_pay1[j]) assert(p_dep[`DEPTH*j + i] && p_ch[`DEPTH*j + i] == chain_b); // @inv_order
+                if (p_valid[i] && p_dep[`DEPTH*i + j] && p_ch[`DEPTH*i + j]) assert(p_key[9*j + 8]); // @inv_dep
+                if (p_valid[i] && p_fp[`DEPTH*i + j]) assert(p_valid[j] && p_older[`DEPTH*j + i]); // @inv_dep
+                // B waits on A while A is held: as a dependence with the harness's chain bit, or
+                // with fast-equal keys as a fast predecessor until A's pick.
+                if (held[i] && p_pay0[i] && p_valid[j] && p_pay1[j]) begin
+                    if (fast_b) assert(!p_dep[`DEPTH*j + i] && p_fp[`DEPTH*j + i] == p_valid[i]); // @inv_order
+                    else assert(p_dep[`DEPTH*j + i] && p_ch[`DEPTH*j + i] == chain_b && !p_fp[`DEPTH*j + i]); // @inv_order
+                end
                 for (l = 0; l < `DEPTH; l = l + 1)
                     if (p_valid[i] && p_valid[j] && p_valid[l] && p_older[`DEPTH*i + j] && p_older[`DEPTH*j + l]) assert(p_older[`DEPTH*i + l]); // @inv_age
             end

@@ -1,7 +1,8 @@
 // Formal harness of the ordering queue (hw::ordering_queue::OrderingQueue, module `top`).
 // Parameters (defines): DEPTH (slots), WMAX (largest push_wait), LBITS (line bits used),
 // REGISTERED (the registered push, whose chain keys shorten a dependent's window to
-// CHAIN_WAIT, default 1),
+// CHAIN_WAIT, default 1, and whose fast-equal keys let it issue in any cycle after its
+// producer's),
 // LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
 // solver), bit 1 one later ordered entry B to A's line and one of its words. Every entry could be A or B, so a
@@ -9,7 +10,9 @@
 // Mutations (each checked to fail): MUT_DROP_PUSH (the push marked A does not reach the
 // queue: an entry is lost, so the queue takes a ninth), MUT_OTHER_LINE (B may be to another
 // line, which may overtake A: the order check must see it), MUT_READY (push_ready seen low
-// in arbitrary cycles: a queue that refuses pushes while not full). SKIP_OCC, SKIP_MARK and
+// in arbitrary cycles: a queue that refuses pushes while not full), MUT_NO_FAST (the order
+// check takes fast-equal keys as chain-equal ones: a fast chain's dependent issues sooner, and
+// the check must see it). SKIP_OCC, SKIP_MARK and
 // SKIP_LIVE leave out a group of assertions (the counted ones, the marked ones, the bounded
 // response), so that a mutation check fails on the group it aims at (the proofs leave out
 // the bounded response, which is not inductive).
@@ -23,7 +26,7 @@ module harness(
     input keep,
     input push_ordered,
     input [4:0] push_wait,
-    input [7:0] push_key,
+    input [8:0] push_key,
     input [3:0] push_words,
     input issue_enable,
     input pick_a,
@@ -52,7 +55,7 @@ module harness(
     reg [1:0] sa = 0, sb = 0;
     reg [27:0] la = 0;
     reg [4:0] wa = 0;
-    reg [7:0] ka = 0;
+    reg [8:0] ka = 0;
     reg [3:0] wda = 0;
     reg oa = 0;
     reg [7:0] since_a = 0, age_a = 0;
@@ -71,14 +74,23 @@ module harness(
     wire same_line = push_line == la && (push_words & wda) != 0;
 `endif
     wire mark_b = push_fire && sa == 1 && sb == 0 && pick_b && push_ordered && oa && same_line;
-    reg chain_b = 0;
+    reg chain_b = 0, fast_b = 0;
+`ifdef MUT_NO_FAST
+    wire fast_ok = 1'b0;
+`else
+    wire fast_ok = fast_b;
+`endif
 `ifndef CHAIN_WAIT
 `define CHAIN_WAIT 5'd1
 `endif
+// Keys: bit 8 chainable, bit 7 fast. Chain-equal: chainable, equal but for the fast bit;
+// fast-equal: chainable and fast, equal in all bits.
 `ifdef REGISTERED
-    wire key_eq = push_key == ka && push_key[7];
+    wire key_eq = push_key[8] && {push_key[8], push_key[6:0]} == {ka[8], ka[6:0]};
+    wire key_fast = push_key[8] && push_key[7] && push_key == ka;
 `else
     wire key_eq = 1'b0;
+    wire key_fast = 1'b0;
 `endif
 `ifdef MUT_DROP_PUSH
     wire dut_push = push_valid && !mark_a;
@@ -107,7 +119,7 @@ module harness(
 `endif
         assume(push_wait <= `WMAX);
         // The chain contract: a chainable entry's own window is at least the chain's.
-        assume(!push_key[7] || push_wait >= `CHAIN_WAIT);
+        assume(!push_key[8] || push_wait >= `CHAIN_WAIT);
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.
@@ -123,8 +135,9 @@ module harness(
             assert(!iss_a || (sa == 1 && issue_line == la && issue_ordered == oa)); // @once
             assert(!iss_b || sb == 1); // @once
             // order: B (ordered, same line, pushed after A) issues after A, and more than A's
-            // window later (more than 1 cycle when B chains behind A: equal chainable keys).
-            assert(!iss_b || (sa == 2 && since_a > (chain_b ? `CHAIN_WAIT : wa))); // @order
+            // window later (more than CHAIN_WAIT cycles when B chains behind A: chain-equal
+            // keys; a cycle or more when the keys are fast-equal).
+            assert(!iss_b || (sa == 2 && since_a > (fast_ok ? 5'd0 : chain_b ? `CHAIN_WAIT : wa))); // @order
             // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
 `ifndef SKIP_LIVE
             assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND)); // @no_loss
@@ -152,7 +165,7 @@ module harness(
             end
             if (iss_a) begin sa <= 2; since_a <= 1; end
             else if (sa == 2 && since_a != 8'hff) since_a <= since_a + 1;
-            if (mark_b) begin sb <= 1; chain_b <= key_eq; end
+            if (mark_b) begin sb <= 1; chain_b <= key_eq; fast_b <= key_fast; end
             if (iss_b) sb <= 2;
         end
     end

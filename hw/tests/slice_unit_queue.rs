@@ -1,7 +1,10 @@
 //! The ordering queue alone against a reference model of its rules: order within a line,
 //! overtaking across lines (the age matrix picks the oldest eligible entry, whatever slots
 //! the entries sit in), the hazard window after a late entry's issue (the default window of
-//! 2 cycles, and windows of 0..=15 in a queue built for 15), unordered entries, full, reset.
+//! 2 cycles, and windows of 0..=15 in a queue built for 15), unordered entries, full, reset,
+//! and with a registered push the chain keys: chains (the chain's window after an equal
+//! chainable key's issue) and fast chains (a fast-equal key's dependent issues from the cycle
+//! after it).
 
 mod common;
 use common::{Rng, b128, seed, u128_of};
@@ -19,7 +22,23 @@ struct Entry {
     /// The 32-bit words of the line it touches (`push_words`): entries to one line depend on
     /// each other only where their words meet.
     words: u64,
+    /// The chain key (`push_key`; registered push).
+    key: u64,
     tag: u64,
+}
+
+/// The chain key's chainable and fast bits.
+const KEY_CHAIN: u64 = 1 << 8;
+const KEY_FAST: u64 = 1 << 7;
+
+/// Chain-equal keys: the chainable bit set, equal but for the fast bit.
+fn chain_eq(a: u64, b: u64) -> bool {
+    a & KEY_CHAIN != 0 && (a & !KEY_FAST) == (b & !KEY_FAST)
+}
+
+/// Fast-equal keys: the chainable and fast bits set, equal in all bits.
+fn fast_eq(a: u64, b: u64) -> bool {
+    a & KEY_CHAIN != 0 && a & KEY_FAST != 0 && a == b
 }
 
 struct Drive {
@@ -55,6 +74,7 @@ fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<(u64, bool)>) -> Seen
         q.push_ordered.next = e.ordered;
         q.push_wait.next = (e.wait as u64).to_bits();
         q.push_words.next = e.words.to_bits();
+        q.push_key.next = e.key.to_bits();
         q.push_payload.next = b128(e.tag as u128);
     }
     q.issue_enable.next = d.enable;
@@ -85,10 +105,20 @@ fn random_words(rng: &mut Rng) -> u64 {
 }
 
 /// The reference: entries in arrival order, and the lines of the ordered entries issued with
-/// a window whose cycles are not over, with the cycles left.
+/// a window whose cycles are not over, with the cycles left and the step of the issue (they
+/// hold the entries pushed after it; those in the queue then, or pushed in its step, take a
+/// window per entry, `hold`, by their keys).
 struct Model {
     entries: Vec<Entry>,
-    hazards: Vec<(u64, u64, usize)>,
+    hazards: Vec<(u64, u64, usize, u64)>,
+    /// Per entry: the cycles left of the windows it took at its dependences' issues (the
+    /// chain's window after an issue with a chain-equal key, none after a fast-equal one),
+    /// and the step it was pushed in.
+    hold: Vec<usize>,
+    born: Vec<u64>,
+    /// The steps so far, and the chain's window.
+    now: u64,
+    chain_wait: usize,
     /// Registered push: an entry is not eligible in its first cycle (`fresh`).
     registered: bool,
     fresh: Vec<bool>,
@@ -106,7 +136,22 @@ impl Model {
         Model::with(false)
     }
     fn with(registered: bool) -> Model {
-        Model { entries: vec![], hazards: vec![], registered, fresh: vec![], issued_last: false, late: None, waits_last: (false, false) }
+        Model {
+            entries: vec![],
+            hazards: vec![],
+            hold: vec![],
+            born: vec![],
+            now: 0,
+            chain_wait: 1,
+            registered,
+            fresh: vec![],
+            issued_last: false,
+            late: None,
+            waits_last: (false, false),
+        }
+    }
+    fn with_chain(registered: bool, chain_wait: usize) -> Model {
+        Model { chain_wait, ..Model::with(registered) }
     }
     fn older_same(&self, i: usize) -> bool {
         let e = self.entries[i];
@@ -114,7 +159,9 @@ impl Model {
     }
     fn hazard(&self, i: usize) -> bool {
         let e = self.entries[i];
-        e.ordered && self.hazards.iter().any(|&(l, w, left)| l == e.line && w & e.words != 0 && left > 0)
+        e.ordered
+            && (self.hold[i] > 0
+                || self.hazards.iter().any(|&(l, w, left, at)| l == e.line && w & e.words != 0 && left > 0 && self.born[i] > at))
     }
     fn eligible(&self, i: usize) -> bool {
         !self.older_same(i) && !self.hazard(i) && !self.fresh[i]
@@ -129,11 +176,14 @@ impl Model {
     /// The clock edge: the pick leaves, the push lands behind, the hazard window moves.
     fn step(&mut self, d: &Drive, pick: Option<usize>, pushed: bool) {
         if d.reset {
-            *self = Model { waits_last: self.waits_last, ..Model::with(self.registered) };
+            *self = Model { waits_last: self.waits_last, ..Model::with_chain(self.registered, self.chain_wait) };
             return;
         }
+        self.now += 1;
         if let Some(i) = pick {
             self.fresh.remove(i);
+            self.hold.remove(i);
+            self.born.remove(i);
         }
         let issued = pick.map(|i| self.entries.remove(i));
         self.issued_last = issued.is_some();
@@ -142,14 +192,35 @@ impl Model {
             h.2 -= 1;
         }
         self.hazards.retain(|h| h.2 > 0);
-        // (A registered push's queue gives every ordered entry a window of at least 1.)
-        let floor = self.registered as usize;
-        if let Some(e) = issued.filter(|e| e.ordered && e.wait.max(floor) > 0) {
-            self.hazards.push((e.line, e.words, e.wait.max(floor)));
-        }
+        self.hold.iter_mut().for_each(|h| *h = h.saturating_sub(1));
         if pushed {
             self.entries.push(d.push.unwrap());
             self.fresh.push(self.registered);
+            self.hold.push(0);
+            self.born.push(self.now);
+        }
+        // (A registered push's queue gives every ordered entry a window of at least 1.)
+        let floor = self.registered as usize;
+        if let Some(a) = issued.filter(|e| e.ordered && e.wait.max(floor) > 0) {
+            let w = a.wait.max(floor);
+            self.hazards.push((a.line, a.words, w, self.now));
+            // Its dependents (those in the queue, younger, and the one pushed now): the
+            // chain's window with a chain-equal key, none with a fast-equal one (they waited
+            // for its pick), else its window.
+            for (i, e) in self.entries.iter().enumerate() {
+                if e.ordered && e.line == a.line && e.words & a.words != 0 {
+                    let h = if !self.registered {
+                        w
+                    } else if fast_eq(e.key, a.key) {
+                        0
+                    } else if chain_eq(e.key, a.key) {
+                        self.chain_wait
+                    } else {
+                        w
+                    };
+                    self.hold[i] = self.hold[i].max(h);
+                }
+            }
         }
     }
 }
@@ -213,28 +284,83 @@ fn ordering_queue_registered_push_random_against_model() {
     random_against_model("ordering_queue_registered_push_random_against_model", Some(16), true);
 }
 
+/// Chain keys (registered push, the unit's chain window of 1): few lines and few keys, fast,
+/// chain-only and no keys mixed (a chainable entry's window at least the chain's), so that
+/// entries chain, fast-chain and mix both behind one another: every cycle's issue (order and
+/// cycle) and coverage equal the model's, where a chain dependent waits the chain's window
+/// after its producer's issue and a fast-chain dependent may issue in the cycle after it.
+#[test]
+fn ordering_queue_chain_keys_random_against_model() {
+    random_with_keys("ordering_queue_chain_keys_random_against_model", 2, 1);
+}
+
+/// The same with a chain window of 2 and windows of up to 4.
+#[test]
+fn ordering_queue_chain_keys_wait2_random_against_model() {
+    random_with_keys("ordering_queue_chain_keys_wait2_random_against_model", 4, 2);
+}
+
 fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
+    random_model_run(name, max_wait, registered, None);
+}
+
+fn random_with_keys(name: &str, max_wait: usize, chain_wait: usize) {
+    random_model_run(name, Some(max_wait), true, Some(chain_wait));
+}
+
+/// A random key: none, or chainable (fast or not) over two byte sets, mostly one.
+fn random_key(rng: &mut Rng) -> u64 {
+    let bytes = [0x23u64, 0x23, 0x23, 0x10][rng.below(4)];
+    match rng.below(6) {
+        0 => 0,
+        1 | 2 => KEY_CHAIN | bytes,
+        _ => KEY_CHAIN | KEY_FAST | bytes,
+    }
+}
+
+/// `chain`: the queue's chain window, with chain keys drawn (few lines, few keys).
+fn random_model_run(name: &str, max_wait: Option<usize>, registered: bool, chain: Option<usize>) {
     let s = seed(name);
     let mut rng = Rng(s);
     let mut q = match max_wait {
         None => OrderingQueue::default(),
         Some(m) => OrderingQueue::with_registered_push(m, registered),
     };
+    if let Some(c) = chain {
+        q = q.with_chain_wait(c);
+    }
     q.connect_all();
-    let mut model = Model::with(registered);
+    let mut model = Model::with_chain(registered, chain.unwrap_or(1));
     let mut tag = 0u64;
     let (mut overtakes, mut fulls, mut waits, mut hz_waits, mut resets) = (0, 0, 0, 0, 0);
+    let lines: &[u64] = if chain.is_some() { &[5, 5, 5, 9, 9, 0x0fff_ffff] } else { &[5, 9, 0x0abc_def0, 0x0fff_ffff] };
+    // The drawn entries by tag, and the recent issues (cycle, entry), for the chain counts.
+    let mut drawn = std::collections::HashMap::new();
+    let mut recent: Vec<(usize, Entry)> = vec![];
+    let (mut fast_next, mut chain_next) = (0, 0);
     let mut draw = |n: usize, rng: &mut Rng| {
         // Phases: fill (issue rarely), drain, mixed.
         let phase = (n / 500) % 3;
-        let line = |rng: &mut Rng| [5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)];
+        let line = |rng: &mut Rng| lines[rng.below(lines.len())];
         let push = (rng.below(10) < if phase == 1 { 3 } else { 8 }).then(|| {
             tag += 1;
-            let wait = match max_wait {
+            let mut wait = match max_wait {
                 None => [0, LATE][rng.below(2)],
                 Some(m) => [0, 0, 1, 2, m, rng.below(m + 1)][rng.below(6)],
             };
-            Entry { line: line(rng), ordered: rng.below(8) != 0, wait, words: random_words(rng), tag }
+            let (mut key, mut words) = (0, random_words(rng));
+            if let Some(c) = chain {
+                key = random_key(rng);
+                // (The chain contract: a chainable entry's window is at least the chain's.)
+                if key != 0 {
+                    wait = wait.max(c);
+                }
+                // (Mostly the whole line or one word, so that entries depend on each other.)
+                if rng.below(2) == 0 {
+                    words = [0xf, 0x1][rng.below(2)];
+                }
+            }
+            Entry { line: line(rng), ordered: rng.below(8) != 0, wait, words, key, tag }
         });
         Drive { push, enable: rng.below(10) < if phase == 0 { 2 } else { 8 }, reset: rng.below(3000) == 0 }
     };
@@ -248,9 +374,12 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
     let mut keeps = 0;
     for n in 0..30_000 {
         let next = draw(n + 1, &mut rng);
+        if let Some(e) = next.push {
+            drawn.insert(e.tag, e);
+        }
         held = d.push.map_or(held, |e| e.line);
         let line_nx = next.push.map_or(held, |e| e.line);
-        let nx = if registered && line_nx == held && rng.below(2) == 0 {
+            let nx = if registered && line_nx == held && rng.below(2) == 0 {
             keeps += next.push.is_some() as usize;
             ([5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)], true)
         } else {
@@ -262,7 +391,24 @@ fn random_against_model(name: &str, max_wait: Option<usize>, registered: bool) {
         waits += seen.cov_line_wait as usize;
         hz_waits += seen.cov_hazard_wait as usize;
         resets += (n > 0 && d.reset) as usize;
+        // The issues right behind an older dependence: a fast-equal one in the cycle after it, a
+        // chain-equal one the chain's window after it.
+        if let (Some(c), Some((_, _, t))) = (chain, seen.issued) {
+            let e = drawn[&t];
+            recent.retain(|&(m, _)| m + 4 > n);
+            for &(m, a) in &recent {
+                if a.ordered && e.ordered && a.line == e.line && a.words & e.words != 0 && a.tag < e.tag {
+                    fast_next += (fast_eq(e.key, a.key) && m + 1 == n) as usize;
+                    chain_next += (!fast_eq(e.key, a.key) && chain_eq(e.key, a.key) && m + c + 1 == n) as usize;
+                }
+            }
+            recent.push((n, e));
+        }
         d = next;
+    }
+    if chain.is_some() {
+        eprintln!("fast-chain issues a cycle after their producer {fast_next}, chain issues the chain's window after it {chain_next}");
+        assert!(fast_next > 200 && chain_next > 200, "fast {fast_next}, chain {chain_next}");
     }
     eprintln!(
         "overtakes {overtakes}, full cycles {fulls}, line waits {waits}, hazard waits {hz_waits}, resets {resets}, pushes after a keep {keeps}"
@@ -279,7 +425,7 @@ fn ordering_queue_overtake_and_order_within_line() {
     let mut q = OrderingQueue::default();
     q.connect_all();
     let mut model = Model::new();
-    let e = |line, late: bool, tag| Entry { line, ordered: true, wait: if late { LATE } else { 0 }, words: 0xf, tag };
+    let e = |line, late: bool, tag| Entry { line, ordered: true, wait: if late { LATE } else { 0 }, words: 0xf, key: 0, tag };
     let d = |push, enable| Drive { push, enable, reset: false };
     check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
     let (a1, a2, b, a3) = (e(1, true, 1), e(1, false, 2), e(2, false, 3), e(1, false, 4));
@@ -329,7 +475,7 @@ fn ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse() {
         while model.entries.len() < QUEUE_DEPTH {
             n += 1;
             tag += 1;
-            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, wait: [0, LATE][rng.below(2)], words: 0xf, tag };
+            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, wait: [0, LATE][rng.below(2)], words: 0xf, key: 0, tag };
             check(&mut q, &mut model, &Drive { push: Some(push), enable: false, reset: false }, n);
         }
         // Drain a few with random enables: late issues hold their lines and younger entries
@@ -342,4 +488,75 @@ fn ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse() {
     }
     eprintln!("{n} cycles, {issued} issues");
     assert!(issued > 1000);
+}
+
+/// A full queue of entries to one line and word with one key (registered push, windows of 2,
+/// the unit's chain window of 1), pushed while the issue is held, then drained: the cycles of
+/// their issues, in push order (checked against the model too).
+fn drain_one_key(key: u64) -> Vec<usize> {
+    let mut q = OrderingQueue::with_registered_push(2, true).with_chain_wait(1);
+    q.connect_all();
+    let mut model = Model::with_chain(true, 1);
+    let line = 5u64;
+    let d = |push, enable| Drive { push, enable, reset: false };
+    check_nx(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0, Some((line, false)));
+    let mut n = 1;
+    for t in 1..=QUEUE_DEPTH as u64 {
+        let e = Entry { line, ordered: true, wait: 2, words: 0xf, key, tag: t };
+        assert!(check_nx(&mut q, &mut model, &d(Some(e), false), n, Some((line, false))).push_ready);
+        n += 1;
+    }
+    let mut issued = vec![];
+    for _ in 0..4 * QUEUE_DEPTH {
+        if let Some((l, o, t)) = check_nx(&mut q, &mut model, &d(None, true), n, Some((line, false))).issued {
+            assert!(l == line && o && t == issued.len() as u64 + 1, "cycle {n}: tag {t} out of order");
+            issued.push(n);
+        }
+        n += 1;
+    }
+    assert_eq!(issued.len(), QUEUE_DEPTH);
+    issued
+}
+
+/// Directed: fast-equal keys issue one per cycle, chain keys (the same bytes, not fast) every 2
+/// cycles, no keys every 3 (the window of 2), and a fast key behind a chain key of the same
+/// bytes chains (every 2).
+#[test]
+fn ordering_queue_fast_chain_one_per_cycle() {
+    let gaps = |v: Vec<usize>| v.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>();
+    let fast = KEY_CHAIN | KEY_FAST | 0x23;
+    assert_eq!(gaps(drain_one_key(fast)), vec![1; QUEUE_DEPTH - 1], "fast chain");
+    assert_eq!(gaps(drain_one_key(KEY_CHAIN | 0x23)), vec![2; QUEUE_DEPTH - 1], "chain");
+    assert_eq!(gaps(drain_one_key(0)), vec![3; QUEUE_DEPTH - 1], "no chain");
+}
+
+/// Directed: a fast-chain dependent never issues before its producer, even when the producer
+/// waits for a window of its own and the dependent could overtake it: A (fast key, words 0
+/// and 1) waits 2 cycles behind a late entry P to word 0; B (A's key, word 1, free of P)
+/// waits for A, and C (another line) overtakes both.
+#[test]
+fn ordering_queue_fast_chain_waits_for_producer() {
+    let mut q = OrderingQueue::with_registered_push(2, true).with_chain_wait(1);
+    q.connect_all();
+    let mut model = Model::with_chain(true, 1);
+    let fast = KEY_CHAIN | KEY_FAST | 0x23;
+    let d = |push, enable| Drive { push, enable, reset: false };
+    let e = |line, words, key, tag| Entry { line, ordered: true, wait: 2, words, key, tag };
+    let mut drives = vec![
+        Drive { push: None, enable: false, reset: true },
+        d(Some(e(5, 0x1, 0, 1)), false),
+        d(Some(e(5, 0x3, fast, 2)), false),
+        d(Some(e(5, 0x2, fast, 3)), false),
+        d(Some(e(6, 0x1, 0, 4)), true),
+    ];
+    drives.extend((0..12).map(|_| d(None, true)));
+    // (`push_line_nx`: the line `push_line` holds in the next cycle.)
+    let mut order = vec![];
+    let mut held = 5;
+    for (n, dr) in drives.iter().enumerate() {
+        held = dr.push.map_or(held, |e| e.line);
+        let nx = drives.get(n + 1).and_then(|x| x.push).map_or(held, |e| e.line);
+        order.extend(check_nx(&mut q, &mut model, dr, n, Some((nx, false))).issued.map(|(_, _, t)| t));
+    }
+    assert_eq!(order, vec![1, 4, 2, 3]);
 }

@@ -25,7 +25,8 @@
 //! the registers: a one-hot oldest-eligible pick and a one-hot AND-OR of the slots.
 //! - `e_elig[i]` (entry i is eligible) is a register, computed from the next state;
 //! - `e_older[i]` bit j (entry i is older than entry j): the age matrix. A push into slot k
-//!   clears row k and sets column k. The pick: `sel[i] = elig[i] & !OR_j(elig[j] & older[j][i])`;
+//!   clears row k and sets column k. The pick: `sel[i] = elig[i] & !OR_j(elig[j] & older[j][i])`
+//!   (with a registered push `elig & !fb` in place of `elig`: see *Fast chains*);
 //! - `e_dep[i]` bit j (entry i waits for the older ordered entry j to its line): set at the
 //!   push (the pushed line compared with every slot's line, the only line compares), cleared
 //!   when j issues;
@@ -79,13 +80,22 @@
 //! # Chains (registered push)
 //! Each entry carries a *chain key* (`push_key`: the bytes it touches and the loop its
 //! operation takes; 0 when it takes none). At the push the key is compared with every slot's
-//! (`e_ch`); when an entry's dependence with an equal key issues, the entry waits the chain's
-//! window after it ([`OrderingQueue::with_chain_wait`], 1 by default) instead of that entry's
-//! own: the unit forwards the producer's result into the
+//! (`e_ch`, all bits but the fast one); when an entry's dependence with an equal key issues,
+//! the entry waits the chain's window after it ([`OrderingQueue::with_chain_wait`], 1 by
+//! default) instead of that entry's own: the unit forwards the producer's result into the
 //! consumer's operand inside the ALU's loop, so the consumer does not need the merged line.
 //! A dependence with another key (other bytes, another loop, a line-path access) gives its
 //! full window, and the count keeps the largest. An entry pushed after its producer issued
 //! takes the producer's full window from the history (chains form among waiting entries).
+//!
+//! *Fast chains*: two keys with the chainable and the fast bit set that are equal in all bits
+//! (`p_fa`) are fast-equal (the ALU runs the dependent op a cycle behind its producer). A
+//! pushed entry takes no dependence on an entry it would depend on whose key is fast-equal:
+//! that one is its *fast predecessor* (`e_fp`, cleared with the pick `fs`), and the pick
+//! never takes an entry while one is left (`e_fb`, the register of their OR: the pick reads
+//! `elig & !fb`). So it may issue in the cycle after its last fast predecessor's pick (a
+//! cycle earlier than a chain), never before, and still waits for its other dependences and
+//! windows.
 //!
 //! Coverage outputs (high in the cycle the event happens; with a registered push,
 //! `cov_line_wait` and `cov_hazard_wait` a cycle later): `cov_full` (all entries valid),
@@ -105,14 +115,14 @@
 //!               │ valid, line, words, key, wt   │                              │
 //!               ▼                               │                              ▼
 //!  push_* ──► push_match::PushMatch ──m──► history::History ──hist, ph_or──► wait_state::EntryWait
-//!             (line/word/key compares,  n_dep, n_blk, n_wt, m_q, p_ch ───────► (e_dep, e_cnt, e_ch,
-//!              pushed entry's deps)            ▲ issue_line, i_wt                e_dw, e_elig)
-//!                                              │                                   │ elig
+//!             (line/word/key compares,  n_dep, n_blk, n_wt, m_q, p_ch, p_fa ─► (e_dep, e_cnt, e_ch,
+//!              pushed entry's deps)            ▲ issue_line, i_wt                e_dw, e_fp, e_fb, e_elig)
+//!                                              │                                   │ elig, fb
 //!  issue_* ◄── select::IssueSelect ────────────┴───────────── fs, last_fs ◄────────┘
 //!             (oldest-eligible pick, one-hot AND-OR of the slots)
 //! ```
 //! Every arrow into `EntryWait` and `SlotData` ends at a register's D input; the pick reads
-//! registers only (`elig`, the age matrix), so the blocks form no combinational loop.
+//! registers only (`elig`, `fb`, the age matrix), so the blocks form no combinational loop.
 
 mod free_slot;
 mod history;
@@ -139,8 +149,8 @@ pub const QUEUE_HAZARD_CYCLES: usize = 2;
 pub const QUEUE_WAIT_MAX: usize = 16;
 /// Width of `push_wait`.
 pub const QUEUE_WAIT_BITS: usize = 5;
-/// Width of `push_key` (the top bit: the entry may chain).
-pub const QUEUE_KEY_BITS: usize = 8;
+/// Width of `push_key` (the top bit: the entry may chain; the next: its chain is fast).
+pub const QUEUE_KEY_BITS: usize = 9;
 const _: () = assert!(QUEUE_DEPTH >= 2 && QUEUE_DEPTH <= 16, "slot vectors shift by a 4-bit constant");
 
 #[derive(LogicBlock)]
@@ -173,12 +183,14 @@ pub struct OrderingQueue {
     pub push_wait: Signal<In, Bits<QUEUE_WAIT_BITS>>,
     pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
     /// Registered push only: the entry's *chain key* (bit [`QUEUE_KEY_BITS`] - 1 set: the
-    /// entry may chain; the rest name the bytes and the loop it takes). An entry that waits on
-    /// an older entry to its line with an equal chainable key waits only the chain's window
-    /// after that one's issue, not that one's window: the consumer takes its operand from the
-    /// producer's result in the ALU's loop, not from the line. 0: never chains. A chainable
-    /// entry's own window (`push_wait`) must be at least the chain's (the unit's integer
-    /// window is).
+    /// entry may chain; bit [`QUEUE_KEY_BITS`] - 2 set: its chain is fast; the rest name the
+    /// bytes and the loop it takes). An entry that waits on an older entry to its line with an
+    /// equal chainable key (the fast bit not compared) waits only the chain's window after
+    /// that one's issue, not that one's window: the consumer takes its operand from the
+    /// producer's result in the ALU's loop, not from the line. With both keys fast and equal
+    /// in all bits it waits for no window: it may issue in any cycle after that one's (see
+    /// *Fast chains*). 0: never chains. A chainable entry's own window (`push_wait`) must be
+    /// at least the chain's (the unit's integer window is).
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
     /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
     /// on the older entries to its line that touch one of them, and on no other. All ones:
@@ -346,6 +358,7 @@ impl Logic for OrderingQueue {
         self.pick.valid.next = self.slots.valid.val();
         self.pick.ordered.next = self.slots.ordered.val();
         self.pick.elig.next = self.ent.elig.val();
+        self.pick.fb.next = self.ent.fb.val();
         for i in 0..QUEUE_DEPTH {
             self.push.line[i].next = self.slots.line[i].val();
             self.push.words[i].next = self.slots.words[i].val();
@@ -406,6 +419,7 @@ impl Logic for OrderingQueue {
         self.ent.n_wt.next = self.push.n_wt.val();
         self.ent.m_q.next = self.push.m_q.val();
         self.ent.p_ch.next = self.push.p_ch.val();
+        self.ent.p_fa.next = self.push.p_fa.val();
         self.ent.hist.next = self.history.hist.val();
         self.ent.ph_we.next = self.history.ph_we_q.val();
         self.ent.ph_or.next = self.history.ph_or.val();

@@ -1,7 +1,8 @@
 //! The pushed request against every slot: line compares (`m`, the queue's only line
 //! compares with the slots), word and chain-key matches, and from them the pushed entry's
 //! dependences (`n_dep`, or the raw matches `m_q` with a registered push), whether it waits
-//! next cycle (`n_blk`) and its hazard bits (`n_hz1`, `n_wt`).
+//! next cycle (`n_blk`), its hazard bits (`n_hz1`, `n_wt`), and its chain and fast-chain
+//! key matches (`p_ch`, `p_fa`).
 //!
 //! With a registered push the line compares are made a cycle ahead (`m_r`), between the
 //! lines as they will be, so the push's dependences start from a register.
@@ -41,8 +42,12 @@ pub(super) struct PushMatch {
     pub n_blk: Signal<Out, Bit>,
     pub n_hz1: Signal<Out, Bit>,
     pub n_wt: Signal<Out, Bits<QUEUE_WAIT_MAX>>,
-    /// The pushed key's matches with the slots' keys (a chainable key only).
+    /// The pushed key's matches with the slots' keys (a chainable key only; the fast bit is
+    /// not compared).
     pub p_ch: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// The pushed key's fast-equal matches with the slots' keys (a chainable fast key only,
+    /// all bits equal).
+    pub p_fa: Signal<Out, Bits<QUEUE_DEPTH>>,
     /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
     m_r: DFF<Bits<QUEUE_DEPTH>>,
     m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
@@ -54,8 +59,11 @@ pub(super) struct PushMatch {
     p_wm: Signal<Local, Bits<QUEUE_DEPTH>>,
     vb: Signal<Local, Bit>,
     rp: Constant<Bit>,
-    /// The chainable bit of a key.
-    key_top: Constant<Bits<3>>,
+    /// The chainable and the fast bit of a key, and the mask of the bits a chain compares
+    /// (all but the fast bit).
+    key_top: Constant<Bits<4>>,
+    key_fast: Constant<Bits<4>>,
+    key_ch: Constant<Bits<QUEUE_KEY_BITS>>,
     zero_d: Constant<Bits<QUEUE_DEPTH>>,
     zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
     top_sh: Constant<Bits<4>>,
@@ -86,6 +94,7 @@ impl PushMatch {
             n_hz1: Default::default(),
             n_wt: Default::default(),
             p_ch: Default::default(),
+            p_fa: Default::default(),
             m_r: Default::default(),
             m_nx: Default::default(),
             p_eq: Default::default(),
@@ -93,7 +102,9 @@ impl PushMatch {
             p_wm: Default::default(),
             vb: Default::default(),
             rp: Constant::new(registered),
-            key_top: crate::k::<3>((QUEUE_KEY_BITS - 1) as u128),
+            key_top: crate::k::<4>((QUEUE_KEY_BITS - 1) as u128),
+            key_fast: crate::k::<4>((QUEUE_KEY_BITS - 2) as u128),
+            key_ch: crate::k::<QUEUE_KEY_BITS>(((1u128 << QUEUE_KEY_BITS) - 1) & !(1u128 << (QUEUE_KEY_BITS - 2))),
             zero_d: crate::k::<QUEUE_DEPTH>(0),
             zero_w: crate::k::<QUEUE_WAIT_MAX>(0),
             top_sh: crate::k::<4>((QUEUE_DEPTH - 1) as u128),
@@ -155,11 +166,18 @@ impl Logic for PushMatch {
             self.m.next = self.m.val() & self.p_wm.val();
         }
         // The pushed key's matches with the slots' keys (a chainable key only; the line
-        // match is the dependence itself).
+        // match is the dependence itself): chains compare all bits but the fast one, fast
+        // chains all bits of two fast keys.
         self.p_ch.next = self.zero_d.val();
+        self.p_fa.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
-            self.vb.next = self.push_key.val().get_bit(self.key_top.val().index()) && (self.key[j].val() == self.push_key.val());
+            self.vb.next = self.push_key.val().get_bit(self.key_top.val().index())
+                && ((self.key[j].val() & self.key_ch.val()) == (self.push_key.val() & self.key_ch.val()));
             self.p_ch.next = (self.p_ch.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.vb.next = self.push_key.val().get_bit(self.key_top.val().index())
+                && self.push_key.val().get_bit(self.key_fast.val().index())
+                && (self.key[j].val() == self.push_key.val());
+            self.p_fa.next = (self.p_fa.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {

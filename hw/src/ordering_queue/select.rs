@@ -1,7 +1,9 @@
 //! The pick and the issue outputs.
 //!
-//! The pick: the oldest eligible entry, one-hot `sel[i] = elig[i] & !OR_j(elig[j] &
-//! older[j][i])`, from registers only. The issue outputs are a one-hot AND-OR of the slots
+//! The pick: the oldest eligible entry, one-hot `sel[i] = pe[i] & !OR_j(pe[j] &
+//! older[j][i])`, from registers only: `pe = elig & !fb`, an eligible entry that waits for no
+//! fast predecessor (an entry that is not picked while one is left needs no more, so it
+//! neither wins nor holds the younger ones back). The issue outputs are a one-hot AND-OR of the slots
 //! with the select as a mask (a chain of `if`s synthesises as one 7-level multiplexer for 8
 //! slots); with a registered push they show the pick of the cycle before (`last_fs`), read
 //! from its slot, which stays intact for two cycles, so the pick drives registers only.
@@ -20,6 +22,8 @@ pub(super) struct IssueSelect {
     pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
     pub ordered: Signal<In, Bits<QUEUE_DEPTH>>,
     pub elig: Signal<In, Bits<QUEUE_DEPTH>>,
+    /// Registered push: the entries with a fast predecessor not picked yet (registers).
+    pub fb: Signal<In, Bits<QUEUE_DEPTH>>,
     pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub line: [Signal<In, Bits<LINE_BITS>>; QUEUE_DEPTH],
     pub payload: [Signal<In, Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
@@ -69,6 +73,8 @@ pub(super) struct IssueSelect {
     win: Signal<Local, Bit>,
     bk: Signal<Local, Bit>,
     sel: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// The entries the pick may take: `elig & !fb`.
+    pe: Signal<Local, Bits<QUEUE_DEPTH>>,
     oldest: Signal<Local, Bit>,
     old_waits: Signal<Local, Bit>,
     rp: Constant<Bit>,
@@ -92,6 +98,7 @@ impl IssueSelect {
             valid: Default::default(),
             ordered: Default::default(),
             elig: Default::default(),
+            fb: Default::default(),
             older: Default::default(),
             line: Default::default(),
             payload: Default::default(),
@@ -131,6 +138,7 @@ impl IssueSelect {
             win: Default::default(),
             bk: Default::default(),
             sel: Default::default(),
+            pe: Default::default(),
             oldest: Default::default(),
             old_waits: Default::default(),
             rp: Constant::new(registered),
@@ -162,21 +170,22 @@ impl Logic for IssueSelect {
         // LUT after the OR of the older entries, not after the pick.
         self.en.next = self.issue_enable.val() && !self.reset.val();
         self.pick_en.next = self.en.val();
+        self.pe.next = self.elig.val() & !self.fb.val();
         self.found.next = false;
         self.sel.next = self.zero_d.val();
         self.blk.next = self.zero_d.val();
         for i in 0..QUEUE_DEPTH {
-            if self.elig.val().get_bit(i) {
+            if self.pe.val().get_bit(i) {
                 self.found.next = true;
             }
             self.bk.next = false;
             for j in 0..QUEUE_DEPTH {
-                if (j != i) && self.elig.val().get_bit(j) && self.older[j].val().get_bit(i) {
+                if (j != i) && self.pe.val().get_bit(j) && self.older[j].val().get_bit(i) {
                     self.bk.next = true;
                 }
             }
             self.blk.next = (self.blk.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.bk.val().into()) << self.top_sh.val());
-            self.win.next = self.elig.val().get_bit(i) && !self.bk.val();
+            self.win.next = self.pe.val().get_bit(i) && !self.bk.val();
             self.sel.next = (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
         }
         self.fire.next = self.found.val() && self.en.val();
@@ -251,7 +260,7 @@ impl Logic for IssueSelect {
                     self.oldest.next = false;
                 }
             }
-            if self.oldest.val() && !self.elig.val().get_bit(i) {
+            if self.oldest.val() && !self.pe.val().get_bit(i) {
                 self.old_waits.next = true;
             }
         }

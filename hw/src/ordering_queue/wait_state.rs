@@ -7,7 +7,12 @@
 //!   their OR). When a late dependence issues, the entry moves from waiting on the line to
 //!   waiting on the result: it takes that entry's window (`e_wt`), or the chain's window when
 //!   that entry is one of its chain producers (`e_ch`);
-//! - `e_elig[i]`: eligible, computed from the next state, so the pick reads a register.
+//! - `e_elig[i]`: eligible, computed from the next state, so the pick reads a register;
+//! - registered push: `e_fp[i]` bit j: entry j is a *fast predecessor* of entry i (a
+//!   dependence with a fast-equal key, which entry i does not take as a dependence), cleared
+//!   with the pick of j (`fs`); `e_fb[i]`: some bit of `e_fp[i]` is set (the register of their
+//!   OR). The pick never takes an entry with `e_fb` set: it may issue from the cycle after its
+//!   last fast predecessor's pick.
 //!
 //! With a registered push every entry applies an issue one cycle late (`last_fs`, `i_wt`),
 //! and a pushed entry holds its raw matches (`m_q`) and takes the history's windows a cycle
@@ -45,11 +50,13 @@ pub(super) struct EntryWait {
     pub n_wt: Signal<In, Bits<QUEUE_WAIT_MAX>>,
     pub m_q: Signal<In, Bits<QUEUE_DEPTH>>,
     pub p_ch: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub p_fa: Signal<In, Bits<QUEUE_DEPTH>>,
     pub hist: Signal<In, Bits<QUEUE_WAIT_MAX>>,
     pub ph_we: Signal<In, Bits<QUEUE_DEPTH>>,
     pub ph_or: Signal<In, Bits<QUEUE_WAIT_MAX>>,
-    /// The entries' eligibility (registers).
+    /// The entries' eligibility, and whether they wait for a fast predecessor (registers).
     pub elig: Signal<Out, Bits<QUEUE_DEPTH>>,
+    pub fb: Signal<Out, Bits<QUEUE_DEPTH>>,
     pub cov_line_wait: Signal<Out, Bit>,
     pub cov_hazard_wait: Signal<Out, Bit>,
     e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
@@ -66,10 +73,17 @@ pub(super) struct EntryWait {
     /// 0). When its last one issues, whether that one was among them says whether it waits
     /// in the next cycle: eligibility reads this, not the issued slot's window.
     e_dw: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
-    /// Registered push: the slots whose key equalled the entry's own (chainable) at its push:
+    /// Registered push: the slots whose key equalled the entry's own (chainable; the fast bit
+    /// not compared) at its push:
     /// among its dependences, its chain producers, whose issue blocks it for the chain's
     /// window, not their own.
     e_ch: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Registered push: the entry's fast predecessors not picked yet (set at the push: its
+    /// dependences with a fast-equal key, which are left out of `e_dep`; cleared with `fs`),
+    /// and whether there is one (`e_fb`, the OR of `e_fp`'s next value: the pick reads one
+    /// register per entry, not an OR over the slots).
+    e_fp: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    e_fb: [DFF<Bit>; QUEUE_DEPTH],
     /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
     /// cycle (the coverage outputs a cycle later).
     c_lw: DFF<Bits<QUEUE_DEPTH>>,
@@ -91,6 +105,8 @@ pub(super) struct EntryWait {
     k_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     d_next: Signal<Local, Bits<QUEUE_DEPTH>>,
     ch_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    fp_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    vb_f: Signal<Local, Bit>,
     k_c0: Signal<Local, Bit>,
     vb: Signal<Local, Bit>,
     /// A chain dependent's window less one (thermometer), and whether it is 2 or more.
@@ -125,10 +141,12 @@ impl EntryWait {
             n_wt: Default::default(),
             m_q: Default::default(),
             p_ch: Default::default(),
+            p_fa: Default::default(),
             hist: Default::default(),
             ph_we: Default::default(),
             ph_or: Default::default(),
             elig: Default::default(),
+            fb: Default::default(),
             cov_line_wait: Default::default(),
             cov_hazard_wait: Default::default(),
             e_dep: Default::default(),
@@ -137,6 +155,8 @@ impl EntryWait {
             e_elig: Default::default(),
             e_dw: Default::default(),
             e_ch: Default::default(),
+            e_fp: Default::default(),
+            e_fb: Default::default(),
             c_lw: Default::default(),
             c_hw: Default::default(),
             lw_v: Default::default(),
@@ -152,6 +172,8 @@ impl EntryWait {
             k_wt: Default::default(),
             d_next: Default::default(),
             ch_next: Default::default(),
+            fp_next: Default::default(),
+            vb_f: Default::default(),
             k_c0: Default::default(),
             vb: Default::default(),
             ch_wt: crate::k::<QUEUE_WAIT_MAX>(0),
@@ -181,12 +203,17 @@ impl Logic for EntryWait {
             self.e_elig[i].clock.next = self.clock.val();
             self.e_dw[i].clock.next = self.clock.val();
             self.e_ch[i].clock.next = self.clock.val();
+            self.e_fp[i].clock.next = self.clock.val();
+            self.e_fb[i].clock.next = self.clock.val();
         }
-        // The eligibility the pick reads (registers only, with a temporary of its own).
+        // The eligibility the pick reads (registers only, with temporaries of their own).
         self.elig.next = self.zero_d.val();
+        self.fb.next = self.zero_d.val();
         for i in 0..QUEUE_DEPTH {
             self.vb_e.next = self.e_elig[i].q.val();
             self.elig.next = (self.elig.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_e.val().into()) << self.top_sh.val());
+            self.vb_f.next = self.e_fb[i].q.val();
+            self.fb.next = (self.fb.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_f.val().into()) << self.top_sh.val());
         }
         self.lw_v.next = self.zero_d.val();
         self.hw_v.next = self.zero_d.val();
@@ -220,9 +247,10 @@ impl Logic for EntryWait {
                 self.k_cnt.next = self.zero_w.val();
                 self.k_hz.next = false;
             }
-            self.vb.next = self.valid.val().get_bit(i) && self.k_dep.val().any();
+            // (A fast predecessor not picked yet counts as a wait on the line.)
+            self.vb.next = self.valid.val().get_bit(i) && (self.k_dep.val().any() || self.e_fb[i].q.val());
             self.lw_v.next = (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
-            self.vb.next = self.valid.val().get_bit(i) && !self.k_dep.val().any() && self.k_hz.val();
+            self.vb.next = self.valid.val().get_bit(i) && !self.k_dep.val().any() && !self.e_fb[i].q.val() && self.k_hz.val();
             self.hw_v.next = (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             // An entry that stays: it waits on its line while an older entry to it stays, and
             // for the result while a late one of them has just issued (`k_hz1`).
@@ -264,13 +292,14 @@ impl Logic for EntryWait {
                     || (self.e_dw[i].q.val() & self.last_fs[i].val()).any()
                     || (self.ph_we.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
-            // (`!fs[i]` as the pick's terms: see `blk`.)
+            // (`!fs[i]` as the pick's terms: see `blk`; the pick takes `elig & !fb`.)
             self.e_elig[i].d.next = self.valid.val().get_bit(i)
-                && (self.blk.val().get_bit(i) || !self.e_elig[i].q.val() || !self.pick_en.val())
+                && (self.blk.val().get_bit(i) || !self.e_elig[i].q.val() || self.e_fb[i].q.val() || !self.pick_en.val())
                 && !self.k_c0.val()
                 && !self.k_blk.val();
             // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
             self.ch_next.next = self.e_ch[i].q.val();
+            self.fp_next.next = self.e_fp[i].q.val();
             if self.ld.val().get_bit(i) {
                 self.d_next.next = self.zero_d.val();
                 self.e_cnt[i].d.next = self.zero_w.val();
@@ -291,7 +320,23 @@ impl Logic for EntryWait {
                     self.e_elig[i].d.next = false;
                 }
                 self.ch_next.next = self.p_ch.val();
+                // Registered push: the matches with a fast-equal key are fast predecessors,
+                // not dependences (of an ordered entry only: an unordered one waits on none).
+                self.fp_next.next = self.zero_d.val();
+                if self.rp.val() && self.push_ordered.val() {
+                    self.d_next.next = self.m_q.val() & !self.p_fa.val();
+                    self.fp_next.next = self.m_q.val() & self.p_fa.val();
+                }
             }
+            // A fast predecessor leaves with its pick (`fs`, not `last_fs`: the entry may issue
+            // in the next cycle; and a slot picked in a push's cycle is never among the
+            // pushed entry's, so none stays when the slot is reused two cycles later).
+            // (`e_fb` is the OR of `e_fp`'s next value rather than `e_elig`'s term: this way
+            // the pick reads `e_elig & !e_fb`, one more input per term of its OR, while
+            // folding it into `e_elig` would put the other entries' pick (`fs`) and an OR over
+            // the slots after the pick's OR in every `e_elig`'s D input.)
+            self.e_fp[i].d.next = self.fp_next.val() & !self.fs.val();
+            self.e_fb[i].d.next = (self.fp_next.val() & !self.fs.val()).any();
             self.e_dep[i].d.next = self.d_next.val();
             // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
             // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
