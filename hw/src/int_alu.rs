@@ -24,7 +24,7 @@
 //! `loop_1` chains fast forms of one width every cycle: with it, an add/and/or/xor whose
 //! producer (the op presented one cycle earlier, also add/and/or/xor of that width) is one
 //! cycle ahead takes that result as `M` for its fast result (its other candidates still read
-//! `a`). Two plain registers are the sources, loaded every cycle: `lo_fb`, segment 1's
+//! `a`). Two registers are the sources, loaded with each op: `lo_fb`, segment 1's
 //! `fast_lo`, and `hi_fb`, `y`'s high half. Segment 1 uses `lo_fb` for the low half, a
 //! cycle after the producer's segment 1; segment 2 (with `loop_1` carried through the cut as
 //! `c1_l1`) uses `hi_fb`, a cycle after the producer's segment 2. Each loop is the operand's
@@ -165,9 +165,10 @@ pub struct IntAlu {
     s0_a: LoopReg,
     s0_b: HoldReg<Bits<64>>,
     s0_l1: HoldReg<Bit>,
-    // The sources of `loop_1` (plain registers: no combinational loop at one stage).
-    lo_fb: DFF<Bits<32>>,
-    hi_fb: DFF<Bits<32>>,
+    // The sources of `loop_1` (registers, not cuts: no combinational loop at one stage;
+    // blocks of their own, so that no statement group here reads `hold` and writes `y`).
+    lo_fb: HoldReg<Bits<32>>,
+    hi_fb: HoldReg<Bits<32>>,
 }
 
 /// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. A block of
@@ -372,10 +373,8 @@ impl Logic for IntAlu {
         self.c1_hold.d.next = self.hold.val();
         // `lo_fb` keeps its value while the s0_ registers hold (the held op is computed again
         // from the same `lo_fb`).
-        self.lo_fb.d.next = self.lo_fb.q.val();
-        if !self.hold.val() {
-            self.lo_fb.d.next = self.fast_lo.val();
-        }
+        self.lo_fb.d.next = self.fast_lo.val();
+        self.lo_fb.hold.next = self.hold.val();
         // The compares in 32-bit carry chains side by side (the high halves both ways, so
         // that no equality tree follows them; one 64-bit chain is 7 ns to the select), joined
         // in the select registers' LUTs.
@@ -491,10 +490,8 @@ impl Logic for IntAlu {
         }
         self.y.next = (bit_cast::<64, 32>(self.y_hi.val()) << 32) | bit_cast::<64, 32>(self.y_lo.val());
         // `hi_fb` keeps its value while the cut holds the op of a held cycle.
-        self.hi_fb.d.next = self.hi_fb.q.val();
-        if !self.c1_hold.q.val() {
-            self.hi_fb.d.next = self.y_hi.val();
-        }
+        self.hi_fb.d.next = self.y_hi.val();
+        self.hi_fb.hold.next = self.c1_hold.q.val();
 
         // The operands, `M` from the input or the loop.
         self.s0_a.a.next = self.a.val();
