@@ -128,14 +128,19 @@ fn queue_registered() -> (String, Vec<String>) {
     (v, defs.to_vec())
 }
 
+/// An 8-cycle bounded check of the registered queue with the harness mutation `mutation`.
+fn queue_registered_mutant(name: &'static str, mutation: &str) -> Verdict {
+    let (v, defs) = queue_registered();
+    let mut defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
+    defs.extend([mutation, "SKIP_OCC"]);
+    Check::new(name, "queue_props.sv", v, &defs).run(Mode::Bmc(8))
+}
+
 /// The registered queue with B allowed on another line, which may overtake A.
 #[test]
 #[ignore = "model check of the registered queue, half a minute: scripts/formal.sh"]
 fn queue_registered_mutation_other_line_fails() {
-    let (v, defs) = queue_registered();
-    let mut defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
-    defs.extend(["MUT_OTHER_LINE", "SKIP_OCC"]);
-    assert!(Check::new("queue_reg_other_line", "queue_props.sv", v, &defs).run(Mode::Bmc(8)).fails_on("order"));
+    assert!(queue_registered_mutant("queue_reg_other_line", "MUT_OTHER_LINE").fails_on("order"));
 }
 
 /// The registered queue with the order check taking fast-equal keys as chain-equal ones: a
@@ -143,10 +148,7 @@ fn queue_registered_mutation_other_line_fails() {
 #[test]
 #[ignore = "model check of the registered queue, half a minute: scripts/formal.sh"]
 fn queue_registered_mutation_no_fast_fails() {
-    let (v, defs) = queue_registered();
-    let mut defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
-    defs.extend(["MUT_NO_FAST", "SKIP_OCC"]);
-    assert!(Check::new("queue_reg_no_fast", "queue_props.sv", v, &defs).run(Mode::Bmc(8)).fails_on("order"));
+    assert!(queue_registered_mutant("queue_reg_no_fast", "MUT_NO_FAST").fails_on("order"));
 }
 
 /// The pick ignores issue_enable.

@@ -71,6 +71,58 @@ fn int_forms() -> Vec<Form> {
         .collect()
 }
 
+/// One cycle of the integer ALU's inputs.
+#[derive(Clone, Copy)]
+struct IntIn {
+    form: Form,
+    a: u64,
+    b: u64,
+    loop_1: bool,
+    loop_a: bool,
+    hold: bool,
+}
+
+impl IntIn {
+    fn new(form: Form, a: u64, b: u64) -> Self {
+        IntIn { form, a, b, loop_1: false, loop_a: false, hold: false }
+    }
+}
+
+/// `cases` through an `IntAlu` at `cfg`'s depth, one a cycle: each cycle's `y`.
+fn run_int_alu(cfg: &hw::Config, cases: &[IntIn]) -> Vec<u64> {
+    let mut uut = IntAlu::new(cfg);
+    uut.connect_all();
+    stream(
+        &mut uut,
+        cfg.int_alu_latency(),
+        cases,
+        |u, c| u.clock.next = c.into(),
+        |u, c| {
+            u.op.next = (c.form.op() as u64).into();
+            u.ty.next = (c.form.ty() as u64).into();
+            u.a.next = c.a.into();
+            u.b.next = c.b.into();
+            u.loop_1.next = c.loop_1;
+            u.loop_a.next = c.loop_a;
+            u.hold.next = c.hold;
+        },
+        |u| u.y.val().to_u64(),
+    )
+}
+
+/// Every result `got` is `want`; prints the first ten that are not (with their inputs).
+fn assert_int_results(cases: &[IntIn], got: &[u64], want: &[u64], what: &str) {
+    let bad: Vec<usize> = (0..cases.len()).filter(|&k| got[k] != want[k]).collect();
+    for &k in bad.iter().take(10) {
+        let c = cases[k];
+        eprintln!(
+            "cycle {k} {} a={:x} b={:x} loop_1={} loop_a={} hold={}: got {:x}, want {:x}",
+            c.form, c.a, c.b, c.loop_1, c.loop_a, c.hold, got[k], want[k]
+        );
+    }
+    assert!(bad.is_empty(), "{} of {} {what} wrong", bad.len(), cases.len());
+}
+
 #[test]
 fn int_alu_matches_golden_model_for_every_integer_form() {
     for stages in hw::config::INT_STAGES_MIN..=hw::config::INT_STAGES_MAX {
@@ -118,32 +170,10 @@ fn check_int_alu(cfg: &hw::Config) {
             cases.push((form, a, b));
         }
     }
-    let mut uut = IntAlu::new(cfg);
-    uut.connect_all();
-    let got = stream(
-        &mut uut,
-        cfg.int_alu_latency(),
-        &cases,
-        |u, c| u.clock.next = c.into(),
-        |u, &(form, a, b)| {
-            u.op.next = (form.op() as u64).into();
-            u.ty.next = (form.ty() as u64).into();
-            u.a.next = a.into();
-            u.b.next = b.into();
-        },
-        |u| u.y.val().to_u64(),
-    );
-    let mut bad = 0;
-    for (&(form, a, b), &g) in cases.iter().zip(&got) {
-        let want = sim::apply_elem(form, a, b) & sim::elem_mask(form.elem_bits());
-        if g != want {
-            bad += 1;
-            if bad <= 10 {
-                eprintln!("{form} {a:x},{b:x}: got {g:x}, want {want:x}");
-            }
-        }
-    }
-    assert_eq!(bad, 0, "{bad} of {} integer results wrong at {} stages", cases.len(), cfg.int_stages);
+    let cases: Vec<IntIn> = cases.into_iter().map(|(form, a, b)| IntIn::new(form, a, b)).collect();
+    let want: Vec<u64> = cases.iter().map(|c| sim::apply_elem(c.form, c.a, c.b) & sim::elem_mask(c.form.elem_bits())).collect();
+    let got = run_int_alu(cfg, &cases);
+    assert_int_results(&cases, &got, &want, &format!("integer results at {} stages", cfg.int_stages));
 }
 
 /// The loop (`loop_a`): chains of random integer forms of one width, interleaved
@@ -157,7 +187,7 @@ fn int_alu_loop_takes_the_result_int_stages_ahead() {
         let mut rng = Rng(seed(&format!("int_alu_loop-{stages}")));
         let forms = int_forms();
         // (form, a, b, loop) and the golden result of each.
-        let mut cases: Vec<(Form, u64, u64, bool)> = Vec::new();
+        let mut cases: Vec<IntIn> = Vec::new();
         let mut want: Vec<u64> = Vec::new();
         let width = |k: usize| if (k / stages / 500) % 2 == 0 { 32 } else { 64 };
         for k in 0..4000 {
@@ -170,32 +200,12 @@ fn int_alu_loop_takes_the_result_int_stages_ahead() {
             let a = rng.next();
             let m = if looped { want[k - stages] } else { a };
             want.push(sim::apply_elem(form, m, b) & sim::elem_mask(form.elem_bits()));
-            cases.push((form, a, b, looped));
+            cases.push(IntIn { loop_a: looped, ..IntIn::new(form, a, b) });
         }
-        let mut uut = IntAlu::new(&cfg);
-        uut.connect_all();
-        let got = stream(
-            &mut uut,
-            cfg.int_alu_latency(),
-            &cases,
-            |u, c| u.clock.next = c.into(),
-            |u, &(form, a, b, looped)| {
-                u.op.next = (form.op() as u64).into();
-                u.ty.next = (form.ty() as u64).into();
-                u.a.next = a.into();
-                u.b.next = b.into();
-                u.loop_a.next = looped;
-            },
-            |u| u.y.val().to_u64(),
-        );
-        let loops = cases.iter().filter(|c| c.3).count();
+        let got = run_int_alu(&cfg, &cases);
+        let loops = cases.iter().filter(|c| c.loop_a).count();
         assert!(loops > 2500, "only {loops} looped ops");
-        let bad: Vec<usize> = (0..cases.len()).filter(|&k| got[k] != want[k]).collect();
-        for &k in bad.iter().take(10) {
-            let (form, a, b, looped) = cases[k];
-            eprintln!("op {k} {form} a={a:x} b={b:x} loop={looped}: got {:x}, want {:x}", got[k], want[k]);
-        }
-        assert!(bad.is_empty(), "{} of {} looped-chain results wrong at {stages} stages", bad.len(), cases.len());
+        assert_int_results(&cases, &got, &want, &format!("looped-chain results at {stages} stages"));
     }
 }
 
@@ -213,9 +223,9 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
         let mut rng = Rng(seed(&format!("int_alu_loop_1-{stages}")));
         let forms = int_forms();
         let is_fast = |f: Form| matches!(f.op(), Op::Add | Op::And | Op::Or | Op::Xor);
-        // One cycle: (form, a, b, loop_1, loop_a, hold); the golden result of each cycle and
-        // the form whose result it is (a held cycle's: the cycle before's).
-        let mut cases: Vec<(Form, u64, u64, bool, bool, bool)> = Vec::new();
+        // The cycles' inputs; the golden result of each cycle and the form whose result it is
+        // (a held cycle's: the cycle before's).
+        let mut cases: Vec<IntIn> = Vec::new();
         let mut want: Vec<u64> = Vec::new();
         let mut made_by: Vec<Form> = Vec::new();
         let mut bits = 32;
@@ -223,7 +233,8 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
         for k in 0..4000 {
             if k > 0 && rng.below(8) == 0 {
                 let form = forms[rng.below(forms.len())];
-                cases.push((form, rng.next(), rng.next(), rng.below(2) == 0, rng.below(2) == 0, true));
+                let (a, b) = (rng.next(), rng.next());
+                cases.push(IntIn { loop_1: rng.below(2) == 0, loop_a: rng.below(2) == 0, hold: true, ..IntIn::new(form, a, b) });
                 want.push(want[k - 1]);
                 made_by.push(made_by[k - 1]);
                 continue;
@@ -257,41 +268,16 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
             };
             want.push(sim::apply_elem(form, m, b) & sim::elem_mask(form.elem_bits()));
             made_by.push(form);
-            cases.push((form, a, b, l1, la, false));
+            cases.push(IntIn { loop_1: l1, loop_a: la, ..IntIn::new(form, a, b) });
         }
-        let mut uut = IntAlu::new(&cfg);
-        uut.connect_all();
-        let got = stream(
-            &mut uut,
-            cfg.int_alu_latency(),
-            &cases,
-            |u, c| u.clock.next = c.into(),
-            |u, &(form, a, b, l1, la, hold)| {
-                u.op.next = (form.op() as u64).into();
-                u.ty.next = (form.ty() as u64).into();
-                u.a.next = a.into();
-                u.b.next = b.into();
-                u.loop_1.next = l1;
-                u.loop_a.next = la;
-                u.hold.next = hold;
-            },
-            |u| u.y.val().to_u64(),
-        );
-        let count = |p: &dyn Fn(&(Form, u64, u64, bool, bool, bool)) -> bool| cases.iter().filter(|c| p(c)).count();
-        let l1_64 = count(&|c| c.3 && !c.5 && c.0.elem_bits() == 64);
-        let l1_32 = count(&|c| c.3 && !c.5 && c.0.elem_bits() == 32);
-        let both = count(&|c| c.3 && c.4 && !c.5);
-        let holds = count(&|c| c.5);
-        let after_hold = (1..cases.len()).filter(|&k| cases[k].3 && !cases[k].5 && cases[k - 1].5).count();
+        let got = run_int_alu(&cfg, &cases);
+        let count = |p: &dyn Fn(&IntIn) -> bool| cases.iter().filter(|c| p(c)).count();
+        let l1_64 = count(&|c| c.loop_1 && !c.hold && c.form.elem_bits() == 64);
+        let l1_32 = count(&|c| c.loop_1 && !c.hold && c.form.elem_bits() == 32);
+        let both = count(&|c| c.loop_1 && c.loop_a && !c.hold);
+        let holds = count(&|c| c.hold);
+        let after_hold = (1..cases.len()).filter(|&k| cases[k].loop_1 && !cases[k].hold && cases[k - 1].hold).count();
         assert!(l1_64 > 1000 && l1_32 > 1000 && both > 200 && holds > 300 && after_hold > 100, "{l1_64} {l1_32} {both} {holds} {after_hold}");
-        let bad: Vec<usize> = (0..cases.len()).filter(|&k| got[k] != want[k]).collect();
-        for &k in bad.iter().take(10) {
-            let (form, a, b, l1, la, hold) = cases[k];
-            eprintln!(
-                "cycle {k} {form} a={a:x} b={b:x} loop_1={l1} loop_a={la} hold={hold}: got {:x}, want {:x}",
-                got[k], want[k]
-            );
-        }
-        assert!(bad.is_empty(), "{} of {} results of loop_1 chains wrong at {stages} stages", bad.len(), cases.len());
+        assert_int_results(&cases, &got, &want, &format!("results of loop_1 chains at {stages} stages"));
     }
 }
