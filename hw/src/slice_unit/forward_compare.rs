@@ -193,7 +193,7 @@ impl Logic for ForwardCompare {
         }
         // sc against si's op (the op a cycle ahead): only a fast chain meets it on a word.
         self.eq1.d.next = self.sc_vo.val() && self.si_vo.val() && (self.sc_cl.val() == self.si_line.val());
-        self.l1_r.d.next = self.sc_vo.val() && self.si_vo.val() && (self.sc_cl.val() == self.si_line.val()) && (self.sc_ww.val() & self.si_ww.val()).any();
+        self.l1_r.d.next = self.eq1.d.val() && (self.sc_ww.val() & self.si_ww.val()).any();
         self.l1.next = self.l1_r.q.val();
         self.sup1.d.next = self.zero4.val();
         if self.eq1.q.val() {

@@ -137,7 +137,7 @@
 //! from its own `y` ([`IntAlu`]: the second segment is only an AND-OR of candidates chosen in
 //! the first, so the loop's last cycle is three LUT levels); an `atom`'s old value (that
 //! result) joins its response a stage later, from a register of the ALU's result
-//! (`ch_old`). At `Li + 1` and `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on
+//! (`y_r[0]`). At `Li + 1` and `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on
 //! the ALU's `a` input and in the response. The line it forwarded is right but for its own
 //! bytes (a producer's line carries its bytes cleared until its merge), which its own result
 //! replaces. Dependent integer ops issue every `Li` cycles (2). Masked sector requests, FP
@@ -151,7 +151,7 @@
 //! `loop_1` ([`IntAlu`]: the low half's sum or bitwise result is made in its first segment and
 //! fed back to the next op's first segment, the high half's in the second, with the carry
 //! registered between): dependent add/logic ops issue every cycle. An `atom`'s old value (the
-//! producer's result, `ch_old`) joins its response a stage later than a `loop_a` chain's.
+//! producer's result, `y_r[0]`) joins its response a stage later than a `loop_a` chain's.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
@@ -473,13 +473,12 @@ pub struct SliceUnit {
     ch_d: [DFF<Bit>; 3],
     ch_nx: [Signal<Local, Bit>; 3],
     /// `sp_*[0]` holds an `atom` chained through the ALU's loop: its old value (the
-    /// producer's result, the integer ALU's last result `ch_old`) joins its response on the
+    /// producer's result, the integer ALU's last result `y_r[0]`) joins its response on the
     /// way to `sp_*[1]` (`sp_rsp[0]` holds its mask).
     ch_rsp: DFF<Bit>,
-    ch_old: DFF<Bits<64>>,
     /// A fast chain's consumer one cycle behind its producer (`ForwardCompare`'s `l1`, in
     /// si), carried to s1b (`l1_s1b`), where it sets the integer ALU's `loop_1`; an `atom`'s old
-    /// value (the producer's result, `ch_old` a cycle later than for `ch_rsp`) joins its
+    /// value (the producer's result, `y_r[0]` a cycle later than for `ch_rsp`) joins its
     /// response on the way from `sp_*[1]` to `sp_*[2]` (`l1_rsp`, `l1_rsp2`).
     l1_sr: DFF<Bit>,
     l1_s1: DFF<Bit>,

@@ -18,7 +18,6 @@ impl Logic for SliceUnit {
         }
         self.y_rr.clock.next = self.clock.val();
         self.ch_rsp.clock.next = self.clock.val();
-        self.ch_old.clock.next = self.clock.val();
         self.l1_sr.clock.next = self.clock.val();
         self.l1_s1.clock.next = self.clock.val();
         self.l1_s1b.clock.next = self.clock.val();
@@ -620,7 +619,6 @@ impl Logic for SliceUnit {
         self.ch_rsp.d.next = self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.c_valid.val() && !self.reset.val();
         self.l1_rsp.d.next = self.l1_s1b.q.val() && self.c_valid.val() && !self.reset.val();
         self.l1_rsp2.d.next = self.l1_rsp.q.val() && !self.reset.val();
-        self.ch_old.d.next = self.int_alu.y.val();
         self.sp_sector[0].d.next = self.access.sector.val();
         self.dly_int64.d.next = self.access.elog.val() == self.elog3.val();
         self.sp_wmask[0].d.next = self.access.wmask.val();
@@ -651,10 +649,10 @@ impl Logic for SliceUnit {
             self.sp_data[j].d.next = self.st_nd.val();
             self.sp_rsp[j].d.next = self.sp_rsp[j - 1].q.val();
             if (j == 1) && self.ch_rsp.q.val() {
-                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & bit_cast::<128, 64>(self.ch_old.q.val());
+                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
             }
             if (j == 2) && self.l1_rsp2.q.val() {
-                self.sp_rsp[j].d.next = self.sp_rsp[1].q.val() & bit_cast::<128, 64>(self.ch_old.q.val());
+                self.sp_rsp[j].d.next = self.sp_rsp[1].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
             }
             self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
