@@ -26,6 +26,14 @@ fn cases(test: &str, e: u32, f: u32, random: usize, flags: &[(bool, bool)]) -> V
             let (a, b) = fp_pair(&mut rng, e, f, &sp);
             v.push((a, b, ftz, q));
         }
+        // Exact cancellation (x + -x) and its neighbours one unit in the last place away:
+        // the adders test for a zero sum from the operands.
+        let sign = 1u64 << (e + f);
+        for _ in 0..random / 8 {
+            let a = rng.next() & ((sign << 1).wrapping_sub(1));
+            v.push((a, a ^ sign, ftz, q));
+            v.push((a, a ^ sign ^ 1, ftz, q));
+        }
     }
     v
 }

@@ -1,6 +1,6 @@
 //! Segments D and E of the f32/f64 adders, from the `s1_` registers: the significand add or
-//! subtract, carry-selected in two parts, the sum's zero test and the marker bit that limits the
-//! normalising shift.
+//! subtract, carry-selected in two parts, the sum's zero test (from the operands) and the marker
+//! bit that limits the normalising shift.
 
 /// Generates `Add` (the `s1_` registers, segment D, the `cadd` cut, segment E) for one format.
 macro_rules! fp_add_seg {
@@ -8,7 +8,7 @@ macro_rules! fp_add_seg {
         /// Add or subtract (big + ~small + 1) in two parts: the low `lo` bits with the
         /// carry-in as an extra low bit, and the high part both without and with a carry-in
         /// (segment D), so that after the `cadd` cut the low part's carry only selects
-        /// (segment E); the sum's zero test from the registered parts; the limit of the
+        /// (segment E); the sum's zero test from the operands; the limit of the
         /// normalising shift as a marker bit in the leading-zero count's input.
         #[derive(LogicBlock)]
         pub struct Add {
@@ -42,7 +42,7 @@ macro_rules! fp_add_seg {
             unused_hi1: Signal<Local, Bit>,
             limit: Signal<Local, Bits<$e>>,
             hi: Signal<Local, Bits<$hi>>,
-            hi_zero: Signal<Local, Bit>,
+            zero_d: Signal<Local, Bit>,
             mark: Signal<Local, Bits<$x>>,
             s1_big: DFF<Bits<$x>>,
             s1_small: DFF<Bits<$x>>,
@@ -56,6 +56,7 @@ macro_rules! fp_add_seg {
             cadd_lim6: Cut<Bits<6>>,
             cadd_lim_big: Cut<Bit>,
             cadd_sb: Cut<Bits<$sb>>,
+            cadd_zero: Cut<Bit>,
         }
 
         impl Add {
@@ -89,7 +90,7 @@ macro_rules! fp_add_seg {
                     unused_hi1: Default::default(),
                     limit: Default::default(),
                     hi: Default::default(),
-                    hi_zero: Default::default(),
+                    zero_d: Default::default(),
                     mark: Default::default(),
                     s1_big: Default::default(),
                     s1_small: Default::default(),
@@ -103,6 +104,7 @@ macro_rules! fp_add_seg {
                     cadd_lim6: Cut::new(cadd),
                     cadd_lim_big: Cut::new(cadd),
                     cadd_sb: Cut::new(cadd),
+                    cadd_zero: Cut::new(cadd),
                 }
             }
         }
@@ -113,7 +115,7 @@ macro_rules! fp_add_seg {
                 dff_setup!(self, clock, s1_big, s1_small, s1_exp, s1_sb);
                 clock!(
                     self, clock, cadd_lo_sum, cadd_carry, cadd_hi0, cadd_hi1, cadd_exp, cadd_lim6,
-                    cadd_lim_big, cadd_sb
+                    cadd_lim_big, cadd_sb, cadd_zero
                 );
                 // ------------------------------------------------------------------
                 // The `s1_` registers: the end of stage 1.
@@ -156,21 +158,25 @@ macro_rules! fp_add_seg {
                 self.cadd_lim6.d.next = self.limit.val().get_bits::<6>(0);
                 self.cadd_lim_big.d.next = (self.limit.val() >> 6).any();
                 self.cadd_sb.d.next = self.s1_sb.q.val();
+                // Whether the sum is zero, from the operands beside the add rather than from
+                // its result after the carry chain (segment F needs it for the sign of an
+                // exact zero): big - small is zero exactly when they are equal, big + small
+                // (no wrap in y bits) when both are zero.
+                self.zero_d.next = !(self.s1_big.q.val() ^ self.s1_small.q.val()).any();
+                if !self.s1_sb.q.val().get_bit(3) {
+                    self.zero_d.next = !(self.s1_big.q.val() | self.s1_small.q.val()).any();
+                }
+                self.cadd_zero.d.next = self.zero_d.val();
 
                 // ------------------------------------------------------------------
                 // Segment E (after the `cadd` cut): the high part selected by the low
                 // part's carry.
                 // ------------------------------------------------------------------
                 self.hi.next = self.cadd_hi0.q.val();
-                self.hi_zero.next = !self.cadd_hi0.q.val().any();
                 if self.cadd_carry.q.val() {
                     self.hi.next = self.cadd_hi1.q.val();
-                    self.hi_zero.next = !self.cadd_hi1.q.val().any();
                 }
-                // Whether the sum is zero, from the registered parts (segment F needs it for
-                // the sign of an exact zero; testing the registered sum there would be the
-                // critical path of the f64 adders' sign band).
-                self.sum_zero.next = self.hi_zero.val() && !self.cadd_lo_sum.q.val().any();
+                self.sum_zero.next = self.cadd_zero.q.val();
                 self.sum_y.next =
                     (bit_cast::<$y, $hi>(self.hi.val()) << $lo) | bit_cast::<$y, $lo>(self.cadd_lo_sum.q.val());
                 self.sum_exp.next = self.cadd_exp.q.val();
