@@ -6,13 +6,15 @@
 // behind it a cycle late (their dependence bit, and the issued entry's window or the
 // chain's into their count). An entry pushed in the cycle after its producer's pick takes
 // the producer's window from the history's newest place (`ph_w[0]`, `ph_wh[0]`). A
-// dependence with a fast-equal key is a fast predecessor instead (`e_fp`, cleared with the
-// pick; `e_fb` their OR), which the pick waits for.
-    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb;
+// dependence with a fast-equal key is a fast predecessor instead; entries to one line with
+// fast-equal keys form a chain in age order, each waiting for the next older one (`e_lp`,
+// the youngest at its push: `e_tl` marks each chain's youngest) while `e_fb` is set, which
+// the pick never takes and which is set while that one is valid.
+    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl;
     (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_ph_we;
     (* keep *) wire p_last_fire, p_fr_any, p_ph_wh0;
     (* keep *) wire [15:0] p_ph_w0;
-    (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch, p_fp;
+    (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch, p_lp;
     (* keep *) wire [16*`DEPTH-1:0] p_cnt, p_wt;
     (* keep *) wire [28*`DEPTH-1:0] p_line;
     (* keep *) wire [4*`DEPTH-1:0] p_words;
@@ -31,7 +33,12 @@
         assign wt0[g] = p_wt[16*g];
     end endgenerate
 
+    // Valid ordered entries i, j to one line with fast-equal keys (a chain).
+`define CHAIN2(i, j) (p_valid[i] && p_valid[j] && p_ordered[i] && p_ordered[j] && p_key[9*(i) + 8] && p_key[9*(i) + 7] \
+        && p_key[9*(i) +: 9] == p_key[9*(j) +: 9] && p_line[28*(i) +: 28] == p_line[28*(j) +: 28])
+
     integer i, j, l, k;
+    reg younger;
     reg [5:0] n_valid;
     reg [3:0] n_a, n_b, n_lf, n_fr;
     always @(*) begin
@@ -40,6 +47,7 @@
         assert(sa != 2 || since_a != 0); // @inv_mark
         assert(!oa || !ka[8] || wa >= `CHAIN_WAIT); // @inv_mark
         assert(!fast_b || chain_b); // @inv_mark
+        assert(sb == 0 || !fast_b || (ka[8] && ka[7])); // @inv_mark
         n_valid = 0; n_a = 0; n_b = 0; n_lf = 0; n_fr = 0;
         for (i = 0; i < `DEPTH; i = i + 1) begin
             n_valid = n_valid + p_valid[i];
@@ -50,17 +58,20 @@
             // Eligible: valid, past its first cycle, no dependence left, not waiting for a
             // result this cycle.
             assert(p_elig[i] == (p_valid[i] && !g_we[i] && p_dep[`DEPTH*i +: `DEPTH] == 0 && !p_hzc[i])); // @inv_elig
-            // The fast-predecessor flag is the OR of the fast predecessors.
-            assert(p_fb[i] == (p_fp[`DEPTH*i +: `DEPTH] != 0)); // @inv_dep
+            // At most one last fast predecessor; while it is valid the entry waits for it.
+            assert((p_lp[`DEPTH*i +: `DEPTH] & (p_lp[`DEPTH*i +: `DEPTH] - 1)) == 0); // @inv_dep
+            if (p_valid[i] && (p_lp[`DEPTH*i +: `DEPTH] & p_valid) != 0) assert(p_fb[i]); // @inv_dep
+            // A fast key's words are its key's (the push contract).
+            if (p_valid[i] && p_ordered[i] && p_key[9*i + 8] && p_key[9*i + 7]) assert(p_words[4*i +: 4] == key_words(p_key[9*i +: 9])); // @inv_dep
             if (p_valid[i]) begin
                 // Dependences: on held slots only; the windows of 2 or more among them
                 // (the chain producers' left out when the chain's window is 1); an unordered
                 // entry has none past its first cycle, nor a count.
                 assert((p_dep[`DEPTH*i +: `DEPTH] & ~(held & p_ordered)) == 0); // @inv_dep
-                // Fast predecessors: valid (not picked yet) ordered entries, older.
-                assert((p_fp[`DEPTH*i +: `DEPTH] & ~(p_valid & p_ordered)) == 0); // @inv_dep
+                // The last fast predecessor: held (valid, or picked in the last cycle), ordered.
+                assert((p_lp[`DEPTH*i +: `DEPTH] & ~(held & p_ordered)) == 0); // @inv_dep
                 if (p_ordered[i]) assert(p_dw[`DEPTH*i +: `DEPTH] == (p_dep[`DEPTH*i +: `DEPTH] & wt0 & (`CHAIN_WAIT >= 2 ? {`DEPTH{1'b1}} : ~p_ch[`DEPTH*i +: `DEPTH]))); // @inv_dep
-                else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && p_cnt[16*i +: 16] == 0 && !p_hzc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0) && p_fp[`DEPTH*i +: `DEPTH] == 0); // @inv_dep
+                else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && p_cnt[16*i +: 16] == 0 && !p_hzc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0) && p_lp[`DEPTH*i +: `DEPTH] == 0); // @inv_dep
                 assert(p_ph_we[i] == (g_we[i] && p_ordered[i])); // @inv_dep
             end
             if (held[i]) begin
@@ -74,17 +85,31 @@
                 assert(sa == 1 && p_line[28*i +: 28] == la && p_ordered[i] == oa && p_words[4*i +: 4] == wda && p_key[9*i +: 9] == ka); // @inv_mark
                 for (k = 0; k < 16; k = k + 1) if (oa && k + 1 < wa) assert(p_wt[16*i + k]); // @inv_mark
             end
-            if (held[i] && p_pay1[i]) assert(sb == 1); // @inv_mark
+            // B: not A, ordered, to A's line, with A's key when fast-equal.
+            if (held[i] && p_pay1[i]) assert(sb == 1 && !p_pay0[i] && p_ordered[i] && p_line[28*i +: 28] == la && (!fast_b || p_key[9*i +: 9] == ka)); // @inv_mark
+            // A chain's youngest entry, and only it, is marked.
+            if (p_valid[i] && p_ordered[i] && p_key[9*i + 8] && p_key[9*i + 7]) begin
+                younger = 0;
+                for (l = 0; l < `DEPTH; l = l + 1) if (`CHAIN2(i, l) && p_older[`DEPTH*i + l]) younger = 1;
+                assert(p_tl[i] == !younger); // @inv_dep
+            end
             for (j = 0; j < `DEPTH; j = j + 1) begin
                 if (p_valid[i] && p_valid[j] && i != j) assert(p_older[`DEPTH*i + j] != p_older[`DEPTH*j + i]); // @inv_age
                 // A chain producer among the dependences is chainable.
                 if (p_valid[i] && p_dep[`DEPTH*i + j] && p_ch[`DEPTH*i + j]) assert(p_key[9*j + 8]); // @inv_dep
-                if (p_valid[i] && p_fp[`DEPTH*i + j]) assert(p_valid[j] && p_older[`DEPTH*j + i]); // @inv_dep
+                // The last fast predecessor is older, to the line, with the key; while it is
+                // valid no entry of the chain lies between them, and every older entry of the
+                // chain leaves it valid.
+                if (p_valid[i] && p_lp[`DEPTH*i + j]) assert(p_older[`DEPTH*j + i] && p_key[9*i + 8] && p_key[9*i + 7] && p_key[9*i +: 9] == p_key[9*j +: 9] && p_line[28*i +: 28] == p_line[28*j +: 28]); // @inv_dep
+                if (p_valid[i] && p_lp[`DEPTH*i + j] && p_valid[j])
+                    for (l = 0; l < `DEPTH; l = l + 1) if (`CHAIN2(i, l) && p_older[`DEPTH*j + l] && p_older[`DEPTH*l + i]) assert(0); // @inv_dep
+                if (`CHAIN2(i, j) && p_older[`DEPTH*j + i]) assert((p_lp[`DEPTH*i +: `DEPTH] & p_valid) != 0); // @inv_dep
                 // B waits on A while A is held: as a dependence with the harness's chain bit, or
                 // with fast-equal keys as a fast predecessor until A's pick.
                 if (held[i] && p_pay0[i] && p_valid[j] && p_pay1[j]) begin
-                    if (fast_b) assert(!p_dep[`DEPTH*j + i] && p_fp[`DEPTH*j + i] == p_valid[i]); // @inv_order
-                    else assert(p_dep[`DEPTH*j + i] && p_ch[`DEPTH*j + i] == chain_b && !p_fp[`DEPTH*j + i]); // @inv_order
+                    assert(p_older[`DEPTH*i + j]); // @inv_order
+                    if (fast_b) assert(!p_dep[`DEPTH*j + i]); // @inv_order
+                    else assert(p_dep[`DEPTH*j + i] && p_ch[`DEPTH*j + i] == chain_b && !p_lp[`DEPTH*j + i]); // @inv_order
                 end
                 for (l = 0; l < `DEPTH; l = l + 1)
                     if (p_valid[i] && p_valid[j] && p_valid[l] && p_older[`DEPTH*i + j] && p_older[`DEPTH*j + l]) assert(p_older[`DEPTH*i + l]); // @inv_age

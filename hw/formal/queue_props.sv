@@ -92,6 +92,10 @@ module harness(
     wire key_eq = 1'b0;
     wire key_fast = 1'b0;
 `endif
+// The words of a fast key (one word, or two aligned words).
+function [3:0] key_words(input [8:0] key);
+    key_words = key[2] ? (4'b0011 << {key[1], 1'b0}) : (4'b0001 << key[1:0]);
+endfunction
 `ifdef MUT_DROP_PUSH
     wire dut_push = push_valid && !mark_a;
 `else
@@ -118,8 +122,11 @@ module harness(
         assert(!issue_valid || (issue_enable && !reset)); // @issue_enable
 `endif
         assume(push_wait <= `WMAX);
-        // The chain contract: a chainable entry's own window is at least the chain's.
+        // The chain contract: a chainable entry's own window is at least the chain's, and
+        // fast keys name the words they touch (entries to one line with fast-equal keys touch
+        // the same words).
         assume(!push_key[8] || push_wait >= `CHAIN_WAIT);
+        assume(!(push_key[8] && push_key[7]) || push_words == key_words(push_key));
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.

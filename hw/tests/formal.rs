@@ -57,8 +57,8 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
 /// The probes of the registered queue's invariants (`queue_inv_reg.svh`): those of the default
 /// queue's but the lateness, and the pick of the cycle before, the slot chosen for the next
 /// push, the pushed line's registered matches, the history's newest place, per slot the chain
-/// key, the windows of 2 or more among its dependences, its chain producers and its fast
-/// predecessors (and their OR).
+/// key, the windows of 2 or more among its dependences, its chain producers, its last fast
+/// predecessor (and whether it waits for it) and whether it is its chain's youngest.
 fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
     let d = hw::ordering_queue::QUEUE_DEPTH;
     for i in 0..d {
@@ -72,7 +72,7 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
             ("dep", "ent.e_dep", d),
             ("dw", "ent.e_dw", d),
             ("ch", "ent.e_ch", d),
-            ("fp", "ent.e_fp", d),
+            ("lp", "ent.e_lp", d),
             ("cnt", "ent.e_cnt", 16),
             ("wt", "slots.e_wt", 16),
             ("line", "slots.e_line", 28),
@@ -83,7 +83,7 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
             c = c.probe(&format!("p_{w}[{}:{}]", n * i + n - 1, n * i), &format!("{s}${i}$q"));
         }
     }
-    for (w, s) in [("last_fs", "pick.last_fs$q"), ("last_fire", "pick.last_fire$q"), ("fr", "alloc.fr$q"), ("fr_any", "alloc.fr_any$q")] {
+    for (w, s) in [("last_fs", "pick.last_fs$q"), ("last_fire", "pick.last_fire$q"), ("fr", "alloc.fr$q"), ("fr_any", "alloc.fr_any$q"), ("tl", "ent.e_tl$q")] {
         c = c.probe(&format!("p_{w}"), s);
     }
     for (w, s) in [("m_r", "push.m_r$q"), ("ph_we", "history.ph_we$q"), ("ph_w0", "history.ph_w$0$q"), ("ph_wh0", "history.ph_wh$0$q")] {

@@ -91,11 +91,15 @@
 //! *Fast chains*: two keys with the chainable and the fast bit set that are equal in all bits
 //! (`p_fa`) are fast-equal (the ALU runs the dependent op a cycle behind its producer). A
 //! pushed entry takes no dependence on an entry it would depend on whose key is fast-equal:
-//! that one is its *fast predecessor* (`e_fp`, cleared with the pick `fs`), and the pick
-//! never takes an entry while one is left (`e_fb`, the register of their OR: the pick reads
-//! `elig & !fb`). So it may issue in the cycle after its last fast predecessor's pick (a
-//! cycle earlier than a chain), never before, and still waits for its other dependences and
-//! windows.
+//! that one is a *fast predecessor*. Entries to one line with fast-equal keys touch the same
+//! words (the push contract), so they form a chain in push order, and each waits only for
+//! the youngest fast predecessor at its push, its *last* (`e_lp`; per slot `e_tl` marks the
+//! youngest of each chain). The pick never takes an entry that may still wait for it
+//! (`e_fb`: the pick reads `elig & !fb`). So it may issue in the cycle after its last fast
+//! predecessor's pick (a cycle earlier than a chain), never before, and still waits for its
+//! other dependences and windows. `e_fb` is cleared without the pick on its path: each entry
+//! sees that its last fast predecessor is the oldest entry the pick may take among those
+//! older than itself (see `wait_state`).
 //!
 //! Coverage outputs (high in the cycle the event happens; with a registered push,
 //! `cov_line_wait` and `cov_hazard_wait` a cycle later): `cov_full` (all entries valid),
@@ -116,7 +120,7 @@
 //!               ▼                               │                              ▼
 //!  push_* ──► push_match::PushMatch ──m──► history::History ──hist, ph_or──► wait_state::EntryWait
 //!             (line/word/key compares,  n_dep, n_blk, n_wt, m_q, p_ch, p_fa ─► (e_dep, e_cnt, e_ch,
-//!              pushed entry's deps)            ▲ issue_line, i_wt                e_dw, e_fp, e_fb, e_elig)
+//!              pushed entry's deps)            ▲ issue_line, i_wt                e_dw, e_lp, e_fb, e_elig)
 //!                                              │                                   │ elig, fb
 //!  issue_* ◄── select::IssueSelect ────────────┴───────────── fs, last_fs ◄────────┘
 //!             (oldest-eligible pick, one-hot AND-OR of the slots)
@@ -190,7 +194,9 @@ pub struct OrderingQueue {
     /// producer's result in the ALU's loop, not from the line. With both keys fast and equal
     /// in all bits it waits for no window: it may issue in any cycle after that one's (see
     /// *Fast chains*). 0: never chains. A chainable entry's own window (`push_wait`) must be
-    /// at least the chain's (the unit's integer window is).
+    /// at least the chain's (the unit's integer window is), and two entries to one line with
+    /// fast-equal keys must touch the same words (`push_words`; the unit's keys name the
+    /// bytes).
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
     /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
     /// on the older entries to its line that touch one of them, and on no other. All ones:
@@ -370,6 +376,7 @@ impl Logic for OrderingQueue {
             self.pick.words[i].next = self.slots.words[i].val();
             self.pick.wt[i].next = self.slots.wt[i].val();
             self.ent.wt[i].next = self.slots.wt[i].val();
+            self.ent.older[i].next = self.slots.older[i].val();
         }
         self.issue_valid.next = self.pick.issue_valid.val();
         self.issue_line.next = self.pick.issue_line.val();
@@ -412,6 +419,7 @@ impl Logic for OrderingQueue {
         }
         self.ent.i_wt.next = self.pick.i_wt.val();
         self.ent.ld.next = self.alloc.ld.val();
+        self.ent.we.next = self.alloc.we.val();
         self.ent.push_ordered.next = self.push_ordered.val();
         self.ent.n_dep.next = self.push.n_dep.val();
         self.ent.n_blk.next = self.push.n_blk.val();

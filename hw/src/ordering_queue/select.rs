@@ -22,7 +22,7 @@ pub(super) struct IssueSelect {
     pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
     pub ordered: Signal<In, Bits<QUEUE_DEPTH>>,
     pub elig: Signal<In, Bits<QUEUE_DEPTH>>,
-    /// Registered push: the entries with a fast predecessor not picked yet (registers).
+    /// Registered push: the entries that may still wait for a fast predecessor (registers).
     pub fb: Signal<In, Bits<QUEUE_DEPTH>>,
     pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub line: [Signal<In, Bits<LINE_BITS>>; QUEUE_DEPTH],

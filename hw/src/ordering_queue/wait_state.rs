@@ -8,15 +8,22 @@
 //!   waiting on the result: it takes that entry's window (`e_wt`), or the chain's window when
 //!   that entry is one of its chain producers (`e_ch`);
 //! - `e_elig[i]`: eligible, computed from the next state, so the pick reads a register;
-//! - registered push: `e_fp[i]` bit j: entry j is a *fast predecessor* of entry i (a
-//!   dependence with a fast-equal key, which entry i does not take as a dependence), cleared
-//!   with the pick of j (`fs`); `e_fb[i]`: some bit of `e_fp[i]` is set (the register of their
-//!   OR). The pick never takes an entry with `e_fb` set: it may issue from the cycle after its
-//!   last fast predecessor's pick.
+//! - registered push, fast chains: `e_lp[i]` (one-hot) is the entry's *last fast
+//!   predecessor*, the youngest older entry to its line with a fast-equal key (`e_tl`, per
+//!   slot: no younger one has been pushed); `e_fb[i]`: it may still be waiting for it. The
+//!   pick never takes an entry with `e_fb` set: it may issue from the cycle after that
+//!   entry's pick.
 //!
 //! With a registered push every entry applies an issue one cycle late (`last_fs`, `i_wt`),
 //! and a pushed entry holds its raw matches (`m_q`) and takes the history's windows a cycle
 //! after its push (`ph_we`, `ph_or`): no state here waits for this cycle's pick.
+//!
+//! `e_fb` is not made from the pick (`fs`): that would put the pick and an OR over the slots
+//! in the fast chain's one-cycle loop. Each entry instead sees for itself whether its last
+//! fast predecessor is picked: that one may be picked and no other entry older than itself
+//! may. When some entry between the two in age may be picked too, the entry learns of the
+//! pick a cycle later (`last_fs`); it could not have issued in that cycle anyway, for that
+//! entry, older and still eligible, is picked before it.
 
 use super::{QUEUE_DEPTH, QUEUE_WAIT_MAX};
 use crate::ecp5::replica_reg::ReplicaReg;
@@ -43,6 +50,10 @@ pub(super) struct EntryWait {
     /// ([`super::free_slot::FreeSlot`]), the pushed entry's matches
     /// ([`super::push_match::PushMatch`]) and history windows ([`super::history::History`]).
     pub ld: Signal<In, Bits<QUEUE_DEPTH>>,
+    /// The slot a push goes to (one-hot, zero when none) and the age matrix (`older[k]` bit
+    /// i: entry k is older than entry i).
+    pub we: Signal<In, Bits<QUEUE_DEPTH>>,
+    pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub push_ordered: Signal<In, Bit>,
     pub n_dep: Signal<In, Bits<QUEUE_DEPTH>>,
     pub n_blk: Signal<In, Bit>,
@@ -78,12 +89,14 @@ pub(super) struct EntryWait {
     /// among its dependences, its chain producers, whose issue blocks it for the chain's
     /// window, not their own.
     e_ch: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
-    /// Registered push: the entry's fast predecessors not picked yet (set at the push: its
-    /// dependences with a fast-equal key, which are left out of `e_dep`; cleared with `fs`),
-    /// and whether there is one (`e_fb`, the OR of `e_fp`'s next value: the pick reads one
-    /// register per entry, not an OR over the slots).
-    e_fp: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Registered push: the entry's last fast predecessor (set at the push: the youngest of
+    /// its dependences with a fast-equal key, which are left out of `e_dep`; cleared a cycle
+    /// after its pick), and whether the entry may still wait for it (`e_fb`, set at the push:
+    /// the pick reads one register per entry). Per slot, whether no younger entry with its
+    /// line and fast-equal key has been pushed (`e_tl`).
+    e_lp: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     e_fb: [DFF<Bit>; QUEUE_DEPTH],
+    e_tl: DFF<Bits<QUEUE_DEPTH>>,
     /// Registered push: per slot, waits on its line (`c_lw`) or for a result (`c_hw`) this
     /// cycle (the coverage outputs a cycle later).
     c_lw: DFF<Bits<QUEUE_DEPTH>>,
@@ -105,7 +118,17 @@ pub(super) struct EntryWait {
     k_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     d_next: Signal<Local, Bits<QUEUE_DEPTH>>,
     ch_next: Signal<Local, Bits<QUEUE_DEPTH>>,
-    fp_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Fast chains: the pushed entry's fast predecessors (`m_q & p_fa`), the entries the pick
+    /// may take (`elig & !fb`); per entry, whether its last fast predecessor was picked in
+    /// the last cycle (`k_ht`), whether it waits for it (`k_fx`: `e_fb` less that pick), and
+    /// whether the pick may take it now (`k_pl`) and another entry older than the entry
+    /// (`k_ob`).
+    s_fa: Signal<Local, Bits<QUEUE_DEPTH>>,
+    pe_v: Signal<Local, Bits<QUEUE_DEPTH>>,
+    k_ht: Signal<Local, Bit>,
+    k_fx: Signal<Local, Bit>,
+    k_pl: Signal<Local, Bit>,
+    k_ob: Signal<Local, Bit>,
     vb_f: Signal<Local, Bit>,
     k_c0: Signal<Local, Bit>,
     vb: Signal<Local, Bit>,
@@ -134,6 +157,8 @@ impl EntryWait {
             last_fs: Default::default(),
             i_wt: Default::default(),
             ld: Default::default(),
+            we: Default::default(),
+            older: Default::default(),
             push_ordered: Default::default(),
             n_dep: Default::default(),
             n_blk: Default::default(),
@@ -155,8 +180,9 @@ impl EntryWait {
             e_elig: Default::default(),
             e_dw: Default::default(),
             e_ch: Default::default(),
-            e_fp: Default::default(),
+            e_lp: Default::default(),
             e_fb: Default::default(),
+            e_tl: Default::default(),
             c_lw: Default::default(),
             c_hw: Default::default(),
             lw_v: Default::default(),
@@ -172,7 +198,12 @@ impl EntryWait {
             k_wt: Default::default(),
             d_next: Default::default(),
             ch_next: Default::default(),
-            fp_next: Default::default(),
+            s_fa: Default::default(),
+            pe_v: Default::default(),
+            k_ht: Default::default(),
+            k_fx: Default::default(),
+            k_pl: Default::default(),
+            k_ob: Default::default(),
             vb_f: Default::default(),
             k_c0: Default::default(),
             vb: Default::default(),
@@ -195,7 +226,7 @@ impl EntryWait {
 impl Logic for EntryWait {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, c_lw, c_hw);
+        dff_setup!(self, clock, c_lw, c_hw, e_tl);
         for i in 0..QUEUE_DEPTH {
             self.e_dep[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
@@ -203,7 +234,7 @@ impl Logic for EntryWait {
             self.e_elig[i].clock.next = self.clock.val();
             self.e_dw[i].clock.next = self.clock.val();
             self.e_ch[i].clock.next = self.clock.val();
-            self.e_fp[i].clock.next = self.clock.val();
+            self.e_lp[i].clock.next = self.clock.val();
             self.e_fb[i].clock.next = self.clock.val();
         }
         // The eligibility the pick reads (registers only, with temporaries of their own).
@@ -214,6 +245,17 @@ impl Logic for EntryWait {
             self.elig.next = (self.elig.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_e.val().into()) << self.top_sh.val());
             self.vb_f.next = self.e_fb[i].q.val();
             self.fb.next = (self.fb.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_f.val().into()) << self.top_sh.val());
+        }
+        // Fast chains: a pushed ordered entry's fast predecessors (their youngest, `e_tl`, is
+        // its last), and the entries the pick may take.
+        self.pe_v.next = self.elig.val() & !self.fb.val();
+        self.s_fa.next = self.zero_d.val();
+        if self.rp.val() && self.push_ordered.val() {
+            self.s_fa.next = self.m_q.val() & self.p_fa.val();
+        }
+        self.e_tl.d.next = self.e_tl.q.val() | self.we.val();
+        if self.we.val().any() {
+            self.e_tl.d.next = (self.e_tl.q.val() & !self.s_fa.val()) | self.we.val();
         }
         self.lw_v.next = self.zero_d.val();
         self.hw_v.next = self.zero_d.val();
@@ -247,10 +289,22 @@ impl Logic for EntryWait {
                 self.k_cnt.next = self.zero_w.val();
                 self.k_hz.next = false;
             }
+            // Its last fast predecessor: picked in the last cycle (`k_ht`), still waited for
+            // (`k_fx`), picked now (`k_pl` and not `k_ob`: the oldest the pick may take among
+            // the entries older than this one).
+            self.k_ht.next = (self.e_lp[i].q.val() & self.last_fs[i].val()).any();
+            self.k_fx.next = self.e_fb[i].q.val() && self.e_lp[i].q.val().any() && !self.k_ht.val();
+            self.k_pl.next = (self.e_lp[i].q.val() & self.pe_v.val()).any();
+            self.k_ob.next = false;
+            for k in 0..QUEUE_DEPTH {
+                if (k != i) && self.pe_v.val().get_bit(k) && self.older[k].val().get_bit(i) && !self.e_lp[i].q.val().get_bit(k) {
+                    self.k_ob.next = true;
+                }
+            }
             // (A fast predecessor not picked yet counts as a wait on the line.)
-            self.vb.next = self.valid.val().get_bit(i) && (self.k_dep.val().any() || self.e_fb[i].q.val());
+            self.vb.next = self.valid.val().get_bit(i) && (self.k_dep.val().any() || self.k_fx.val());
             self.lw_v.next = (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
-            self.vb.next = self.valid.val().get_bit(i) && !self.k_dep.val().any() && !self.e_fb[i].q.val() && self.k_hz.val();
+            self.vb.next = self.valid.val().get_bit(i) && !self.k_dep.val().any() && !self.k_fx.val() && self.k_hz.val();
             self.hw_v.next = (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             // An entry that stays: it waits on its line while an older entry to it stays, and
             // for the result while a late one of them has just issued (`k_hz1`).
@@ -299,7 +353,8 @@ impl Logic for EntryWait {
                 && !self.k_blk.val();
             // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
             self.ch_next.next = self.e_ch[i].q.val();
-            self.fp_next.next = self.e_fp[i].q.val();
+            self.e_lp[i].d.next = self.e_lp[i].q.val() & !self.last_fs[i].val();
+            self.e_fb[i].d.next = self.k_fx.val() && !(self.pick_en.val() && self.k_pl.val() && !self.k_ob.val());
             if self.ld.val().get_bit(i) {
                 self.d_next.next = self.zero_d.val();
                 self.e_cnt[i].d.next = self.zero_w.val();
@@ -321,22 +376,17 @@ impl Logic for EntryWait {
                 }
                 self.ch_next.next = self.p_ch.val();
                 // Registered push: the matches with a fast-equal key are fast predecessors,
-                // not dependences (of an ordered entry only: an unordered one waits on none).
-                self.fp_next.next = self.zero_d.val();
+                // not dependences (of an ordered entry only: an unordered one waits on none);
+                // it waits for the youngest, which issues after the others. `e_fb` is set
+                // (the entry is not eligible in its first cycle, so the pick never reads it
+                // then), and cleared in the next cycle when there is none.
+                self.e_lp[i].d.next = self.zero_d.val();
+                self.e_fb[i].d.next = self.rp.val();
                 if self.rp.val() && self.push_ordered.val() {
                     self.d_next.next = self.m_q.val() & !self.p_fa.val();
-                    self.fp_next.next = self.m_q.val() & self.p_fa.val();
+                    self.e_lp[i].d.next = self.s_fa.val() & self.e_tl.q.val();
                 }
             }
-            // A fast predecessor leaves with its pick (`fs`, not `last_fs`: the entry may issue
-            // in the next cycle; and a slot picked in a push's cycle is never among the
-            // pushed entry's, so none stays when the slot is reused two cycles later).
-            // (`e_fb` is the OR of `e_fp`'s next value rather than `e_elig`'s term: this way
-            // the pick reads `e_elig & !e_fb`, one more input per term of its OR, while
-            // folding it into `e_elig` would put the other entries' pick (`fs`) and an OR over
-            // the slots after the pick's OR in every `e_elig`'s D input.)
-            self.e_fp[i].d.next = self.fp_next.val() & !self.fs.val();
-            self.e_fb[i].d.next = (self.fp_next.val() & !self.fs.val()).any();
             self.e_dep[i].d.next = self.d_next.val();
             // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
             // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
