@@ -125,6 +125,7 @@ pub(super) struct EntryWait {
     /// (`k_ob`).
     s_fa: Signal<Local, Bits<QUEUE_DEPTH>>,
     pe_v: Signal<Local, Bits<QUEUE_DEPTH>>,
+    vb_p: Signal<Local, Bit>,
     k_ht: Signal<Local, Bit>,
     k_fx: Signal<Local, Bit>,
     k_pl: Signal<Local, Bit>,
@@ -200,6 +201,7 @@ impl EntryWait {
             ch_next: Default::default(),
             s_fa: Default::default(),
             pe_v: Default::default(),
+            vb_p: Default::default(),
             k_ht: Default::default(),
             k_fx: Default::default(),
             k_pl: Default::default(),
@@ -246,9 +248,15 @@ impl Logic for EntryWait {
             self.vb_f.next = self.e_fb[i].q.val();
             self.fb.next = (self.fb.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_f.val().into()) << self.top_sh.val());
         }
-        // Fast chains: a pushed ordered entry's fast predecessors (their youngest, `e_tl`, is
-        // its last), and the entries the pick may take.
-        self.pe_v.next = self.elig.val() & !self.fb.val();
+        // Fast chains: the entries the pick may take (from the registers, with a temporary of
+        // its own: a statement group that reads the `elig` output and `pick_en` is a loop
+        // through the pick for Verilator), and a pushed ordered entry's fast predecessors
+        // (their youngest, `e_tl`, is its last).
+        self.pe_v.next = self.zero_d.val();
+        for i in 0..QUEUE_DEPTH {
+            self.vb_p.next = self.e_elig[i].q.val() && !self.e_fb[i].q.val();
+            self.pe_v.next = (self.pe_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_p.val().into()) << self.top_sh.val());
+        }
         self.s_fa.next = self.zero_d.val();
         if self.rp.val() && self.push_ordered.val() {
             self.s_fa.next = self.m_q.val() & self.p_fa.val();
