@@ -570,7 +570,7 @@ fn ordering_queue_fast_chain_waits_for_producer() {
 }
 
 /// Directed: fast chains on two lines pushed every cycle, interleaved with unkeyed entries to
-/// other lines, while the issue runs (with pauses that build a backlog): an entry between a
+/// other lines, while the issue runs (with a pause that builds a backlog): an entry between a
 /// fast-chain entry and its last fast predecessor in age may be picked in between, and every
 /// issue matches the model's cycle. A chain with no one between issues one entry per cycle.
 #[test]
