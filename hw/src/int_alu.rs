@@ -13,26 +13,26 @@
 //! | segment | work |
 //! | --- | --- |
 //! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a 32-bit carry chain (the high halves both ways; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, one LUT after each chain, the *selects* of the result's candidates per half |
-//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry` in one carry chain, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition) |
+//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition) |
 //!
 //! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
 //! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
 //! where it is made (a chain of integer reductions to one address runs every `int_stages`
-//! cycles). With the decisions made in segment 1, the loop's last segment is the AND-OR and
-//! the 2:1 operand select, three LUT levels.
+//! cycles). With the decisions made in segment 1, the loop's last segment is the high sum's
+//! carry chain (fed by registers), the AND-OR and the 2:1 operand select.
 //!
 //! `loop_1` chains fast forms of one width every cycle: with it, an add/and/or/xor whose
 //! producer (the op presented one cycle earlier, also add/and/or/xor of that width) is one
 //! cycle ahead takes that result as `M` for its fast result (its other candidates still read
-//! `a`). Two registers are the sources, loaded with each op: `lo_fb`, segment 1's
-//! `fast_lo`, and `hi_fb`, `y`'s high half. Segment 1 uses `lo_fb` for the low half, a
-//! cycle after the producer's segment 1; segment 2 (with `loop_1` carried through the cut as
-//! `c1_l1`) uses `hi_fb`, a cycle after the producer's segment 2. Each loop is the operand's
-//! 2:1 select, a 32-bit carry chain and one LUT (the sum/bitwise select in segment 1, the
-//! AND-OR in segment 2). Like the input registers, both keep their value while the op's
-//! registers hold (`lo_fb` with `hold`, `hi_fb` a cycle later with it, `c1_hold`): a held op
-//! computes the same result again, so the op after a `hold` cycle may chain to the one before
-//! it.
+//! `a`). Segment 1 takes the low half from `lo_fb` (segment 1's `fast_lo`, loaded with each
+//! op), a cycle after the producer's segment 1: its loop is the operand's 2:1 select, a
+//! 32-bit carry chain and the sum/bitwise select. The high half is selected before the cut
+//! (`c1_m_hi`): with a registered cut it is this cycle's `y` (the producer is in segment 2),
+//! so segment 2's loop is the high carry chain, fed by registers, the AND-OR and that select;
+//! with a wire it is `hi_fb`, `y`'s high half registered. `lo_fb` and `hi_fb` keep their
+//! value while the op's registers hold (`lo_fb` with `hold`, `hi_fb` a cycle later with it,
+//! `c1_hold`): a held op computes the same result again (from `hi_fb`, its producer's result
+//! being a cycle older), so the op after a `hold` cycle may chain to the one before it.
 
 use crate::config::{Config, Cut, HoldReg};
 use crate::fp_add::bits_u128;
@@ -116,8 +116,11 @@ pub struct IntAlu {
     k_bw: Signal<Local, Bit>,
     k_a: Signal<Local, Bit>,
     k_b: Signal<Local, Bit>,
+    /// `loop_1`'s high half of `M` as segment 1 sees it: the producer's `y` high half, this
+    /// cycle's (registered cut, unless the op repeats after `hold`) or `hi_fb`.
+    p_hi: Signal<Local, Bits<32>>,
     // Segment 2: the fast high result `hi_x = {m, cy} + {b, cy}` (bits 32..1: one carry
-    // chain with the low carry in), `M`'s high half `hi_m` from `hi_fb` under `loop_1`.
+    // chain with the low carry in, fed by the cut's registers).
     hi_m: Signal<Local, Bits<32>>,
     hi_b: Signal<Local, Bits<32>>,
     hi_ca: Signal<Local, Bits<33>>,
@@ -127,13 +130,14 @@ pub struct IntAlu {
     y_hi: Signal<Local, Bits<32>>,
 
     // Candidate cut between the segments (`c1_`): the candidates and their selects.
-    c1_a: Cut<Bits<64>>,
+    /// `M`'s low half, and its high half (`a`'s, or `loop_1`'s `p_hi`).
+    c1_a_lo: Cut<Bits<32>>,
+    c1_m_hi: Cut<Bits<32>>,
     c1_b: Cut<Bits<64>>,
     /// The fast low result and the low sum's carry out.
     c1_fast_lo: Cut<Bits<32>>,
     c1_cy: Cut<Bit>,
-    /// `loop_1` of the op (segment 2 takes `hi_fb`) and `hold` (`hi_fb` keeps its value).
-    c1_l1: Cut<Bit>,
+    /// `hold` (`hi_fb` keeps its value; the op in segment 1 repeats the one in segment 2).
     c1_hold: Cut<Bit>,
     /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
     c1_inc: Cut<Bits<32>>,
@@ -169,6 +173,8 @@ pub struct IntAlu {
     // blocks of their own, so that no statement group here reads `hold` and writes `y`).
     lo_fb: HoldReg<Bits<32>>,
     hi_fb: HoldReg<Bits<32>>,
+    /// The cut is a register ([`Config::int_stages`] 2).
+    cut_on: Constant<Bit>,
 }
 
 /// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. A block of
@@ -263,6 +269,7 @@ impl IntAlu {
             k_bw: Default::default(),
             k_a: Default::default(),
             k_b: Default::default(),
+            p_hi: Default::default(),
             hi_m: Default::default(),
             hi_b: Default::default(),
             hi_ca: Default::default(),
@@ -270,11 +277,11 @@ impl IntAlu {
             hi_x: Default::default(),
             y_lo: Default::default(),
             y_hi: Default::default(),
-            c1_a: Cut::new(on),
+            c1_a_lo: Cut::new(on),
+            c1_m_hi: Cut::new(on),
             c1_b: Cut::new(on),
             c1_fast_lo: Cut::new(on),
             c1_cy: Cut::new(on),
-            c1_l1: Cut::new(on),
             c1_hold: Cut::new(on),
             c1_inc: Cut::new(on),
             c1_dec: Cut::new(on),
@@ -298,6 +305,7 @@ impl IntAlu {
             s0_l1: Default::default(),
             lo_fb: Default::default(),
             hi_fb: Default::default(),
+            cut_on: Constant::new(on),
         }
     }
 }
@@ -306,7 +314,7 @@ impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(
-            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, s0_l1, lo_fb, hi_fb, c1_a, c1_b, c1_fast_lo, c1_cy, c1_l1, c1_hold,
+            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, s0_l1, lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold,
             c1_inc, c1_dec, c1_s_fast, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor, c1_h_a,
             c1_h_b
         );
@@ -369,7 +377,6 @@ impl Logic for IntAlu {
         }
         self.c1_fast_lo.d.next = self.fast_lo.val();
         self.c1_cy.d.next = self.sum_lo.val().get_bit(32);
-        self.c1_l1.d.next = self.s0_l1.q.val();
         self.c1_hold.d.next = self.hold.val();
         // `lo_fb` keeps its value while the s0_ registers hold (the held op is computed again
         // from the same `lo_fb`).
@@ -397,7 +404,7 @@ impl Logic for IntAlu {
         self.dec33.next = bit_cast::<33, 32>(self.a_lo.val()) - self.one33.val();
         self.c1_dec.d.next = self.dec33.val().get_bits::<32>(0);
         self.c1_dec_b.d.next = self.dec33.val().get_bit(32) || (self.b_lo.val() < self.a_lo.val());
-        self.c1_a.d.next = self.s0_a.q.val();
+        self.c1_a_lo.d.next = self.a_lo.val();
         self.c1_b.d.next = self.s0_b.q.val();
         // The selects: at most one per half is high.
         self.k_sum.next = false;
@@ -433,14 +440,12 @@ impl Logic for IntAlu {
         self.c1_h_b.d.next = self.s0_is64.q.val() && self.k_b.val();
 
         // ==========================================================================
-        // Segment 2 (after the c1_ cut, drives `y`): the fast high result, from the
-        // producer's (`hi_fb`) under `loop_1`; an AND-OR of the candidates by the selects
-        // (one-hot per half, all zero: 0).
+        // Segment 2 (after the c1_ cut, drives `y`): the fast high result, from `M`'s high
+        // half as the cut holds it (the producer's under `loop_1`, selected before the cut,
+        // so that no select lies in front of the carry chain in the loops); an AND-OR of the
+        // candidates by the selects (one-hot per half, all zero: 0).
         // ==========================================================================
-        self.hi_m.next = self.c1_a.q.val().get_bits::<32>(32);
-        if self.c1_l1.q.val() {
-            self.hi_m.next = self.hi_fb.q.val();
-        }
+        self.hi_m.next = self.c1_m_hi.q.val();
         self.hi_b.next = self.c1_b.q.val().get_bits::<32>(32);
         self.hi_ca.next = bit_cast::<33, 32>(self.hi_m.val()) << 1;
         self.hi_cb.next = bit_cast::<33, 32>(self.hi_b.val()) << 1;
@@ -454,7 +459,7 @@ impl Logic for IntAlu {
             self.y_lo.next = self.y_lo.val() | self.c1_fast_lo.q.val();
         }
         if self.c1_s_a.q.val() {
-            self.y_lo.next = self.y_lo.val() | self.c1_a.q.val().get_bits::<32>(0);
+            self.y_lo.next = self.y_lo.val() | self.c1_a_lo.q.val();
         }
         if self.c1_s_b.q.val() {
             self.y_lo.next = self.y_lo.val() | self.c1_b.q.val().get_bits::<32>(0);
@@ -483,7 +488,7 @@ impl Logic for IntAlu {
             self.y_hi.next = self.y_hi.val() | (self.hi_m.val() ^ self.hi_b.val());
         }
         if self.c1_h_a.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.c1_a.q.val().get_bits::<32>(32);
+            self.y_hi.next = self.y_hi.val() | self.hi_m.val();
         }
         if self.c1_h_b.q.val() {
             self.y_hi.next = self.y_hi.val() | self.hi_b.val();
@@ -492,6 +497,18 @@ impl Logic for IntAlu {
         // `hi_fb` keeps its value while the cut holds the op of a held cycle.
         self.hi_fb.d.next = self.y_hi.val();
         self.hi_fb.hold.next = self.c1_hold.q.val();
+        // `M`'s high half into the cut: under `loop_1` the producer's. With a registered cut
+        // that is this cycle's `y` (the producer is in segment 2), or `hi_fb` when the op
+        // repeats after a `hold` cycle (the producer's result was the cycle before); with a
+        // wire, `hi_fb`.
+        self.p_hi.next = self.hi_fb.q.val();
+        if self.cut_on.val() && !self.c1_hold.q.val() {
+            self.p_hi.next = self.y_hi.val();
+        }
+        self.c1_m_hi.d.next = self.a_hi.val();
+        if self.s0_l1.q.val() {
+            self.c1_m_hi.d.next = self.p_hi.val();
+        }
 
         // The operands, `M` from the input or the loop.
         self.s0_a.a.next = self.a.val();

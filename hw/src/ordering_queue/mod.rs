@@ -73,7 +73,8 @@
 //!   pusher whose line register may keep its line says so (`push_nx_keep`) beside the line
 //!   it would load; then the matches are already in `m_r` (its own next value, with the
 //!   slot `fr` loads matching), and the bit selects between them and the compares in the
-//!   last LUT (the history's place matches likewise shift along `hm_r`);
+//!   last LUT (the history's place matches likewise shift along `hm_r`); the chain-key
+//!   matches likewise (`pc_r`, `pf_r`, from `push_key_nx`);
 //! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
 //!   event (the coverage is counted, not acted on).
 //!
@@ -198,6 +199,10 @@ pub struct OrderingQueue {
     /// fast-equal keys must touch the same words (`push_words`; the unit's keys name the
     /// bytes).
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    /// Registered push only: the key `push_key` carries in the next cycle (the D input of the
+    /// pusher's key register), with `push_nx_keep` as for `push_line_nx`: the key matches
+    /// start a cycle ahead too.
+    pub push_key_nx: Signal<In, Bits<QUEUE_KEY_BITS>>,
     /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
     /// on the older entries to its line that touch one of them, and on no other. All ones:
     /// the whole line (hazards per line).
@@ -270,6 +275,7 @@ impl OrderingQueue {
             push_wait: Default::default(),
             push_payload: Default::default(),
             push_key: Default::default(),
+            push_key_nx: Default::default(),
             push_words: Default::default(),
             issue_enable: Default::default(),
             issue_valid: Default::default(),
@@ -351,6 +357,7 @@ impl Logic for OrderingQueue {
         self.push.push_nx_keep.next = self.push_nx_keep.val();
         self.push.push_words.next = self.push_words.val();
         self.push.push_key.next = self.push_key.val();
+        self.push.push_key_nx.next = self.push_key_nx.val();
         self.push.valid.next = self.slots.valid.val();
         self.push.ordered.next = self.slots.ordered.val();
         self.push.late.next = self.slots.late.val();

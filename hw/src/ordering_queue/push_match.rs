@@ -4,8 +4,9 @@
 //! next cycle (`n_blk`), its hazard bits (`n_hz1`, `n_wt`), and its chain and fast-chain
 //! key matches (`p_ch`, `p_fa`).
 //!
-//! With a registered push the line compares are made a cycle ahead (`m_r`), between the
-//! lines as they will be, so the push's dependences start from a register.
+//! With a registered push the line and key compares are made a cycle ahead (`m_r`, `pc_r`,
+//! `pf_r`), between the lines and keys as they will be, so the push's dependences and chain
+//! bits start from registers.
 
 use super::{QUEUE_DEPTH, QUEUE_KEY_BITS, QUEUE_WAIT_MAX};
 use crate::line_memory::LINE_BITS;
@@ -19,6 +20,9 @@ pub(super) struct PushMatch {
     pub push_nx_keep: Signal<In, Bit>,
     pub push_words: Signal<In, Bits<4>>,
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    /// Registered push: the key `push_key` carries in the next cycle (with `push_nx_keep`,
+    /// `push_key` itself, whatever this says).
+    pub push_key_nx: Signal<In, Bits<QUEUE_KEY_BITS>>,
     /// The slots (see [`super::slots::SlotData`]), this cycle's issue (`fs`) and the slot the
     /// next push takes (`fr`).
     pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
@@ -51,6 +55,17 @@ pub(super) struct PushMatch {
     /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
     m_r: DFF<Bits<QUEUE_DEPTH>>,
     m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Registered push: `p_ch` and `p_fa`, compared a cycle ahead like `m_r`.
+    pc_r: DFF<Bits<QUEUE_DEPTH>>,
+    pf_r: DFF<Bits<QUEUE_DEPTH>>,
+    pc_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    pf_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Registered push: `push_key_nx` against `push_key` (the key of the slot `fr` chose),
+    /// chain-equal and fast-equal.
+    kq_ch: Signal<Local, Bit>,
+    kq_fa: Signal<Local, Bit>,
+    vc_nx: Signal<Local, Bit>,
+    vf_nx: Signal<Local, Bit>,
     /// Registered push: whether `push_line_nx` is `push_line` (the line of the slot `fr`
     /// chose).
     p_eq: Signal<Local, Bit>,
@@ -78,6 +93,7 @@ impl PushMatch {
             push_nx_keep: Default::default(),
             push_words: Default::default(),
             push_key: Default::default(),
+            push_key_nx: Default::default(),
             valid: Default::default(),
             ordered: Default::default(),
             late: Default::default(),
@@ -97,6 +113,14 @@ impl PushMatch {
             p_fa: Default::default(),
             m_r: Default::default(),
             m_nx: Default::default(),
+            pc_r: Default::default(),
+            pf_r: Default::default(),
+            pc_nx: Default::default(),
+            pf_nx: Default::default(),
+            kq_ch: Default::default(),
+            kq_fa: Default::default(),
+            vc_nx: Default::default(),
+            vf_nx: Default::default(),
             p_eq: Default::default(),
             vb_nx: Default::default(),
             p_wm: Default::default(),
@@ -115,7 +139,7 @@ impl PushMatch {
 impl Logic for PushMatch {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, m_r);
+        dff_setup!(self, clock, m_r, pc_r, pf_r);
         self.m.next = self.zero_d.val();
         self.n_dep.next = self.zero_d.val();
         self.n_blk.next = false;
@@ -178,6 +202,44 @@ impl Logic for PushMatch {
                 && self.push_key.val().get_bit(self.key_fast.val().index())
                 && (self.key[j].val() == self.push_key.val());
             self.p_fa.next = (self.p_fa.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        // (Registered push: the same key matches a cycle ahead, like the line's: next cycle's
+        // slot key is `push_key` at `fr` and its own elsewhere, next cycle's push key
+        // `push_key_nx`, or with `push_nx_keep` `push_key`, whose matches are already held,
+        // the slot `fr` loads matching when the key chains at all.)
+        self.kq_ch.next = (self.push_key.val() & self.key_ch.val()) == (self.push_key_nx.val() & self.key_ch.val());
+        self.kq_fa.next = self.push_key.val() == self.push_key_nx.val();
+        self.pc_nx.next = self.zero_d.val();
+        self.pf_nx.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vc_nx.next = (self.key[j].val() & self.key_ch.val()) == (self.push_key_nx.val() & self.key_ch.val());
+            self.vf_nx.next = self.key[j].val() == self.push_key_nx.val();
+            if self.fr.val().get_bit(j) {
+                self.vc_nx.next = self.kq_ch.val();
+                self.vf_nx.next = self.kq_fa.val();
+            }
+            self.vc_nx.next = self.vc_nx.val() && self.push_key_nx.val().get_bit(self.key_top.val().index());
+            self.vf_nx.next = self.vf_nx.val()
+                && self.push_key_nx.val().get_bit(self.key_top.val().index())
+                && self.push_key_nx.val().get_bit(self.key_fast.val().index());
+            self.pc_nx.next = (self.pc_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vc_nx.val().into()) << self.top_sh.val());
+            self.pf_nx.next = (self.pf_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vf_nx.val().into()) << self.top_sh.val());
+        }
+        if self.push_nx_keep.val() {
+            self.pc_nx.next = self.zero_d.val();
+            self.pf_nx.next = self.zero_d.val();
+            if self.push_key.val().get_bit(self.key_top.val().index()) {
+                self.pc_nx.next = self.pc_r.q.val() | self.fr.val();
+                if self.push_key.val().get_bit(self.key_fast.val().index()) {
+                    self.pf_nx.next = self.pf_r.q.val() | self.fr.val();
+                }
+            }
+        }
+        self.pc_r.d.next = self.pc_nx.val();
+        self.pf_r.d.next = self.pf_nx.val();
+        if self.rp.val() {
+            self.p_ch.next = self.pc_r.q.val();
+            self.p_fa.next = self.pf_r.q.val();
         }
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {

@@ -39,6 +39,7 @@ pub(super) struct Accept {
     pub push_wait: Signal<Out, Bits<QUEUE_WAIT_BITS>>,
     pub push_payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
     pub push_key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
+    pub push_key_nx: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     pub push_words: Signal<Out, Bits<4>>,
 
     form_dec: FormDecode,
@@ -117,6 +118,7 @@ impl Accept {
             push_wait: Default::default(),
             push_payload: Default::default(),
             push_key: Default::default(),
+            push_key_nx: Default::default(),
             push_words: Default::default(),
             form_dec: FormDecode::new(mem_bytes, regs, sh),
             push_dec: PushDecode::new(mem_bytes, regs),
@@ -264,6 +266,7 @@ impl Logic for Accept {
         self.push_wait.next = self.d_wait.val();
         self.push_payload.next = self.push_dec.payload.val();
         self.push_key.next = self.zero_key.val();
+        self.push_key_nx.next = self.zero_key.val();
         self.push_words.next = self.push_dec.words.val();
         if self.regs.val() {
             self.push_valid.next = self.ac_valid.q.val();
@@ -275,6 +278,7 @@ impl Logic for Accept {
             self.push_wait.next = self.ac_wait.q.val();
             self.push_payload.next = self.ac_payload.q.val();
             self.push_key.next = self.ac_key.q.val();
+            self.push_key_nx.next = self.push_dec.key.val();
             self.push_words.next = self.ac_words.q.val();
         }
         // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be
