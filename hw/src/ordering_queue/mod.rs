@@ -175,9 +175,9 @@ pub struct OrderingQueue {
     /// Registered push only: the pusher keeps its line register next cycle (the next push
     /// line is `push_line` itself, whatever `push_line_nx` says). It selects, in the last
     /// LUT of each slot's match, the matches the queue already holds instead of the compares
-    /// with `push_line_nx`: a register, or a register's copy. 0 when unused. The held
-    /// matches rely on it in every cycle: with it the push line must stay, without it
-    /// `push_line_nx` must be next cycle's push line.
+    /// with `push_line_nx` (and `push_key_nx`): a register, or a register's copy. 0 when
+    /// unused. The held matches rely on it in every cycle: with it the push line and key must
+    /// stay, without it `push_line_nx` and `push_key_nx` must be next cycle's.
     /// (From power-up, a slot's held match is exact from the first cycle `fr` loads the slot,
     /// before which nothing reads it; the history places' are exact within `hm_r.len()`
     /// cycles, before which their windows are zero.)
