@@ -11,7 +11,7 @@
 // the youngest at its push: `e_tl` marks each chain's youngest) while `e_fb` is set, which
 // the pick never takes and which is set while that one is valid.
     (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl;
-    (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_pc_r, p_pf_r, p_ph_we;
+    (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_w_r, p_pc_r, p_pf_r, p_ph_we;
     (* keep *) wire p_last_fire, p_fr_any, p_ph_wh0;
     (* keep *) wire [15:0] p_ph_w0;
     (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch, p_lp;
@@ -77,7 +77,8 @@
             if (held[i]) begin
                 // The pushed line's registered matches are exact for the held slots.
                 assert(p_m_r[i] == (p_line[28*i +: 28] == push_line)); // @inv_match
-                // So are the pushed key's (chain-equal: all bits but the fast one).
+                // So are the pushed words' and key's (chain-equal: all bits but the fast one).
+                assert(p_w_r[i] == ((p_words[4*i +: 4] & push_words) != 0)); // @inv_match
                 assert(p_pc_r[i] == (push_key[8] && (p_key[9*i +: 9] & 9'h17f) == (push_key & 9'h17f))); // @inv_match
                 assert(p_pf_r[i] == (push_key[8] && push_key[7] && p_key[9*i +: 9] == push_key)); // @inv_match
                 // A chainable entry's window is at least the chain's.

@@ -27,7 +27,7 @@ module harness(
     input push_ordered,
     input [4:0] push_wait,
     input [8:0] key_nx,
-    input [3:0] push_words,
+    input [3:0] words_nx,
     input issue_enable,
     input pick_a,
     input pick_b,
@@ -36,15 +36,18 @@ module harness(
     reg reset = 1;
     always @(posedge clock) reset <= 0;
 
-    // The pusher's line and key registers: `push_line_nx` and `push_key_nx` are next cycle's
-    // unless `keep` holds them (the contract of a registered push; the plain queue ignores
-    // them). Lines range over 2^`LBITS values (the queue compares lines only for equality).
+    // The pusher's line, key and words registers: `push_line_nx`, `push_key_nx` and
+    // `push_words_nx` are next cycle's unless `keep` holds them (the contract of a registered
+    // push; the plain queue reads the registers only). Lines range over 2^`LBITS values (the
+    // queue compares lines only for equality).
     wire [27:0] nx = {{(28 - `LBITS){1'b0}}, line_nx[`LBITS-1:0]};
     reg [27:0] push_line = 0;
     reg [8:0] push_key = 0;
+    reg [3:0] push_words = 0;
     always @(posedge clock) if (!keep) begin
         push_line <= nx;
         push_key <= key_nx;
+        push_words <= words_nx;
     end
 
     wire dut_ready, push_ready_nx, issue_valid, issue_ordered;
@@ -110,6 +113,7 @@ endfunction
         .push_ready_nx(push_ready_nx), .push_line(push_line), .push_line_nx(nx),
         .push_nx_keep(keep), .push_ordered(push_ordered), .push_wait(push_wait),
         .push_key(push_key), .push_key_nx(key_nx), .push_words(push_words),
+        .push_words_nx(words_nx),
         .push_payload({172'd0, mark_b, mark_a}), .issue_enable(issue_enable),
         .issue_valid(issue_valid), .issue_line(issue_line), .issue_ordered(issue_ordered),
         .issue_payload(issue_payload), .issue_payload_late(issue_payload_late),

@@ -56,7 +56,7 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
 
 /// The probes of the registered queue's invariants (`queue_inv_reg.svh`): those of the default
 /// queue's but the lateness, and the pick of the cycle before, the slot chosen for the next
-/// push, the pushed line's and key's registered matches, the history's newest place, per slot the chain
+/// push, the pushed line's, words' and key's registered matches, the history's newest place, per slot the chain
 /// key, the windows of 2 or more among its dependences, its chain producers, its last fast
 /// predecessor (and whether it waits for it) and whether it is its chain's youngest.
 fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
@@ -86,7 +86,7 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
     for (w, s) in [("last_fs", "pick.last_fs$q"), ("last_fire", "pick.last_fire$q"), ("fr", "alloc.fr$q"), ("fr_any", "alloc.fr_any$q"), ("tl", "ent.e_tl$q")] {
         c = c.probe(&format!("p_{w}"), s);
     }
-    for (w, s) in [("m_r", "push.m_r$q"), ("pc_r", "push.pc_r$q"), ("pf_r", "push.pf_r$q"), ("ph_we", "history.ph_we$q"), ("ph_w0", "history.ph_w$0$q"), ("ph_wh0", "history.ph_wh$0$q")] {
+    for (w, s) in [("m_r", "push.m_r$q"), ("w_r", "push.w_r$q"), ("pc_r", "push.pc_r$q"), ("pf_r", "push.pf_r$q"), ("ph_we", "history.ph_we$q"), ("ph_w0", "history.ph_w$0$q"), ("ph_wh0", "history.ph_wh$0$q")] {
         c = c.probe(&format!("p_{w}"), s);
     }
     c.define("INV")

@@ -58,15 +58,23 @@ struct Seen {
     cov_hazard_wait: bool,
 }
 
-/// One cycle; `line_nx`: the line and key `push_line` and `push_key` carry in the next cycle
-/// (a registered push compares them with the slots a cycle ahead), when the caller knows
-/// them, and whether it says so with `push_nx_keep` (both stay; `push_line_nx` and
-/// `push_key_nx` are then any).
-fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<(u64, u64, bool)>) -> Seen {
+/// What the push carries in the next cycle (a registered push compares it with the slots a
+/// cycle ahead): line, key and words, and whether the pusher says so with `push_nx_keep`
+/// (they stay; `push_line_nx`, `push_key_nx` and `push_words_nx` are then any).
+type Nx = (u64, u64, u64, bool);
+
+/// The line, key and words of a push (what `Nx` names).
+fn lkw(e: &Entry) -> (u64, u64, u64) {
+    (e.line, e.key, e.words)
+}
+
+/// One cycle; `line_nx`: what the push carries in the next cycle, when the caller knows it.
+fn cycle(q: &mut OrderingQueue, d: &Drive, line_nx: Option<Nx>) -> Seen {
     q.clock.next = Clock::from(false);
-    if let Some((l, k, keep)) = line_nx {
+    if let Some((l, k, w, keep)) = line_nx {
         q.push_line_nx.next = b128(l as u128);
         q.push_key_nx.next = k.to_bits();
+        q.push_words_nx.next = w.to_bits();
         q.push_nx_keep.next = keep;
     }
     q.reset.next = d.reset;
@@ -231,7 +239,7 @@ fn check(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize) -> Seen 
     check_nx(q, model, d, n, None)
 }
 
-fn check_nx(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize, line_nx: Option<(u64, u64, bool)>) -> Seen {
+fn check_nx(q: &mut OrderingQueue, model: &mut Model, d: &Drive, n: usize, line_nx: Option<Nx>) -> Seen {
     let exp = model.pick(d);
     let seen = cycle(q, d, line_nx);
     let len = model.entries.len();
@@ -381,20 +389,20 @@ fn random_model_run(name: &str, max_wait: Option<usize>, registered: bool, chain
     // queue is full), half the time as the unit says it: `push_nx_keep` with another line on
     // `push_line_nx` (the line its request register would have loaded).
     let mut d = Drive { push: None, enable: false, reset: true };
-    let mut held = (0u64, 0u64);
+    let mut held = (0u64, 0u64, 0u64);
     let mut keeps = 0;
     for n in 0..30_000 {
         let next = draw(n + 1, &mut rng);
         if let Some(e) = next.push {
             drawn.insert(e.tag, e);
         }
-        held = d.push.map_or(held, |e| (e.line, e.key));
-        let line_nx = next.push.map_or(held, |e| (e.line, e.key));
+        held = d.push.as_ref().map_or(held, lkw);
+        let line_nx = next.push.as_ref().map_or(held, lkw);
         let nx = if registered && line_nx == held && rng.below(2) == 0 {
             keeps += next.push.is_some() as usize;
-            ([5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)], random_key(&mut rng), true)
+            ([5u64, 9, 0x0abc_def0, 0x0fff_ffff][rng.below(4)], random_key(&mut rng), random_words(&mut rng), true)
         } else {
-            (line_nx.0, line_nx.1, false)
+            (line_nx.0, line_nx.1, line_nx.2, false)
         };
         let seen = check_nx(&mut q, &mut model, &d, n, Some(nx));
         overtakes += seen.cov_overtake as usize;
@@ -425,7 +433,7 @@ fn random_model_run(name: &str, max_wait: Option<usize>, registered: bool, chain
         "overtakes {overtakes}, full cycles {fulls}, line waits {waits}, hazard waits {hz_waits}, resets {resets}, pushes after a keep {keeps}"
     );
     assert!(overtakes > 100 && fulls > 100 && waits > 100 && hz_waits > 100 && resets > 0);
-    // (`keeps`: pushes whose line and key compares came from `push_nx_keep`.)
+    // (`keeps`: pushes whose line, key and word compares came from `push_nx_keep`.)
     assert!(!registered || keeps > 500, "keeps {keeps}");
 }
 
@@ -510,16 +518,16 @@ fn drain_one_key(key: u64) -> Vec<usize> {
     let mut model = Model::with_chain(true, 1);
     let line = 5u64;
     let d = |push, enable| Drive { push, enable, reset: false };
-    check_nx(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0, Some((line, key, false)));
+    check_nx(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0, Some((line, key, 0xf, false)));
     let mut n = 1;
     for t in 1..=QUEUE_DEPTH as u64 {
         let e = Entry { line, ordered: true, wait: 2, words: 0xf, key, tag: t };
-        assert!(check_nx(&mut q, &mut model, &d(Some(e), false), n, Some((line, key, false))).push_ready);
+        assert!(check_nx(&mut q, &mut model, &d(Some(e), false), n, Some((line, key, 0xf, false))).push_ready);
         n += 1;
     }
     let mut issued = vec![];
     for _ in 0..4 * QUEUE_DEPTH {
-        if let Some((l, o, t)) = check_nx(&mut q, &mut model, &d(None, true), n, Some((line, key, false))).issued {
+        if let Some((l, o, t)) = check_nx(&mut q, &mut model, &d(None, true), n, Some((line, key, 0xf, false))).issued {
             assert!(l == line && o && t == issued.len() as u64 + 1, "cycle {n}: tag {t} out of order");
             issued.push(n);
         }
@@ -560,13 +568,13 @@ fn ordering_queue_fast_chain_waits_for_producer() {
         d(Some(e(6, 0x1, 0, 4)), true),
     ];
     drives.extend((0..12).map(|_| d(None, true)));
-    // (`push_line_nx`, `push_key_nx`: the line and key the push holds in the next cycle.)
+    // (`push_line_nx`, `push_key_nx`, `push_words_nx`: what the push holds in the next cycle.)
     let mut order = vec![];
-    let mut held = (5, 0);
+    let mut held = (5, 0, 0);
     for (n, dr) in drives.iter().enumerate() {
-        held = dr.push.map_or(held, |e| (e.line, e.key));
-        let nx = drives.get(n + 1).and_then(|x| x.push).map_or(held, |e| (e.line, e.key));
-        order.extend(check_nx(&mut q, &mut model, dr, n, Some((nx.0, nx.1, false))).issued.map(|(_, _, t)| t));
+        held = dr.push.as_ref().map_or(held, lkw);
+        let nx = drives.get(n + 1).and_then(|x| x.push.as_ref()).map_or(held, lkw);
+        order.extend(check_nx(&mut q, &mut model, dr, n, Some((nx.0, nx.1, nx.2, false))).issued.map(|(_, _, t)| t));
     }
     assert_eq!(order, vec![1, 4, 2, 3]);
 }
@@ -596,18 +604,18 @@ fn ordering_queue_fast_chain_interleaved() {
     }
     drives.extend((0..40).map(|_| Drive { push: None, enable: true, reset: false }));
     let mut issued = vec![];
-    let mut held = (0, 0);
+    let mut held = (0, 0, 0);
     let mut n = 0;
     let mut k = 0;
     while k < drives.len() {
         let dr = &drives[k];
-        held = dr.push.map_or(held, |e| (e.line, e.key));
+        held = dr.push.as_ref().map_or(held, lkw);
         // (A push the queue refuses is offered again. Whether it will, the model knows before
         // the cycle, and so the line `push_line` holds next; `check_nx` checks `push_ready`.)
         let ready = model.entries.len() + (model.issued_last as usize) < QUEUE_DEPTH && !dr.reset;
         let advance = dr.push.is_none() || ready;
-        let nx = if advance { drives.get(k + 1).and_then(|x| x.push).map_or(held, |e| (e.line, e.key)) } else { held };
-        let seen = check_nx(&mut q, &mut model, dr, n, Some((nx.0, nx.1, false)));
+        let nx = if advance { drives.get(k + 1).and_then(|x| x.push.as_ref()).map_or(held, lkw) } else { held };
+        let seen = check_nx(&mut q, &mut model, dr, n, Some((nx.0, nx.1, nx.2, false)));
         issued.extend(seen.issued.map(|(l, _, t)| (n, l, t)));
         if advance {
             k += 1;

@@ -74,7 +74,8 @@
 //!   it would load; then the matches are already in `m_r` (its own next value, with the
 //!   slot `fr` loads matching), and the bit selects between them and the compares in the
 //!   last LUT (the history's place matches likewise shift along `hm_r`); the chain-key
-//!   matches likewise (`pc_r`, `pf_r`, from `push_key_nx`);
+//!   matches and the word matches likewise (`pc_r`, `pf_r`, `w_r`, from `push_key_nx` and
+//!   `push_words_nx`);
 //! - `cov_line_wait` and `cov_hazard_wait` come from a register per slot, a cycle after the
 //!   event (the coverage is counted, not acted on).
 //!
@@ -175,9 +176,10 @@ pub struct OrderingQueue {
     /// Registered push only: the pusher keeps its line register next cycle (the next push
     /// line is `push_line` itself, whatever `push_line_nx` says). It selects, in the last
     /// LUT of each slot's match, the matches the queue already holds instead of the compares
-    /// with `push_line_nx` (and `push_key_nx`): a register, or a register's copy. 0 when
-    /// unused. The held matches rely on it in every cycle: with it the push line and key must
-    /// stay, without it `push_line_nx` and `push_key_nx` must be next cycle's.
+    /// with `push_line_nx` (and `push_key_nx`, `push_words_nx`): a register, or a register's
+    /// copy. 0 when unused. The held matches rely on it in every cycle: with it the push
+    /// line, key and words must stay, without it `push_line_nx`, `push_key_nx` and
+    /// `push_words_nx` must be next cycle's.
     /// (From power-up, a slot's held match is exact from the first cycle `fr` loads the slot,
     /// before which nothing reads it; the history places' are exact within `hm_r.len()`
     /// cycles, before which their windows are zero.)
@@ -203,6 +205,8 @@ pub struct OrderingQueue {
     /// pusher's key register), with `push_nx_keep` as for `push_line_nx`: the key matches
     /// start a cycle ahead too.
     pub push_key_nx: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    /// Registered push only: the words `push_words` carries in the next cycle, likewise.
+    pub push_words_nx: Signal<In, Bits<4>>,
     /// The 32-bit words of its line the entry touches (bit w: bytes 4w..4w+3): it depends
     /// on the older entries to its line that touch one of them, and on no other. All ones:
     /// the whole line (hazards per line).
@@ -276,6 +280,7 @@ impl OrderingQueue {
             push_payload: Default::default(),
             push_key: Default::default(),
             push_key_nx: Default::default(),
+            push_words_nx: Default::default(),
             push_words: Default::default(),
             issue_enable: Default::default(),
             issue_valid: Default::default(),
@@ -358,6 +363,7 @@ impl Logic for OrderingQueue {
         self.push.push_words.next = self.push_words.val();
         self.push.push_key.next = self.push_key.val();
         self.push.push_key_nx.next = self.push_key_nx.val();
+        self.push.push_words_nx.next = self.push_words_nx.val();
         self.push.valid.next = self.slots.valid.val();
         self.push.ordered.next = self.slots.ordered.val();
         self.push.late.next = self.slots.late.val();

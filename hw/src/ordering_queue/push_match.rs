@@ -4,9 +4,9 @@
 //! next cycle (`n_blk`), its hazard bits (`n_hz1`, `n_wt`), and its chain and fast-chain
 //! key matches (`p_ch`, `p_fa`).
 //!
-//! With a registered push the line and key compares are made a cycle ahead (`m_r`, `pc_r`,
-//! `pf_r`), between the lines and keys as they will be, so the push's dependences and chain
-//! bits start from registers.
+//! With a registered push the line, word and key compares are made a cycle ahead (`m_r`,
+//! `w_r`, `pc_r`, `pf_r`), between the lines, words and keys as they will be, so the push's
+//! dependences and chain bits start from registers.
 
 use super::{QUEUE_DEPTH, QUEUE_KEY_BITS, QUEUE_WAIT_MAX};
 use crate::line_memory::LINE_BITS;
@@ -20,9 +20,10 @@ pub(super) struct PushMatch {
     pub push_nx_keep: Signal<In, Bit>,
     pub push_words: Signal<In, Bits<4>>,
     pub push_key: Signal<In, Bits<QUEUE_KEY_BITS>>,
-    /// Registered push: the key `push_key` carries in the next cycle (with `push_nx_keep`,
-    /// `push_key` itself, whatever this says).
+    /// Registered push: the key and words `push_key` and `push_words` carry in the next
+    /// cycle (with `push_nx_keep`, themselves, whatever these say).
     pub push_key_nx: Signal<In, Bits<QUEUE_KEY_BITS>>,
+    pub push_words_nx: Signal<In, Bits<4>>,
     /// The slots (see [`super::slots::SlotData`]), this cycle's issue (`fs`) and the slot the
     /// next push takes (`fr`).
     pub valid: Signal<In, Bits<QUEUE_DEPTH>>,
@@ -55,6 +56,12 @@ pub(super) struct PushMatch {
     /// Registered push: the pushed line's matches with the slots, compared a cycle ahead.
     m_r: DFF<Bits<QUEUE_DEPTH>>,
     m_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// Registered push: the word matches `p_wm`, compared a cycle ahead like `m_r`, and
+    /// `push_words_nx` against `push_words` (the words of the slot `fr` chose).
+    w_r: DFF<Bits<QUEUE_DEPTH>>,
+    w_nx: Signal<Local, Bits<QUEUE_DEPTH>>,
+    wq: Signal<Local, Bit>,
+    vw_nx: Signal<Local, Bit>,
     /// Registered push: `p_ch` and `p_fa`, compared a cycle ahead like `m_r`.
     pc_r: DFF<Bits<QUEUE_DEPTH>>,
     pf_r: DFF<Bits<QUEUE_DEPTH>>,
@@ -94,6 +101,7 @@ impl PushMatch {
             push_words: Default::default(),
             push_key: Default::default(),
             push_key_nx: Default::default(),
+            push_words_nx: Default::default(),
             valid: Default::default(),
             ordered: Default::default(),
             late: Default::default(),
@@ -113,6 +121,10 @@ impl PushMatch {
             p_fa: Default::default(),
             m_r: Default::default(),
             m_nx: Default::default(),
+            w_r: Default::default(),
+            w_nx: Default::default(),
+            wq: Default::default(),
+            vw_nx: Default::default(),
             pc_r: Default::default(),
             pf_r: Default::default(),
             pc_nx: Default::default(),
@@ -139,7 +151,7 @@ impl PushMatch {
 impl Logic for PushMatch {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, m_r, pc_r, pf_r);
+        dff_setup!(self, clock, m_r, w_r, pc_r, pf_r);
         self.m.next = self.zero_d.val();
         self.n_dep.next = self.zero_d.val();
         self.n_blk.next = false;
@@ -183,6 +195,29 @@ impl Logic for PushMatch {
         for j in 0..QUEUE_DEPTH {
             self.vb.next = (self.words[j].val() & self.push_words.val()).any();
             self.p_wm.next = (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+        }
+        // (Registered push: the same word matches a cycle ahead, like the line's: next cycle's
+        // slot words are `push_words` at `fr` and its own elsewhere, next cycle's push words
+        // `push_words_nx`, or with `push_nx_keep` `push_words`, whose matches are already
+        // held, the slot `fr` loads matching when the push touches any word.)
+        self.wq.next = (self.push_words.val() & self.push_words_nx.val()).any();
+        self.w_nx.next = self.zero_d.val();
+        for j in 0..QUEUE_DEPTH {
+            self.vw_nx.next = (self.words[j].val() & self.push_words_nx.val()).any();
+            if self.fr.val().get_bit(j) {
+                self.vw_nx.next = self.wq.val();
+            }
+            self.w_nx.next = (self.w_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vw_nx.val().into()) << self.top_sh.val());
+        }
+        if self.push_nx_keep.val() {
+            self.w_nx.next = self.zero_d.val();
+            if self.push_words.val().any() {
+                self.w_nx.next = self.w_r.q.val() | self.fr.val();
+            }
+        }
+        self.w_r.d.next = self.w_nx.val();
+        if self.rp.val() {
+            self.p_wm.next = self.w_r.q.val();
         }
         // (Registered push: `m` keeps the raw line matches for the history's windows, whose
         // words are matched apart; the pushed entry's dependences take them at once.)

@@ -41,6 +41,7 @@ pub(super) struct Accept {
     pub push_key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     pub push_key_nx: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     pub push_words: Signal<Out, Bits<4>>,
+    pub push_words_nx: Signal<Out, Bits<4>>,
 
     form_dec: FormDecode,
     push_dec: PushDecode,
@@ -120,6 +121,7 @@ impl Accept {
             push_key: Default::default(),
             push_key_nx: Default::default(),
             push_words: Default::default(),
+            push_words_nx: Default::default(),
             form_dec: FormDecode::new(mem_bytes, regs, sh),
             push_dec: PushDecode::new(mem_bytes, regs),
             ad_valid: Default::default(),
@@ -268,6 +270,7 @@ impl Logic for Accept {
         self.push_key.next = self.zero_key.val();
         self.push_key_nx.next = self.zero_key.val();
         self.push_words.next = self.push_dec.words.val();
+        self.push_words_nx.next = self.push_dec.words.val();
         if self.regs.val() {
             self.push_valid.next = self.ac_valid.q.val();
             self.push_line.next = self.ac_line.q.val();
@@ -280,6 +283,7 @@ impl Logic for Accept {
             self.push_key.next = self.ac_key.q.val();
             self.push_key_nx.next = self.push_dec.key.val();
             self.push_words.next = self.ac_words.q.val();
+            self.push_words_nx.next = self.push_dec.words.val();
         }
         // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be
         // empty or `ac_*` loads then.)

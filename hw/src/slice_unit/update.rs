@@ -105,6 +105,7 @@ impl Logic for SliceUnit {
         self.queue.push_key.next = self.accept.push_key.val();
         self.queue.push_key_nx.next = self.accept.push_key_nx.val();
         self.queue.push_words.next = self.accept.push_words.val();
+        self.queue.push_words_nx.next = self.accept.push_words_nx.val();
         self.cov_bus.back_to_back_line.next = self.queue.cov_back_to_back.val();
 
         // ==========================================================================
