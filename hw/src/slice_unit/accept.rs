@@ -283,7 +283,6 @@ impl Logic for Accept {
             self.push_key.next = self.ac_key.q.val();
             self.push_key_nx.next = self.push_dec.key.val();
             self.push_words.next = self.ac_words.q.val();
-            self.push_words_nx.next = self.push_dec.words.val();
         }
         // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be
         // empty or `ac_*` loads then.)
