@@ -12,7 +12,7 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a 32-bit carry chain (the high halves both ways; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a carry chain (the high halves both ways, with a top bit that makes them false for 32-bit forms; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, one LUT after each chain, the *selects* of the result's candidates per half |
 //! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition) |
 //!
 //! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
@@ -81,12 +81,14 @@ pub struct IntAlu {
     ty_s64: Constant<Bits<TYPE_WIDTH>>,
     ty_s32: Constant<Bits<TYPE_WIDTH>>,
     one33: Constant<Bits<33>>,
+    bit32_33: Constant<Bits<33>>,
     bit31_32: Constant<Bits<32>>,
     zero32: Constant<Bits<32>>,
 
     // Decode of the op and type at the input (registered as the s0_ kind bits).
     is64: Signal<Local, Bit>,
     is_signed: Signal<Local, Bit>,
+    is_mm: Signal<Local, Bit>,
     // Segment 1.
     flip_lo: Signal<Local, Bits<32>>,
     flip_hi: Signal<Local, Bits<32>>,
@@ -106,16 +108,18 @@ pub struct IntAlu {
     x_blo: Signal<Local, Bits<32>>,
     x_ahi: Signal<Local, Bits<32>>,
     x_bhi: Signal<Local, Bits<32>>,
+    /// The high compares' operands with a top bit that makes them false for 32-bit forms.
+    x_ahi_lt: Signal<Local, Bits<33>>,
+    x_bhi_gt: Signal<Local, Bits<33>>,
     lt_lo: Signal<Local, Bit>,
     lt_hi: Signal<Local, Bit>,
     gt_hi: Signal<Local, Bit>,
+    /// `a < b` (at either width), and min/max's choice of `b`.
     lt: Signal<Local, Bit>,
-    take_a: Signal<Local, Bit>,
-    /// The low half's selects of the sum, the bitwise result, `a` and `b`.
+    take_b: Signal<Local, Bit>,
+    /// The low half's selects of the sum and the bitwise result.
     k_sum: Signal<Local, Bit>,
     k_bw: Signal<Local, Bit>,
-    k_a: Signal<Local, Bit>,
-    k_b: Signal<Local, Bit>,
     /// `loop_1`'s high half of `M` as segment 1 sees it: the producer's `y` high half, this
     /// cycle's (registered cut, unless the op repeats after `hold`) or `hi_fb`.
     p_hi: Signal<Local, Bits<32>>,
@@ -166,6 +170,11 @@ pub struct IntAlu {
     s0_op: HoldReplicaReg<Bits<OP_WIDTH>>,
     s0_is64: HoldReplicaReg<Bit>,
     s0_signed: HoldReplicaReg<Bit>,
+    /// min/max decoded at the input (of 64 bits; of any width) and max: each select of
+    /// `a` or `b` is then one LUT after the chains.
+    s0_mm64: HoldReplicaReg<Bit>,
+    s0_mm: HoldReplicaReg<Bit>,
+    s0_max: HoldReplicaReg<Bit>,
     s0_a: LoopReg,
     s0_b: HoldReg<Bits<64>>,
     s0_l1: HoldReg<Bit>,
@@ -241,10 +250,12 @@ impl IntAlu {
             ty_s64: ty(Type::S64),
             ty_s32: ty(Type::S32),
             one33: Constant::new(bits_u128(1)),
+            bit32_33: Constant::new(bits_u128(1 << 32)),
             bit31_32: Constant::new(bits_u128(1 << 31)),
             zero32: Constant::new(bits_u128(0)),
             is64: Default::default(),
             is_signed: Default::default(),
+            is_mm: Default::default(),
             flip_lo: Default::default(),
             flip_hi: Default::default(),
             a_lo: Default::default(),
@@ -260,15 +271,15 @@ impl IntAlu {
             x_blo: Default::default(),
             x_ahi: Default::default(),
             x_bhi: Default::default(),
+            x_ahi_lt: Default::default(),
+            x_bhi_gt: Default::default(),
             lt_lo: Default::default(),
             lt_hi: Default::default(),
             gt_hi: Default::default(),
             lt: Default::default(),
-            take_a: Default::default(),
+            take_b: Default::default(),
             k_sum: Default::default(),
             k_bw: Default::default(),
-            k_a: Default::default(),
-            k_b: Default::default(),
             p_hi: Default::default(),
             hi_m: Default::default(),
             hi_b: Default::default(),
@@ -300,6 +311,9 @@ impl IntAlu {
             s0_op: Default::default(),
             s0_is64: Default::default(),
             s0_signed: Default::default(),
+            s0_mm64: Default::default(),
+            s0_mm: Default::default(),
+            s0_max: Default::default(),
             s0_a: Default::default(),
             s0_b: Default::default(),
             s0_l1: Default::default(),
@@ -314,7 +328,7 @@ impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(
-            self, clock, s0_op, s0_is64, s0_signed, s0_a, s0_b, s0_l1, lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold,
+            self, clock, s0_op, s0_is64, s0_signed, s0_mm64, s0_mm, s0_max, s0_a, s0_b, s0_l1, lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold,
             c1_inc, c1_dec, c1_s_fast, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor, c1_h_a,
             c1_h_b
         );
@@ -331,6 +345,13 @@ impl Logic for IntAlu {
         self.s0_is64.d.next = self.is64.val();
         self.s0_signed.d.next = self.is_signed.val();
         self.s0_l1.d.next = self.loop_1.val();
+        self.is_mm.next = (self.op.val() == self.op_min.val()) || (self.op.val() == self.op_max.val());
+        self.s0_mm64.d.next = self.is_mm.val() && self.is64.val();
+        self.s0_mm.d.next = self.is_mm.val();
+        self.s0_max.d.next = self.op.val() == self.op_max.val();
+        self.s0_mm64.hold.next = self.hold.val();
+        self.s0_mm.hold.next = self.hold.val();
+        self.s0_max.hold.next = self.hold.val();
         self.s0_op.hold.next = self.hold.val();
         self.s0_is64.hold.next = self.hold.val();
         self.s0_signed.hold.next = self.hold.val();
@@ -390,14 +411,19 @@ impl Logic for IntAlu {
         self.x_ahi.next = self.a_hi.val() ^ self.flip_hi.val();
         self.x_bhi.next = self.b_hi.val() ^ self.flip_hi.val();
         self.lt_lo.next = self.x_alo.val() < self.x_blo.val();
-        self.lt_hi.next = self.x_ahi.val() < self.x_bhi.val();
-        self.gt_hi.next = self.x_bhi.val() < self.x_ahi.val();
-        self.lt.next = self.lt_lo.val();
-        if self.s0_is64.q.val() {
-            self.lt.next = self.lt_hi.val() || (!self.gt_hi.val() && self.lt_lo.val());
+        // (For 32-bit forms a top bit set on the left makes both high compares false, in
+        // the chains: `lt` is then the low compare with no width select after them.)
+        self.x_ahi_lt.next = bit_cast::<33, 32>(self.x_ahi.val());
+        self.x_bhi_gt.next = bit_cast::<33, 32>(self.x_bhi.val());
+        if !self.s0_is64.q.val() {
+            self.x_ahi_lt.next = self.x_ahi_lt.val() | self.bit32_33.val();
+            self.x_bhi_gt.next = self.x_bhi_gt.val() | self.bit32_33.val();
         }
-        // min: a < b ? a : b; max: a < b ? b : a.
-        self.take_a.next = self.lt.val() != (self.s0_op.q.val() == self.op_max.val());
+        self.lt_hi.next = self.x_ahi_lt.val() < bit_cast::<33, 32>(self.x_bhi.val());
+        self.gt_hi.next = self.x_bhi_gt.val() < bit_cast::<33, 32>(self.x_ahi.val());
+        self.lt.next = self.lt_hi.val() || (!self.gt_hi.val() && self.lt_lo.val());
+        // min: a < b ? a : b; max: a < b ? b : a (`b` when `a < b` is max).
+        self.take_b.next = self.lt.val() == self.s0_max.q.val();
         // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1 (u32 forms: low
         // halves, unsigned, so `lt_lo` is `M < b`). `M - 1`'s borrow out is `M == 0`.
         self.c1_inc.d.next = self.a_lo.val() + self.one33.val().get_bits::<32>(0);
@@ -409,8 +435,6 @@ impl Logic for IntAlu {
         // The selects: at most one per half is high.
         self.k_sum.next = false;
         self.k_bw.next = false;
-        self.k_a.next = false;
-        self.k_b.next = false;
         self.c1_s_inc.d.next = false;
         if self.s0_op.q.val() == self.op_add.val() {
             self.k_sum.next = true;
@@ -421,23 +445,19 @@ impl Logic for IntAlu {
         {
             self.k_bw.next = true;
         }
-        if (self.s0_op.q.val() == self.op_min.val()) || (self.s0_op.q.val() == self.op_max.val()) {
-            self.k_a.next = self.take_a.val();
-            self.k_b.next = !self.take_a.val();
-        }
         if self.s0_op.q.val() == self.op_inc.val() {
             self.c1_s_inc.d.next = self.lt_lo.val();
         }
         self.c1_k_dec.d.next = self.s0_op.q.val() == self.op_dec.val();
         self.c1_s_fast.d.next = self.k_sum.val() || self.k_bw.val();
-        self.c1_s_a.d.next = self.k_a.val();
-        self.c1_s_b.d.next = self.k_b.val();
+        self.c1_s_a.d.next = self.s0_mm.q.val() && !self.take_b.val();
+        self.c1_s_b.d.next = self.s0_mm.q.val() && self.take_b.val();
         self.c1_h_sum.d.next = self.s0_is64.q.val() && self.k_sum.val();
         self.c1_h_and.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_and.val());
         self.c1_h_or.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_or.val());
         self.c1_h_xor.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_xor.val());
-        self.c1_h_a.d.next = self.s0_is64.q.val() && self.k_a.val();
-        self.c1_h_b.d.next = self.s0_is64.q.val() && self.k_b.val();
+        self.c1_h_a.d.next = self.s0_mm64.q.val() && !self.take_b.val();
+        self.c1_h_b.d.next = self.s0_mm64.q.val() && self.take_b.val();
 
         // ==========================================================================
         // Segment 2 (after the c1_ cut, drives `y`): the fast high result, from `M`'s high

@@ -341,7 +341,6 @@ impl Logic for EntryWait {
                 self.d_next.next = self.k_dep.val();
             }
             self.e_cnt[i].d.next = (self.k_cnt.val() >> 1) | self.k_wt.val();
-            self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
             // Whether the entry waits for a result in the next cycle (`k_cnt` bit 0), as
             // eligibility needs it. With a registered push, not from the issued slot's window
             // (`i_wt`, an AND-OR over the slots): an entry that stays blocked on its line is
@@ -353,6 +352,13 @@ impl Logic for EntryWait {
                 self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
                     || (self.e_dw[i].q.val() & self.last_fs[i].val()).any()
                     || (self.ph_we.val().get_bit(i) && self.ph_or.val().get_bit(1));
+            }
+            // Waits for a result in the next cycle (coverage): with a registered push the same
+            // bit as eligibility's, not the count's (its issued-window select is the longest
+            // path to a register that only coverage reads).
+            self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
+            if self.rp.val() {
+                self.e_hzc[i].d.next = self.k_c0.val();
             }
             // (`!fs[i]` as the pick's terms: see `blk`; the pick takes `elig & !fb`.)
             self.e_elig[i].d.next = self.valid.val().get_bit(i)
