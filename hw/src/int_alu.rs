@@ -176,7 +176,9 @@ pub struct IntAlu {
     s0_mm: HoldReplicaReg<Bit>,
     s0_max: HoldReplicaReg<Bit>,
     s0_a: LoopReg,
-    s0_b: HoldReg<Bits<64>>,
+    /// (Each lane keeps its own: the unit's lanes overlap, lane 0's high half being lane 1's
+    /// low half, and one merged register fed both lanes' compares, placed apart.)
+    s0_b: HoldReplicaReg<Bits<64>>,
     s0_l1: HoldReg<Bit>,
     // The sources of `loop_1` (registers, not cuts: no combinational loop at one stage;
     // blocks of their own, so that no statement group here reads `hold` and writes `y`).
@@ -188,7 +190,8 @@ pub struct IntAlu {
 
 /// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. A block of
 /// its own, so that no statement group that reads `a` writes `y` (Verilator would see a loop
-/// from `a` to `y` through the unit's chain select).
+/// from `a` to `y` through the unit's chain select). A replica: the unit's lanes overlap, as
+/// for `s0_b`.
 #[derive(LogicBlock, Default)]
 pub struct LoopReg {
     pub clock: Signal<In, Clock>,
@@ -197,18 +200,17 @@ pub struct LoopReg {
     pub take_y: Signal<In, Bit>,
     pub hold: Signal<In, Bit>,
     pub q: Signal<Out, Bits<64>>,
-    r: DFF<Bits<64>>,
+    r: HoldReplicaReg<Bits<64>>,
 }
 
 impl Logic for LoopReg {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r);
-        if !self.hold.val() {
-            self.r.d.next = self.a.val();
-            if self.take_y.val() {
-                self.r.d.next = self.y.val();
-            }
+        self.r.clock.next = self.clock.val();
+        self.r.hold.next = self.hold.val();
+        self.r.d.next = self.a.val();
+        if self.take_y.val() {
+            self.r.d.next = self.y.val();
         }
         self.q.next = self.r.q.val();
     }
