@@ -171,7 +171,7 @@ pub struct IntAlu {
     s0_is64: HoldReplicaReg<Bit>,
     s0_signed: HoldReplicaReg<Bit>,
     /// min/max decoded at the input (of 64 bits; of any width) and max: each select of
-    /// `a` or `b` is then one LUT after the chains.
+    /// `a` or `b` is then a 5-input function of the compare chains.
     s0_mm64: HoldReplicaReg<Bit>,
     s0_mm: HoldReplicaReg<Bit>,
     s0_max: HoldReplicaReg<Bit>,
