@@ -12,7 +12,7 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a carry chain (the high halves both ways, with a top bit that makes them false for 32-bit forms; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, one LUT after each chain, the *selects* of the result's candidates per half |
+//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a carry chain (the high halves both ways, with a top bit that makes them false for 32-bit forms; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, the *selects* of the result's candidates per half (each a function of at most five chain outputs and decoded input bits) |
 //! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition) |
 //!
 //! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an

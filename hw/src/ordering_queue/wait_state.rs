@@ -353,13 +353,10 @@ impl Logic for EntryWait {
                     || (self.e_dw[i].q.val() & self.last_fs[i].val()).any()
                     || (self.ph_we.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
-            // Waits for a result in the next cycle (coverage): with a registered push the same
-            // bit as eligibility's, not the count's (its issued-window select is the longest
-            // path to a register that only coverage reads).
-            self.e_hzc[i].d.next = self.k_hz1.val() || self.k_cnt.val().get_bit(0);
-            if self.rp.val() {
-                self.e_hzc[i].d.next = self.k_c0.val();
-            }
+            // Waits for a result in the next cycle (coverage): eligibility's bit (with a
+            // registered push not the count's, whose issued-window select is the longest path
+            // to a register only coverage reads; `k_hz1` is then low).
+            self.e_hzc[i].d.next = self.k_hz1.val() || self.k_c0.val();
             // (`!fs[i]` as the pick's terms: see `blk`; the pick takes `elig & !fb`.)
             self.e_elig[i].d.next = self.valid.val().get_bit(i)
                 && (self.blk.val().get_bit(i) || !self.e_elig[i].q.val() || self.e_fb[i].q.val() || !self.pick_en.val())
