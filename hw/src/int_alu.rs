@@ -12,14 +12,15 @@
 //!
 //! | segment | work |
 //! | --- | --- |
-//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a carry chain (the high halves both ways, with a top bit that makes them false for 32-bit forms; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, the *selects* of the result's candidates per half (each a function of at most five chain outputs and decoded input bits) |
-//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (dec's `b` or `M - 1` by its registered condition) |
+//! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a carry chain (the high halves both ways, with a top bit that makes them false for 32-bit forms; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, min/max's choice of `b` (one LUT: `a < b` from three chains, and max), inc's select |
+//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (min/max's `a` or `b` by its registered choice, dec's `b` or `M - 1` by its registered condition), the high sum ORed in last |
 //!
 //! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
 //! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
 //! where it is made (a chain of integer reductions to one address runs every `int_stages`
 //! cycles). With the decisions made in segment 1, the loop's last segment is the high sum's
-//! carry chain (fed by registers), the AND-OR and the 2:1 operand select.
+//! carry chain (fed by registers) and one LUT: the register's input is `(take_y ? yg : a) |
+//! sum`, where `yg` (the rest of `y`, from registers) is selected beside the chain.
 //!
 //! `loop_1` chains fast forms of one width every cycle: with it, an add/and/or/xor whose
 //! producer (the op presented one cycle earlier, also add/and/or/xor of that width) is one
@@ -28,7 +29,8 @@
 //! op), a cycle after the producer's segment 1: its loop is the operand's 2:1 select, a
 //! 32-bit carry chain and the sum/bitwise select. The high half is selected before the cut
 //! (`c1_m_hi`): with a registered cut it is this cycle's `y` (the producer is in segment 2),
-//! so segment 2's loop is the high carry chain, fed by registers, the AND-OR and that select;
+//! so segment 2's loop is the high carry chain, fed by registers, and one LUT (the sum ORed
+//! into the select of the rest);
 //! with a wire it is `hi_fb`, `y`'s high half registered. `lo_fb` and `hi_fb` keep their
 //! value while the op's registers hold (`lo_fb` with `hold`, `hi_fb` a cycle later with it,
 //! `c1_hold`): a held op computes the same result again (from `hi_fb`, its producer's result
@@ -103,7 +105,8 @@ pub struct IntAlu {
     bw_lo: Signal<Local, Bits<32>>,
     fast_lo: Signal<Local, Bits<32>>,
     dec33: Signal<Local, Bits<33>>,
-    /// The compared halves (sign bit flipped for signed forms) and their compares.
+    /// The compared halves (sign bit flipped for signed forms, by registered flips) and their
+    /// compares.
     x_alo: Signal<Local, Bits<32>>,
     x_blo: Signal<Local, Bits<32>>,
     x_ahi: Signal<Local, Bits<32>>,
@@ -114,9 +117,8 @@ pub struct IntAlu {
     lt_lo: Signal<Local, Bit>,
     lt_hi: Signal<Local, Bit>,
     gt_hi: Signal<Local, Bit>,
-    /// `a < b` (at either width), and min/max's choice of `b`.
+    /// `a < b` (at either width).
     lt: Signal<Local, Bit>,
-    take_b: Signal<Local, Bit>,
     /// The low half's selects of the sum and the bitwise result.
     k_sum: Signal<Local, Bit>,
     k_bw: Signal<Local, Bit>,
@@ -130,6 +132,14 @@ pub struct IntAlu {
     hi_ca: Signal<Local, Bits<33>>,
     hi_cb: Signal<Local, Bits<33>>,
     hi_x: Signal<Local, Bits<33>>,
+    /// The high sum (`hi_x`'s bits 32..1) and the rest of `y`'s high half: the sum, last of
+    /// the carry chain, joins each user in one LUT (`y`, `c1_m_hi`, `s0_a`'s loop).
+    hi_sum: Signal<Local, Bits<32>>,
+    y_hg: Signal<Local, Bits<32>>,
+    m_hg: Signal<Local, Bits<32>>,
+    k_m_sum: Signal<Local, Bit>,
+    y_hx: Signal<Local, Bits<32>>,
+    m_hx: Signal<Local, Bits<32>>,
     y_lo: Signal<Local, Bits<32>>,
     y_hi: Signal<Local, Bits<32>>,
 
@@ -146,22 +156,23 @@ pub struct IntAlu {
     /// `M + 1` and `M - 1` of the low halves (inc/dec are u32 forms only).
     c1_inc: Cut<Bits<32>>,
     c1_dec: Cut<Bits<32>>,
-    /// The low half's selects: the fast result, `a`, `b` (min/max), `M + 1`; dec, and its
-    /// condition `M == 0 || M > b` (the result `b`, else `M - 1`).
+    /// The low half's selects: the fast result, min/max (of `a` or `b` by `c1_take_b`),
+    /// `M + 1`; dec, and its condition `M == 0 || M > b` (the result `b`, else `M - 1`).
     c1_s_fast: Cut<Bit>,
-    c1_s_a: Cut<Bit>,
-    c1_s_b: Cut<Bit>,
+    c1_s_mm: Cut<Bit>,
     c1_s_inc: Cut<Bit>,
     c1_k_dec: Cut<Bit>,
     c1_dec_b: Cut<Bit>,
     /// The high half's selects (all low for 32-bit forms, whose high half is zero): the high
-    /// sum, the high halves' and, or, xor, `a`, `b`.
+    /// sum, the high halves' and, or, xor, min/max.
     c1_h_sum: Cut<Bit>,
     c1_h_and: Cut<Bit>,
     c1_h_or: Cut<Bit>,
     c1_h_xor: Cut<Bit>,
-    c1_h_a: Cut<Bit>,
-    c1_h_b: Cut<Bit>,
+    c1_h_mm: Cut<Bit>,
+    /// min/max's choice of `b`: `a < b` is max (one LUT of the compare chains and `s0_max`;
+    /// the op and width are in the selects above, decoded at the input).
+    c1_take_b: Cut<Bit>,
 
     // Input registers (the result is computed from them). The op's decode holds with the
     // operands and each lane keeps its own (`HoldReplicaReg`): as plain registers, Yosys
@@ -169,12 +180,18 @@ pub struct IntAlu {
     // sign flips is a critical path at 150 MHz.
     s0_op: HoldReplicaReg<Bits<OP_WIDTH>>,
     s0_is64: HoldReplicaReg<Bit>,
-    s0_signed: HoldReplicaReg<Bit>,
-    /// min/max decoded at the input (of 64 bits; of any width) and max: each select of
-    /// `a` or `b` is then a 5-input function of the compare chains.
+    /// The compares' controls decoded at the input: the sign flips of the low and the high
+    /// half and the high compares' top bit (32-bit forms), so that the chains' operand bits
+    /// are registers or one XOR of two.
+    s0_flo: HoldReplicaReg<Bit>,
+    s0_fhi: HoldReplicaReg<Bit>,
+    s0_n64: HoldReplicaReg<Bit>,
+    /// min/max decoded at the input (of 64 bits; of any width), max and inc: the selects
+    /// after the compare chains are then one LUT each.
     s0_mm64: HoldReplicaReg<Bit>,
     s0_mm: HoldReplicaReg<Bit>,
     s0_max: HoldReplicaReg<Bit>,
+    s0_inc: HoldReplicaReg<Bit>,
     s0_a: LoopReg,
     /// (Each lane keeps its own: the unit's lanes overlap, lane 0's high half being lane 1's
     /// low half, and one merged register fed both lanes' compares, placed apart.)
@@ -188,19 +205,28 @@ pub struct IntAlu {
     cut_on: Constant<Bit>,
 }
 
-/// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. A block of
-/// its own, so that no statement group that reads `a` writes `y` (Verilator would see a loop
-/// from `a` to `y` through the unit's chain select). A replica: the unit's lanes overlap, as
-/// for `s0_b`.
+/// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. `y` comes
+/// in parts, `yg` (all but the high sum) and the high sum with its select, so that the sum,
+/// last of its carry chain, is one LUT from the register: `(take_y ? yg : a) | sum`. A block
+/// of its own, so that no statement group that reads `a` writes `y` (Verilator would see a
+/// loop from `a` to `y` through the unit's chain select). A replica: the unit's lanes overlap,
+/// as for `s0_b`.
 #[derive(LogicBlock, Default)]
 pub struct LoopReg {
     pub clock: Signal<In, Clock>,
     pub a: Signal<In, Bits<64>>,
-    pub y: Signal<In, Bits<64>>,
+    /// `y` without the high sum: its low half, and the high half's other candidates.
+    pub yg: Signal<In, Bits<64>>,
+    /// The high sum, part of `y`'s high half when `k_sum`.
+    pub hi_sum: Signal<In, Bits<32>>,
+    pub k_sum: Signal<In, Bit>,
     pub take_y: Signal<In, Bit>,
     pub hold: Signal<In, Bit>,
     pub q: Signal<Out, Bits<64>>,
     r: HoldReplicaReg<Bits<64>>,
+    /// The register's input without the sum, and the sum where it is taken.
+    d_g: Signal<Local, Bits<64>>,
+    d_x: Signal<Local, Bits<64>>,
 }
 
 impl Logic for LoopReg {
@@ -208,10 +234,15 @@ impl Logic for LoopReg {
     fn update(&mut self) {
         self.r.clock.next = self.clock.val();
         self.r.hold.next = self.hold.val();
-        self.r.d.next = self.a.val();
+        self.d_g.next = self.a.val();
         if self.take_y.val() {
-            self.r.d.next = self.y.val();
+            self.d_g.next = self.yg.val();
         }
+        self.d_x.next = 0.into();
+        if self.take_y.val() && self.k_sum.val() {
+            self.d_x.next = bit_cast::<64, 32>(self.hi_sum.val()) << 32;
+        }
+        self.r.d.next = self.d_g.val() | self.d_x.val();
         self.q.next = self.r.q.val();
     }
 }
@@ -279,7 +310,6 @@ impl IntAlu {
             lt_hi: Default::default(),
             gt_hi: Default::default(),
             lt: Default::default(),
-            take_b: Default::default(),
             k_sum: Default::default(),
             k_bw: Default::default(),
             p_hi: Default::default(),
@@ -288,6 +318,12 @@ impl IntAlu {
             hi_ca: Default::default(),
             hi_cb: Default::default(),
             hi_x: Default::default(),
+            hi_sum: Default::default(),
+            y_hg: Default::default(),
+            m_hg: Default::default(),
+            k_m_sum: Default::default(),
+            y_hx: Default::default(),
+            m_hx: Default::default(),
             y_lo: Default::default(),
             y_hi: Default::default(),
             c1_a_lo: Cut::new(on),
@@ -299,8 +335,7 @@ impl IntAlu {
             c1_inc: Cut::new(on),
             c1_dec: Cut::new(on),
             c1_s_fast: Cut::new(on),
-            c1_s_a: Cut::new(on),
-            c1_s_b: Cut::new(on),
+            c1_s_mm: Cut::new(on),
             c1_s_inc: Cut::new(on),
             c1_k_dec: Cut::new(on),
             c1_dec_b: Cut::new(on),
@@ -308,14 +343,17 @@ impl IntAlu {
             c1_h_and: Cut::new(on),
             c1_h_or: Cut::new(on),
             c1_h_xor: Cut::new(on),
-            c1_h_a: Cut::new(on),
-            c1_h_b: Cut::new(on),
+            c1_h_mm: Cut::new(on),
+            c1_take_b: Cut::new(on),
             s0_op: Default::default(),
             s0_is64: Default::default(),
-            s0_signed: Default::default(),
+            s0_flo: Default::default(),
+            s0_fhi: Default::default(),
+            s0_n64: Default::default(),
             s0_mm64: Default::default(),
             s0_mm: Default::default(),
             s0_max: Default::default(),
+            s0_inc: Default::default(),
             s0_a: Default::default(),
             s0_b: Default::default(),
             s0_l1: Default::default(),
@@ -330,14 +368,14 @@ impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(
-            self, clock, s0_op, s0_is64, s0_signed, s0_mm64, s0_mm, s0_max, s0_a, s0_b, s0_l1, lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold,
-            c1_inc, c1_dec, c1_s_fast, c1_s_a, c1_s_b, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor, c1_h_a,
-            c1_h_b
+            self, clock, s0_op, s0_is64, s0_flo, s0_fhi, s0_n64, s0_mm64, s0_mm, s0_max, s0_inc, s0_a, s0_b, s0_l1,
+            lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold, c1_inc, c1_dec, c1_s_fast, c1_s_mm, c1_s_inc,
+            c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor, c1_h_mm, c1_take_b
         );
 
         // ==========================================================================
-        // Input registers (s0_): the op, the type decoded to width and signedness, `loop_1`
-        // (the operands are loaded last, after `y`: the loop).
+        // Input registers (s0_): the op, its width, the compares' controls, min/max, inc,
+        // `loop_1` (the operands are loaded last, after `y`: the loop).
         // ==========================================================================
         self.is64.next = (self.ty.val() == self.ty_b64.val())
             || (self.ty.val() == self.ty_u64.val())
@@ -345,7 +383,10 @@ impl Logic for IntAlu {
         self.is_signed.next = (self.ty.val() == self.ty_s64.val()) || (self.ty.val() == self.ty_s32.val());
         self.s0_op.d.next = self.op.val();
         self.s0_is64.d.next = self.is64.val();
-        self.s0_signed.d.next = self.is_signed.val();
+        self.s0_flo.d.next = self.is_signed.val() && !self.is64.val();
+        self.s0_fhi.d.next = self.is_signed.val() && self.is64.val();
+        self.s0_n64.d.next = !self.is64.val();
+        self.s0_inc.d.next = self.op.val() == self.op_inc.val();
         self.s0_l1.d.next = self.loop_1.val();
         self.is_mm.next = (self.op.val() == self.op_min.val()) || (self.op.val() == self.op_max.val());
         self.s0_mm64.d.next = self.is_mm.val() && self.is64.val();
@@ -356,7 +397,10 @@ impl Logic for IntAlu {
         self.s0_max.hold.next = self.hold.val();
         self.s0_op.hold.next = self.hold.val();
         self.s0_is64.hold.next = self.hold.val();
-        self.s0_signed.hold.next = self.hold.val();
+        self.s0_flo.hold.next = self.hold.val();
+        self.s0_fhi.hold.next = self.hold.val();
+        self.s0_n64.hold.next = self.hold.val();
+        self.s0_inc.hold.next = self.hold.val();
         self.s0_a.hold.next = self.hold.val();
         self.s0_b.hold.next = self.hold.val();
         self.s0_l1.hold.next = self.hold.val();
@@ -370,12 +414,11 @@ impl Logic for IntAlu {
         // for s32, of the high half for s64.
         self.flip_lo.next = self.zero32.val();
         self.flip_hi.next = self.zero32.val();
-        if self.s0_signed.q.val() {
-            if self.s0_is64.q.val() {
-                self.flip_hi.next = self.bit31_32.val();
-            } else {
-                self.flip_lo.next = self.bit31_32.val();
-            }
+        if self.s0_flo.q.val() {
+            self.flip_lo.next = self.bit31_32.val();
+        }
+        if self.s0_fhi.q.val() {
+            self.flip_hi.next = self.bit31_32.val();
         }
         self.a_lo.next = self.s0_a.q.val().get_bits::<32>(0);
         self.b_lo.next = self.s0_b.q.val().get_bits::<32>(0);
@@ -417,7 +460,7 @@ impl Logic for IntAlu {
         // the chains: `lt` is then the low compare with no width select after them.)
         self.x_ahi_lt.next = bit_cast::<33, 32>(self.x_ahi.val());
         self.x_bhi_gt.next = bit_cast::<33, 32>(self.x_bhi.val());
-        if !self.s0_is64.q.val() {
+        if self.s0_n64.q.val() {
             self.x_ahi_lt.next = self.x_ahi_lt.val() | self.bit32_33.val();
             self.x_bhi_gt.next = self.x_bhi_gt.val() | self.bit32_33.val();
         }
@@ -425,7 +468,7 @@ impl Logic for IntAlu {
         self.gt_hi.next = self.x_bhi_gt.val() < bit_cast::<33, 32>(self.x_ahi.val());
         self.lt.next = self.lt_hi.val() || (!self.gt_hi.val() && self.lt_lo.val());
         // min: a < b ? a : b; max: a < b ? b : a (`b` when `a < b` is max).
-        self.take_b.next = self.lt.val() == self.s0_max.q.val();
+        self.c1_take_b.d.next = self.lt.val() == self.s0_max.q.val();
         // inc: (M >= b) ? 0 : M + 1; dec: (M == 0 || M > b) ? b : M - 1 (u32 forms: low
         // halves, unsigned, so `lt_lo` is `M < b`). `M - 1`'s borrow out is `M == 0`.
         self.c1_inc.d.next = self.a_lo.val() + self.one33.val().get_bits::<32>(0);
@@ -447,19 +490,17 @@ impl Logic for IntAlu {
         {
             self.k_bw.next = true;
         }
-        if self.s0_op.q.val() == self.op_inc.val() {
+        if self.s0_inc.q.val() {
             self.c1_s_inc.d.next = self.lt_lo.val();
         }
         self.c1_k_dec.d.next = self.s0_op.q.val() == self.op_dec.val();
         self.c1_s_fast.d.next = self.k_sum.val() || self.k_bw.val();
-        self.c1_s_a.d.next = self.s0_mm.q.val() && !self.take_b.val();
-        self.c1_s_b.d.next = self.s0_mm.q.val() && self.take_b.val();
+        self.c1_s_mm.d.next = self.s0_mm.q.val();
         self.c1_h_sum.d.next = self.s0_is64.q.val() && self.k_sum.val();
         self.c1_h_and.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_and.val());
         self.c1_h_or.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_or.val());
         self.c1_h_xor.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_xor.val());
-        self.c1_h_a.d.next = self.s0_mm64.q.val() && !self.take_b.val();
-        self.c1_h_b.d.next = self.s0_mm64.q.val() && self.take_b.val();
+        self.c1_h_mm.d.next = self.s0_mm64.q.val();
 
         // ==========================================================================
         // Segment 2 (after the c1_ cut, drives `y`): the fast high result, from `M`'s high
@@ -480,11 +521,12 @@ impl Logic for IntAlu {
         if self.c1_s_fast.q.val() {
             self.y_lo.next = self.y_lo.val() | self.c1_fast_lo.q.val();
         }
-        if self.c1_s_a.q.val() {
-            self.y_lo.next = self.y_lo.val() | self.c1_a_lo.q.val();
-        }
-        if self.c1_s_b.q.val() {
-            self.y_lo.next = self.y_lo.val() | self.c1_b.q.val().get_bits::<32>(0);
+        if self.c1_s_mm.q.val() {
+            if self.c1_take_b.q.val() {
+                self.y_lo.next = self.y_lo.val() | self.c1_b.q.val().get_bits::<32>(0);
+            } else {
+                self.y_lo.next = self.y_lo.val() | self.c1_a_lo.q.val();
+            }
         }
         if self.c1_s_inc.q.val() {
             self.y_lo.next = self.y_lo.val() | self.c1_inc.q.val();
@@ -496,25 +538,29 @@ impl Logic for IntAlu {
                 self.y_lo.next = self.y_lo.val() | self.c1_dec.q.val();
             }
         }
-        self.y_hi.next = self.zero32.val();
-        if self.c1_h_sum.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.hi_x.val().get_bits::<32>(1);
-        }
+        self.y_hg.next = self.zero32.val();
         if self.c1_h_and.q.val() {
-            self.y_hi.next = self.y_hi.val() | (self.hi_m.val() & self.hi_b.val());
+            self.y_hg.next = self.y_hg.val() | (self.hi_m.val() & self.hi_b.val());
         }
         if self.c1_h_or.q.val() {
-            self.y_hi.next = self.y_hi.val() | (self.hi_m.val() | self.hi_b.val());
+            self.y_hg.next = self.y_hg.val() | (self.hi_m.val() | self.hi_b.val());
         }
         if self.c1_h_xor.q.val() {
-            self.y_hi.next = self.y_hi.val() | (self.hi_m.val() ^ self.hi_b.val());
+            self.y_hg.next = self.y_hg.val() | (self.hi_m.val() ^ self.hi_b.val());
         }
-        if self.c1_h_a.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.hi_m.val();
+        if self.c1_h_mm.q.val() {
+            if self.c1_take_b.q.val() {
+                self.y_hg.next = self.y_hg.val() | self.hi_b.val();
+            } else {
+                self.y_hg.next = self.y_hg.val() | self.hi_m.val();
+            }
         }
-        if self.c1_h_b.q.val() {
-            self.y_hi.next = self.y_hi.val() | self.hi_b.val();
+        self.hi_sum.next = self.hi_x.val().get_bits::<32>(1);
+        self.y_hx.next = self.zero32.val();
+        if self.c1_h_sum.q.val() {
+            self.y_hx.next = self.hi_sum.val();
         }
+        self.y_hi.next = self.y_hg.val() | self.y_hx.val();
         self.y.next = (bit_cast::<64, 32>(self.y_hi.val()) << 32) | bit_cast::<64, 32>(self.y_lo.val());
         // `hi_fb` keeps its value while the cut holds the op of a held cycle.
         self.hi_fb.d.next = self.y_hi.val();
@@ -523,18 +569,28 @@ impl Logic for IntAlu {
         // that is this cycle's `y` (the producer is in segment 2), or `hi_fb` when the op
         // repeats after a `hold` cycle (the producer's result was the cycle before); with a
         // wire, `hi_fb`.
+        // (The high sum joins last: `p_hi` is `y_hg` or `hi_fb`, and the sum is ORed in
+        // when `p_hi` is this cycle's `y` of a sum.)
         self.p_hi.next = self.hi_fb.q.val();
         if self.cut_on.val() && !self.c1_hold.q.val() {
-            self.p_hi.next = self.y_hi.val();
+            self.p_hi.next = self.y_hg.val();
         }
-        self.c1_m_hi.d.next = self.a_hi.val();
+        self.m_hg.next = self.a_hi.val();
         if self.s0_l1.q.val() {
-            self.c1_m_hi.d.next = self.p_hi.val();
+            self.m_hg.next = self.p_hi.val();
         }
+        self.k_m_sum.next = self.s0_l1.q.val() && self.cut_on.val() && !self.c1_hold.q.val() && self.c1_h_sum.q.val();
+        self.m_hx.next = self.zero32.val();
+        if self.k_m_sum.val() {
+            self.m_hx.next = self.hi_sum.val();
+        }
+        self.c1_m_hi.d.next = self.m_hg.val() | self.m_hx.val();
 
         // The operands, `M` from the input or the loop.
         self.s0_a.a.next = self.a.val();
-        self.s0_a.y.next = self.y.val();
+        self.s0_a.yg.next = (bit_cast::<64, 32>(self.y_hg.val()) << 32) | bit_cast::<64, 32>(self.y_lo.val());
+        self.s0_a.hi_sum.next = self.hi_sum.val();
+        self.s0_a.k_sum.next = self.c1_h_sum.q.val();
         self.s0_a.take_y.next = self.loop_a.val();
         self.s0_b.d.next = self.b.val();
     }
