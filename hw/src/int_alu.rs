@@ -123,7 +123,8 @@ pub struct IntAlu {
     k_sum: Signal<Local, Bit>,
     k_bw: Signal<Local, Bit>,
     /// `loop_1`'s high half of `M` as segment 1 sees it: the producer's `y` high half, this
-    /// cycle's (registered cut, unless the op repeats after `hold`) or `hi_fb`.
+    /// cycle's (registered cut, unless the op repeats after `hold`) or `hi_fb`; this
+    /// cycle's without the high sum, which `m_hx` ORs in after the select (`m_hg`).
     p_hi: Signal<Local, Bits<32>>,
     // Segment 2: the fast high result `hi_x = {m, cy} + {b, cy}` (bits 32..1: one carry
     // chain with the low carry in, fed by the cut's registers).
@@ -211,7 +212,7 @@ pub struct IntAlu {
 /// of its own, so that no statement group that reads `a` writes `y` (Verilator would see a
 /// loop from `a` to `y` through the unit's chain select). A replica: the unit's lanes overlap,
 /// as for `s0_b`.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct LoopReg {
     pub clock: Signal<In, Clock>,
     pub a: Signal<In, Bits<64>>,
@@ -227,6 +228,26 @@ pub struct LoopReg {
     /// The register's input without the sum, and the sum where it is taken.
     d_g: Signal<Local, Bits<64>>,
     d_x: Signal<Local, Bits<64>>,
+    zero64: Constant<Bits<64>>,
+}
+
+impl Default for LoopReg {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            a: Default::default(),
+            yg: Default::default(),
+            hi_sum: Default::default(),
+            k_sum: Default::default(),
+            take_y: Default::default(),
+            hold: Default::default(),
+            q: Default::default(),
+            r: Default::default(),
+            d_g: Default::default(),
+            d_x: Default::default(),
+            zero64: Constant::new(bits_u128(0)),
+        }
+    }
 }
 
 impl Logic for LoopReg {
@@ -238,7 +259,7 @@ impl Logic for LoopReg {
         if self.take_y.val() {
             self.d_g.next = self.yg.val();
         }
-        self.d_x.next = 0.into();
+        self.d_x.next = self.zero64.val();
         if self.take_y.val() && self.k_sum.val() {
             self.d_x.next = bit_cast::<64, 32>(self.hi_sum.val()) << 32;
         }
