@@ -31,4 +31,13 @@ if ! command -v cargo >/dev/null; then
   echo "setup: cargo not found: install Rust from https://rustup.rs, then run this again" >&2
   exit 1
 fi
+# rustfmt: the tests check that the workspace is formatted.
+if ! cargo fmt --version >/dev/null 2>&1; then
+  if command -v rustup >/dev/null; then
+    rustup component add rustfmt
+  else
+    echo "setup: cargo fmt not found: install rustfmt with your Rust toolchain, then run this again" >&2
+    exit 1
+  fi
+fi
 echo "setup: $(verilator --version | head -1), $(yosys -V | head -1), $(iverilog -V 2>/dev/null | head -1), $(z3 --version), $(cargo --version)"

@@ -61,9 +61,7 @@ fn fail(msg: impl AsRef<str>) -> ! {
 }
 
 fn run(cmd: &mut Command, what: &str) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| fail(format!("{what}: cannot start {:?}: {e}", cmd.get_program())));
+    let out = cmd.output().unwrap_or_else(|e| fail(format!("{what}: cannot start {:?}: {e}", cmd.get_program())));
     if !out.status.success() {
         fail(format!(
             "{what} failed ({}): {:?}\n--- stdout\n{}\n--- stderr\n{}",
@@ -78,7 +76,15 @@ fn run(cmd: &mut Command, what: &str) {
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    for p in ["../hw/src", "../sim/src", "../hw/Cargo.toml", "../sim/Cargo.toml", "csrc", "build.rs", "src/verilator_flags.rs"] {
+    for p in [
+        "../hw/src",
+        "../sim/src",
+        "../hw/Cargo.toml",
+        "../sim/Cargo.toml",
+        "csrc",
+        "build.rs",
+        "src/verilator_flags.rs",
+    ] {
         println!("cargo:rerun-if-changed={}", manifest.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=VERILATOR");
@@ -90,9 +96,9 @@ fn main() {
             "`{verilator} --version` failed: {}; the RTL cosimulation needs Verilator: {INSTALL_HINT}",
             String::from_utf8_lossy(&o.stderr).trim()
         )),
-        Err(e) => fail(format!(
-            "Verilator was not found (`{verilator}`: {e}); the RTL cosimulation needs it: {INSTALL_HINT}"
-        )),
+        Err(e) => {
+            fail(format!("Verilator was not found (`{verilator}`: {e}); the RTL cosimulation needs it: {INSTALL_HINT}"))
+        }
     };
     let root = Command::new(&verilator)
         .arg("--getenv")
@@ -104,7 +110,10 @@ fn main() {
         .unwrap_or_else(|| fail(format!("`{verilator} --getenv VERILATOR_ROOT` failed; {INSTALL_HINT}")));
     let include = root.join("include");
     if !include.join("verilated.h").exists() {
-        fail(format!("{} has no verilated.h: the Verilator installation is incomplete; {INSTALL_HINT}", include.display()));
+        fail(format!(
+            "{} has no verilated.h: the Verilator installation is incomplete; {INSTALL_HINT}",
+            include.display()
+        ));
     }
 
     // 1. The Verilog.
@@ -174,8 +183,7 @@ fn main() {
     let copy_lib = |dir: &Path, prefix: &str| {
         let from = dir.join(format!("{prefix}__ALL.a"));
         let to = out.join(format!("lib{prefix}.a"));
-        std::fs::copy(&from, &to)
-            .unwrap_or_else(|e| fail(format!("Verilator did not leave {}: {e}", from.display())));
+        std::fs::copy(&from, &to).unwrap_or_else(|e| fail(format!("Verilator did not leave {}: {e}", from.display())));
     };
     copy_lib(&plain, "Valu");
     copy_lib(&traced, "Valut");

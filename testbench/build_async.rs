@@ -33,6 +33,7 @@ pub fn shim_and_link(manifest: &Path, include: &Path, dir: &Path, out: &Path) {
         .compile("redunit_async_shim");
     let from = dir.join(format!("{PREFIX}__ALL.a"));
     let to = out.join(format!("lib{PREFIX}.a"));
-    std::fs::copy(&from, &to).unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
+    std::fs::copy(&from, &to)
+        .unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
     println!("cargo:rustc-link-lib=static={PREFIX}");
 }

@@ -19,7 +19,8 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Pat
 pub fn shim_and_link(manifest: &Path, include: &Path, dir: &Path, out: &Path) {
     let from = dir.join(format!("{PREFIX}__ALL.a"));
     let to = out.join(format!("lib{PREFIX}.a"));
-    std::fs::copy(&from, &to).unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
+    std::fs::copy(&from, &to)
+        .unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
     cc::Build::new()
         .cpp(true)
         .std("c++17")

@@ -172,14 +172,20 @@ fn registers(mods: &[(String, String)]) -> Result<Vec<(usize, u32, String)>, Str
             && text.contains("always @(posedge clock) begin")
             && text.lines().filter(|l| l.contains("<=")).map(str::trim).eq(["q <= d;"]);
         if !simple {
-            return Err(format!("module {name} has edge-triggered logic other than a plain register (q <= d): the split model's back cannot be cut"));
+            return Err(format!(
+                "module {name} has edge-triggered logic other than a plain register (q <= d): the split model's back cannot be cut"
+            ));
         }
         let width = ports(text).iter().find(|p| p.name == "q").map_or(0, |p| p.width);
         // `       q = 64'h0;` in the `initial` block.
         let init = text
             .lines()
             .map(str::trim)
-            .find_map(|l| l.strip_prefix("q = ").and_then(|r| r.split_once("'h")).map(|(_, v)| v.trim_end_matches(';').replace('_', "")))
+            .find_map(|l| {
+                l.strip_prefix("q = ")
+                    .and_then(|r| r.split_once("'h"))
+                    .map(|(_, v)| v.trim_end_matches(';').replace('_', ""))
+            })
             .unwrap_or_else(|| "0".into());
         let digits = init.trim_start_matches('0').len() as u32;
         if init.is_empty() || !init.bytes().all(|c| c.is_ascii_hexdigit()) || digits > width.div_ceil(4) {
@@ -341,7 +347,10 @@ fn find_units(mods: &[(String, String)], top: &str) -> Result<(Vec<Unit>, String
             let ps = ports(text);
             if let Some(kind) = kind.filter(|_| ps.iter().any(|p| p.name == "hold")) {
                 if let Some(p) = ps.iter().find(|p| p.width > 64) {
-                    return Err(format!("unit port {inst}.{} is {} bits wide; the split model passes at most 64", p.name, p.width));
+                    return Err(format!(
+                        "unit port {inst}.{} is {} bits wide; the split model passes at most 64",
+                        p.name, p.width
+                    ));
                 }
                 let outs = ps.iter().filter(|p| !p.input).count();
                 if outs != 1 {
@@ -362,7 +371,8 @@ fn find_units(mods: &[(String, String)], top: &str) -> Result<(Vec<Unit>, String
 
 /// The unit kinds present (each with its instances) and the models of their lanes.
 fn lane_models(mods: &[(String, String)], units: &[Unit]) -> Result<(Vec<(AluUnit, Vec<usize>)>, Vec<Model>), String> {
-    let subtree = |inst: &str| -> String { mods.iter().filter(|(n, _)| in_subtree(n, inst)).map(|(_, t)| t.as_str()).collect() };
+    let subtree =
+        |inst: &str| -> String { mods.iter().filter(|(n, _)| in_subtree(n, inst)).map(|(_, t)| t.as_str()).collect() };
     // Per kind: every instance of a kind must be the same Verilog. A kind of n lanes has models
     // of 1, 2, 4, ... and n of its lanes side by side (lanes 0..N-1, one clock for all).
     let mut kinds: Vec<(AluUnit, Vec<usize>)> = Vec::new();
@@ -410,8 +420,7 @@ fn front_or_back(top: &str, keep: &str, units: &[Unit], others: &str, front: boo
     }
     let top_ports = ports(top);
     // `top`'s own ports (the front has no outputs), then the units' side.
-    let mut plist: Vec<String> =
-        top_ports.iter().filter(|p| !front || p.input).map(|p| p.name.clone()).collect();
+    let mut plist: Vec<String> = top_ports.iter().filter(|p| !front || p.input).map(|p| p.name.clone()).collect();
     let mut body = String::new();
     for line in keep.split_inclusive('\n') {
         let t = line.trim();
@@ -424,15 +433,22 @@ fn front_or_back(top: &str, keep: &str, units: &[Unit], others: &str, front: boo
             continue;
         }
         // (Declarations only: `    reg  [15:0] add16$0$a;`, `    wire  [15:0] add16$0$sum;`.)
-        let is_decl = line.starts_with("    ") && !line.starts_with("     ") && (t.starts_with("reg ") || t.starts_with("wire "));
+        let is_decl =
+            line.starts_with("    ") && !line.starts_with("     ") && (t.starts_with("reg ") || t.starts_with("wire "));
         let decl = t.trim_end_matches(';');
         let name = if is_decl { decl.rsplit(' ').next().unwrap_or("") } else { "" };
-        if let Some(u) = units.iter().filter(|_| is_decl).find(|u| name.strip_prefix(&u.inst).is_some_and(|r| r.starts_with('$'))) {
+        if let Some(u) =
+            units.iter().filter(|_| is_decl).find(|u| name.strip_prefix(&u.inst).is_some_and(|r| r.starts_with('$')))
+        {
             let port = &name[u.inst.len() + 1..];
             if let Some(p) = u.ports.iter().find(|p| p.name == port && p.name != "clock") {
                 if p.input == front {
                     // The front drives the units' inputs, the back reads their outputs.
-                    body.push_str(&line.replacen(if front { "reg " } else { "wire " }, if front { "output reg " } else { "input wire " }, 1));
+                    body.push_str(&line.replacen(
+                        if front { "reg " } else { "wire " },
+                        if front { "output reg " } else { "input wire " },
+                        1,
+                    ));
                     plist.push(name.to_string());
                     continue;
                 }
@@ -446,7 +462,11 @@ fn front_or_back(top: &str, keep: &str, units: &[Unit], others: &str, front: boo
         if front && t == "// Update code" {
             let w = units.len();
             let holds: Vec<String> = units.iter().rev().map(|u| format!("{}$hold", u.inst)).collect();
-            body.push_str(&format!("    output wire  [{}:0] u_holds;\n    assign u_holds = {{{}}};\n", w - 1, holds.join(",")));
+            body.push_str(&format!(
+                "    output wire  [{}:0] u_holds;\n    assign u_holds = {{{}}};\n",
+                w - 1,
+                holds.join(",")
+            ));
             plist.push("u_holds".into());
         }
         body.push_str(line);
@@ -456,10 +476,18 @@ fn front_or_back(top: &str, keep: &str, units: &[Unit], others: &str, front: boo
 }
 
 /// The shim's header `split_lanes.h`: the models, their ports, each form's lanes, the loads.
-fn header(units: &[Unit], kinds: &[(AluUnit, Vec<usize>)], models: &[Model], cfg: &hw::Config) -> Result<String, String> {
+fn header(
+    units: &[Unit],
+    kinds: &[(AluUnit, Vec<usize>)],
+    models: &[Model],
+    cfg: &hw::Config,
+) -> Result<String, String> {
     let mut h = String::new();
     let _ = writeln!(h, "// Generated by testbench/build_split.rs from hw::alu_verilog(): do not edit.");
-    let _ = writeln!(h, "#include \"{FRONT}.h\"\n#include \"{FRONT}___024root.h\"\n#include \"{BACK}.h\"\n#include \"{BACK}___024root.h\"");
+    let _ = writeln!(
+        h,
+        "#include \"{FRONT}.h\"\n#include \"{FRONT}___024root.h\"\n#include \"{BACK}.h\"\n#include \"{BACK}___024root.h\""
+    );
     for m in models {
         let _ = writeln!(h, "#include \"{0}.h\"\n#include \"{0}___024root.h\"", m.prefix);
     }
@@ -474,7 +502,8 @@ fn header(units: &[Unit], kinds: &[(AluUnit, Vec<usize>)], models: &[Model], cfg
         // (Each unit has exactly one output: checked where the units are found.)
         let out = &units[m.lanes[0]].ports.iter().find(|p| !p.input).expect("one output").name;
         let _ = write!(list, " X({i}, {}, {}, {})", m.prefix, kind.latency(cfg), m.lanes.len());
-        let (mut stage, mut unstage, mut outv, mut drive) = (String::new(), String::new(), String::new(), String::new());
+        let (mut stage, mut unstage, mut outv, mut drive) =
+            (String::new(), String::new(), String::new(), String::new());
         let mut words = 0;
         for (j, &x) in m.lanes.iter().enumerate() {
             let u = &units[x];
@@ -491,7 +520,10 @@ fn header(units: &[Unit], kinds: &[(AluUnit, Vec<usize>)], models: &[Model], cfg
         let _ = writeln!(h, "static inline void split_stage(const {p}*, uint64_t* s, const {FRONT}& f) {{{stage} }}");
         let _ = writeln!(h, "static inline void split_unstage({p}& m, const uint64_t* s) {{{unstage} }}");
         let _ = writeln!(h, "static inline void split_out(const {p}& m, uint64_t* v) {{{outv} }}");
-        let _ = writeln!(h, "static inline void split_drive({BACK}& b, const {p}*, uint64_t mask, const uint64_t* v) {{{drive} }}");
+        let _ = writeln!(
+            h,
+            "static inline void split_drive({BACK}& b, const {p}*, uint64_t mask, const uint64_t* v) {{{drive} }}"
+        );
     }
     let _ = writeln!(h, "// X(index, model class, lane latency, lanes)\n#define SPLIT_MODELS(X){list}");
     // Per form code: its unit's kind (high nibble) and how many of its lanes it uses
@@ -503,15 +535,23 @@ fn header(units: &[Unit], kinds: &[(AluUnit, Vec<usize>)], models: &[Model], cfg
         let used = mask.count_ones() as usize;
         // (A nibble each; kind 15 is kept free, so that 0xff reads as no form.)
         if mask as usize != (1usize << used) - 1 || used > kinds[k].1.len() || k >= 15 || used > 15 {
-            return Err(format!("form {form}: lanes {mask:#b} of unit {} are not lanes 0..k-1 of its {} lanes", unit.name(), kinds[k].1.len()));
+            return Err(format!(
+                "form {form}: lanes {mask:#b} of unit {} are not lanes 0..k-1 of its {} lanes",
+                unit.name(),
+                kinds[k].1.len()
+            ));
         }
         table[form.code() as usize] = (k << 4 | used) as u8;
     }
-    let rows: Vec<String> = table.chunks(32).map(|c| c.iter().map(|v| format!("{v:#x}")).collect::<Vec<_>>().join(",")).collect();
+    let rows: Vec<String> =
+        table.chunks(32).map(|c| c.iter().map(|v| format!("{v:#x}")).collect::<Vec<_>>().join(",")).collect();
     let _ = writeln!(h, "static const uint8_t split_form_lanes[{}] = {{\n{}}};", table.len(), rows.join(",\n"));
     // The loads of one cycle: for each kind with lanes that load (hold low), its narrowest
     // model that holds the lanes the form uses (all of them for another kind's form).
-    let _ = writeln!(h, "template <class E> static inline void split_load(E& e, const {FRONT}& f, uint64_t use, unsigned form, uint64_t cycle) {{");
+    let _ = writeln!(
+        h,
+        "template <class E> static inline void split_load(E& e, const {FRONT}& f, uint64_t use, unsigned form, uint64_t cycle) {{"
+    );
     let _ = writeln!(h, "    const unsigned fl = form < {} ? split_form_lanes[form] : 0xff;", table.len());
     let bits = |insts: &[usize]| -> u64 { insts.iter().map(|x| 1u64 << x).sum() };
     for (k, (_, insts)) in kinds.iter().enumerate() {
@@ -562,7 +602,8 @@ fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Option<Vec<usize>>, Str
     }
     let read = |r: &Reg| {
         let name = format!("{}_q", r.name);
-        code.match_indices(&name).any(|(at, _)| !code[at + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        code.match_indices(&name)
+            .any(|(at, _)| !code[at + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
     };
     let live: Vec<usize> = cut_all.iter().filter(|r| read(r)).map(|r| r.k).collect();
     Ok((!live.is_empty() || cut_all.is_empty()).then_some(live))
@@ -571,7 +612,11 @@ fn live_registers(cut_all: &[Reg], dir: &Path) -> Result<Option<Vec<usize>>, Str
 /// Writes the split model's files into `out/split` and verilates them with
 /// `model(prefix, trace, vfile)` (`codegen(prefix, vfile)`: Verilator's C++ without building
 /// it, for [`live_registers`]); returns the object directories (front, back, kinds).
-pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codegen: &dyn Fn(&str, &Path) -> PathBuf) -> Vec<(String, PathBuf)> {
+pub fn verilate(
+    out: &Path,
+    model: &dyn Fn(&str, bool, &Path) -> PathBuf,
+    codegen: &dyn Fn(&str, &Path) -> PathBuf,
+) -> Vec<(String, PathBuf)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     println!("cargo:rerun-if-changed={}", manifest.join("build_split.rs").display());
     let dir = out.join("split");
@@ -588,7 +633,8 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codege
     // held by the shim (`split_back_clock`). Only those its logic reads are cut; Verilator
     // drops the others.
     let cut = |which: &dyn Fn(usize) -> bool| {
-        cut_registers(&s.back, which).unwrap_or_else(|e| super::fail(format!("cannot cut the registers out of the split model's back: {e}")))
+        cut_registers(&s.back, which)
+            .unwrap_or_else(|e| super::fail(format!("cannot cut the registers out of the split model's back: {e}")))
     };
     let (all_text, all) = cut(&|_| true);
     let live = live_registers(&all, &codegen(&format!("{BACK}_cut_all"), &write("back_cut_all.v", &all_text)))
@@ -596,7 +642,10 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codege
     let (back, regs) = match live {
         Some(live) => cut(&|k| live.contains(&k)),
         None => {
-            println!("cargo:warning=split model: no register reads found in Verilator's C++ of the cut back; cutting all {} registers (slower)", all.len());
+            println!(
+                "cargo:warning=split model: no register reads found in Verilator's C++ of the cut back; cutting all {} registers (slower)",
+                all.len()
+            );
             (all_text, all)
         }
     };
@@ -612,11 +661,21 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf, codege
     let (mut init, mut clock) = (String::new(), String::new());
     for r in &regs {
         if r.width <= 64 {
-            let _ = write!(init, " b.rootp->{}_q = {:#x}ull;", r.name, u64::from_str_radix(&r.init, 16).expect("checked in registers()"));
+            let _ = write!(
+                init,
+                " b.rootp->{}_q = {:#x}ull;",
+                r.name,
+                u64::from_str_radix(&r.init, 16).expect("checked in registers()")
+            );
         } else {
             let hex = format!("{:0>width$}", r.init, width = r.width.div_ceil(32) as usize * 8);
             for (w, chunk) in hex.as_bytes().rchunks(8).enumerate() {
-                let _ = write!(init, " b.rootp->{}_q[{w}] = 0x{}u;", r.name, std::str::from_utf8(chunk).expect("hex digits"));
+                let _ = write!(
+                    init,
+                    " b.rootp->{}_q[{w}] = 0x{}u;",
+                    r.name,
+                    std::str::from_utf8(chunk).expect("hex digits")
+                );
             }
         }
         let _ = write!(clock, " b.rootp->{0}_q = b.rootp->{0}_d;", r.name);
@@ -660,7 +719,8 @@ pub fn shim_and_link(manifest: &Path, include: &Path, out: &Path, dirs: &[(Strin
     for (prefix, d) in dirs {
         let from = d.join(format!("{prefix}__ALL.a"));
         let to = out.join(format!("lib{prefix}.a"));
-        std::fs::copy(&from, &to).unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
+        std::fs::copy(&from, &to)
+            .unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
         println!("cargo:rustc-link-lib=static={prefix}");
     }
 }

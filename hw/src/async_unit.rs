@@ -59,9 +59,9 @@
 //! Synchronous `reset` resets the unit (in-flight requests are dropped), the table and the
 //! mbarriers (all uninitialised).
 
+use crate::k;
 use crate::mbarrier::{MBARRIER_SLOTS, Mbarrier};
 use crate::slice_unit::{ID_WIDTH, SliceUnit, UNIT_MIN_LATENCY};
-use crate::k;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{TYPE_LSB, TYPE_WIDTH};
 use sim::mbarrier::mbar_encoding::{ADDR_WIDTH, ARG_WIDTH, ERR_WIDTH, OP_WIDTH, TX_WIDTH};
@@ -79,7 +79,6 @@ pub const ASYNC_FLIP_AFTER_RESPONSE: usize = 2;
 pub const ASYNC_COMPLETION_BOUND: usize = ASYNC_FLIP_LATENCY + 4 * (ASYNC_TAGS - 1);
 
 const _: () = assert!(ASYNC_TAGS == 16 && MBARRIER_SLOTS == 8, "loops and pointer widths below");
-
 
 #[derive(LogicBlock)]
 pub struct AsyncUnit {

@@ -185,7 +185,13 @@ pub struct Cut<T: Synth> {
 impl<T: Synth> Cut<T> {
     /// A register when `on`, a wire otherwise.
     pub fn new(on: bool) -> Self {
-        Cut { clock: Default::default(), d: Default::default(), q: Default::default(), r: Default::default(), on: Constant::new(on) }
+        Cut {
+            clock: Default::default(),
+            d: Default::default(),
+            q: Default::default(),
+            r: Default::default(),
+            on: Constant::new(on),
+        }
     }
 }
 

@@ -37,8 +37,8 @@
 //! being a cycle older), so the op after a `hold` cycle may chain to the one before it.
 
 use crate::config::{Config, Cut, HoldReg};
-use crate::fp_add::bits_u128;
 use crate::ecp5::hold_replica_reg::HoldReplicaReg;
+use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{OP_WIDTH, TYPE_WIDTH};
 use sim::{Op, Type};
@@ -388,11 +388,10 @@ impl IntAlu {
 impl Logic for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(
-            self, clock, s0_op, s0_is64, s0_flo, s0_fhi, s0_n64, s0_mm64, s0_mm, s0_max, s0_inc, s0_a, s0_b, s0_l1,
-            lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold, c1_inc, c1_dec, c1_s_fast, c1_s_mm, c1_s_inc,
-            c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor, c1_h_mm, c1_take_b
-        );
+        clock!(self, clock, s0_op, s0_is64, s0_flo, s0_fhi, s0_n64, s0_mm64, s0_mm, s0_max, s0_inc, s0_a, s0_b, s0_l1);
+        clock!(self, clock, lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold, c1_inc, c1_dec);
+        clock!(self, clock, c1_s_fast, c1_s_mm, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor);
+        clock!(self, clock, c1_h_mm, c1_take_b);
 
         // ==========================================================================
         // Input registers (s0_): the op, its width, the compares' controls, min/max, inc,

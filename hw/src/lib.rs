@@ -25,8 +25,8 @@
 //! | `verilog.rs` | [`verilog::verilog`]: Verilog of any block, as shipped and simulated |
 
 pub mod alu;
-pub mod axi;
 pub mod async_unit;
+pub mod axi;
 pub mod config;
 pub mod ecp5;
 pub mod fp_add;
@@ -50,12 +50,12 @@ pub(crate) fn k<const N: usize>(v: u128) -> rust_hdl::prelude::Constant<rust_hdl
     rust_hdl::prelude::Constant::new(fp_add::bits_u128(v))
 }
 
-pub use axi::{AxiUnit, axi_verilog, axi_verilog_with};
-pub use async_unit::{ASYNC_COMPLETION_BOUND, ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
-pub use mbarrier::mbarrier_verilog;
-pub use config::Config;
 pub use alu::{ALU_LATENCY, AluUnit, ReductionAlu, alu_verilog, alu_verilog_with, latency, unit_lanes};
+pub use async_unit::{ASYNC_COMPLETION_BOUND, ASYNC_FLIP_LATENCY, AsyncUnit, async_verilog};
+pub use axi::{AxiUnit, axi_verilog, axi_verilog_with};
+pub use config::Config;
+pub use mbarrier::mbarrier_verilog;
 pub use redux_sync::{REDUX_LATENCY, ReduxSync, redux_verilog};
-pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_latency, unit_verilog, unit_verilog_with};
 pub use sim::form::encoding;
+pub use slice_unit::{COVERAGE_POINTS, SliceUnit, UNIT_MIN_LATENCY, unit_latency, unit_verilog, unit_verilog_with};
 pub use warp_coalescer::{WarpCoalescer, WarpUnit, warp_verilog};

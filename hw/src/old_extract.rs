@@ -16,8 +16,8 @@
 //! The default pipeline extracts in the cycle of its forwarding, in the unit itself (a combinational block between the unit's
 //! writes and reads is a loop to Verilator's ordering, `UNOPTFLAT`).
 
-use crate::k;
 use crate::ecp5::replica_reg::ReplicaReg;
+use crate::k;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]

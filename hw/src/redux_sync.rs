@@ -343,10 +343,9 @@ impl Default for ReduxSync {
 impl Logic for ReduxSync {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, s1_valid, s1_form, s1_mask, s1_src, s2_valid, s2_form, s2_mask, s2_nan,
-            s3_valid, s3_form, s3_mask, s3_nan, s4_valid, s4_form, s4_mask, s4_nan, s4_key, s1_err, s2_err, s3_err, s4_err
-        );
+        dff_setup!(self, clock, s1_valid, s1_form, s1_mask, s1_src, s2_valid, s2_form, s2_mask, s2_nan, s3_valid);
+        dff_setup!(self, clock, s3_form, s3_mask, s3_nan, s4_valid, s4_form, s4_mask, s4_nan, s4_key, s1_err, s2_err);
+        dff_setup!(self, clock, s3_err, s4_err);
         for i in 0..16 {
             self.s2_key[i].clock.next = self.clock.val();
         }

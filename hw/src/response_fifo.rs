@@ -113,7 +113,6 @@ impl ResponseFifo {
     }
 }
 
-
 impl Logic for ResponseFifo {
     #[hdl_gen]
     fn update(&mut self) {

@@ -49,7 +49,6 @@ use sim::memory::req_encoding::{KIND_LSB, KIND_RED, REQ_OP_WIDTH, STATUS_WIDTH};
 pub const WARP_LANES: usize = 32;
 const _: () = assert!(WARP_LANES == sim::warp::WARP_LANES);
 
-
 /// The coalescer's combinational datapath: from the registered instruction (`form`,
 /// `pending`, `addr`, `data`) to the request of this round and the lanes it serves (`sel`).
 /// A block of its own so that Verilator orders it apart from the handshake logic, which
@@ -209,8 +208,8 @@ impl Logic for CoalescerPick {
         // ==========================================================================
         // Decode of the registered form: access size, alignment, element and lane masks.
         // ==========================================================================
-        self.ty2.next =
-            bit_cast::<8, TYPE_WIDTH>(self.form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
+        self.ty2.next = bit_cast::<8, TYPE_WIDTH>(self.form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index()))
+            << self.one8.val();
         self.elogw.next = self.elem_log2_tbl.val() >> self.ty2.val();
         self.elog.next = self.elogw.val().get_bits::<2>(0);
         self.vecf.next = self.form.val().get_bits::<VEC_WIDTH>(self.vec_lsb.val().index());
@@ -397,8 +396,8 @@ impl Logic for WarpCoalescer {
         // Handshakes.
         self.fire.next = self.pending.q.val().any() && self.out_ready.val();
         self.rest.next = self.pending.q.val() & !self.pick.sel.val();
-        self.in_ready.next = (!self.pending.q.val().any() || (self.fire.val() && !self.rest.val().any()))
-            && !self.reset.val();
+        self.in_ready.next =
+            (!self.pending.q.val().any() || (self.fire.val() && !self.rest.val().any())) && !self.reset.val();
         self.in_fire.next = self.in_valid.val() && self.in_ready.val();
         if self.fire.val() {
             self.pending.d.next = self.rest.val();

@@ -18,7 +18,7 @@
 
 mod formal_run;
 
-use formal_run::{depth, Check, Mode, Verdict};
+use formal_run::{Check, Mode, Verdict, depth};
 use hw::ordering_queue::OrderingQueue;
 use hw::response_fifo::ResponseFifo;
 
@@ -44,7 +44,14 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
         }
         c = c.probe(&format!("p_pay0[{i}]"), &format!("slots.e_payload${i}$q[0]"));
         c = c.probe(&format!("p_pay1[{i}]"), &format!("slots.e_payload${i}$q[1]"));
-        for (w, s, n) in [("older", "slots.e_older", d), ("dep", "ent.e_dep", d), ("cnt", "ent.e_cnt", 16), ("wt", "slots.e_wt", 16), ("line", "slots.e_line", 28), ("words", "slots.e_words", 4)] {
+        for (w, s, n) in [
+            ("older", "slots.e_older", d),
+            ("dep", "ent.e_dep", d),
+            ("cnt", "ent.e_cnt", 16),
+            ("wt", "slots.e_wt", 16),
+            ("line", "slots.e_line", 28),
+            ("words", "slots.e_words", 4),
+        ] {
             c = c.probe(&format!("p_{w}[{}:{}]", n * i + n - 1, n * i), &format!("{s}${i}$q"));
         }
         for (w, s) in [("elig", "ent.e_elig"), ("hzc", "ent.e_hzc")] {
@@ -62,7 +69,13 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
 fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
     let d = hw::ordering_queue::QUEUE_DEPTH;
     for i in 0..d {
-        for (w, s) in [("valid", "slots.e_valid"), ("ordered", "slots.e_ordered"), ("elig", "ent.e_elig"), ("hzc", "ent.e_hzc"), ("fb", "ent.e_fb")] {
+        for (w, s) in [
+            ("valid", "slots.e_valid"),
+            ("ordered", "slots.e_ordered"),
+            ("elig", "ent.e_elig"),
+            ("hzc", "ent.e_hzc"),
+            ("fb", "ent.e_fb"),
+        ] {
             c = c.probe(&format!("p_{w}[{i}]"), &format!("{s}${i}$q"));
         }
         c = c.probe(&format!("p_pay0[{i}]"), &format!("slots.e_payload${i}$q[0]"));
@@ -83,10 +96,24 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
             c = c.probe(&format!("p_{w}[{}:{}]", n * i + n - 1, n * i), &format!("{s}${i}$q"));
         }
     }
-    for (w, s) in [("last_fs", "pick.last_fs$q"), ("last_fire", "pick.last_fire$q"), ("fr", "alloc.fr$q"), ("fr_any", "alloc.fr_any$q"), ("tl", "ent.e_tl$q")] {
+    for (w, s) in [
+        ("last_fs", "pick.last_fs$q"),
+        ("last_fire", "pick.last_fire$q"),
+        ("fr", "alloc.fr$q"),
+        ("fr_any", "alloc.fr_any$q"),
+        ("tl", "ent.e_tl$q"),
+    ] {
         c = c.probe(&format!("p_{w}"), s);
     }
-    for (w, s) in [("m_r", "push.m_r$q"), ("w_r", "push.w_r$q"), ("pc_r", "push.pc_r$q"), ("pf_r", "push.pf_r$q"), ("ph_we", "history.ph_we$q"), ("ph_w0", "history.ph_w$0$q"), ("ph_wh0", "history.ph_wh$0$q")] {
+    for (w, s) in [
+        ("m_r", "push.m_r$q"),
+        ("w_r", "push.w_r$q"),
+        ("pc_r", "push.pc_r$q"),
+        ("pf_r", "push.pf_r$q"),
+        ("ph_we", "history.ph_we$q"),
+        ("ph_w0", "history.ph_w$0$q"),
+        ("ph_wh0", "history.ph_wh$0$q"),
+    ] {
         c = c.probe(&format!("p_{w}"), s);
     }
     c.define("INV")
@@ -124,7 +151,14 @@ fn queue_registered() -> (String, Vec<String>) {
     let sh = hw::slice_unit::shape(&hw::Config::unit_default());
     let w = sh.win_fp.max(1);
     let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true).with_chain_wait(sh.win_chain));
-    let defs = ["DEPTH=8".to_string(), format!("WMAX={w}"), "LBITS=2".into(), "LIVE_BOUND=200".into(), "REGISTERED".into(), format!("CHAIN_WAIT={}", sh.win_chain)];
+    let defs = [
+        "DEPTH=8".to_string(),
+        format!("WMAX={w}"),
+        "LBITS=2".into(),
+        "LIVE_BOUND=200".into(),
+        "REGISTERED".into(),
+        format!("CHAIN_WAIT={}", sh.win_chain),
+    ];
     (v, defs.to_vec())
 }
 
@@ -167,7 +201,9 @@ fn queue_mutation_drop_push_fails() {
 #[test]
 fn queue_mutation_other_line_fails() {
     let defs = q_defs(&["MUT_OTHER_LINE", "SKIP_OCC"]);
-    assert!(Check::new("queue_other_line", "queue_props.sv", queue_default(), &defs).run(Mode::Bmc(8)).fails_on("order"));
+    assert!(
+        Check::new("queue_other_line", "queue_props.sv", queue_default(), &defs).run(Mode::Bmc(8)).fails_on("order")
+    );
 }
 
 #[test]
@@ -260,7 +296,9 @@ fn fifo_mutation_order_fails() {
 /// order's assertion left out: a later response would overtake it first).
 #[test]
 fn fifo_mutation_stuck_fails() {
-    let c = fifo_mutant("fifo_mut_stuck").define("NO_ORDER").edit("out_valid = head_v$q && ~reset", "out_valid = head_v$q && stored$q && ~reset");
+    let c = fifo_mutant("fifo_mut_stuck")
+        .define("NO_ORDER")
+        .edit("out_valid = head_v$q && ~reset", "out_valid = head_v$q && stored$q && ~reset");
     assert!(c.run(Mode::Bmc(14)).fails_on("fifo_no_loss"));
 }
 
@@ -334,7 +372,9 @@ fn unit_flow(name: &'static str) -> Check<'static> {
 /// issue guarantee). A cut block's outputs are free, which only adds behaviours.
 fn unit_flow_cut(v: &str) -> String {
     let keep = |n: &str| {
-        ["s1_valid", "s1_payload", "credit", "rsp_fifo"].contains(&n) || n.starts_with("sp_valid$") || n.starts_with("sp_id$")
+        ["s1_valid", "s1_payload", "credit", "rsp_fifo"].contains(&n)
+            || n.starts_with("sp_valid$")
+            || n.starts_with("sp_id$")
     };
     let top = &v[v.find("module top(").unwrap()..];
     let top = &top[..top.find("endmodule").unwrap()];
@@ -362,7 +402,6 @@ fn unit_flow_proof() {
     let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
     assert_eq!(unit_flow("unit_flow").run(Mode::Prove(k)), Verdict::Pass);
 }
-
 
 /// The mutations' check: the invariants left out, from reset.
 fn unit_flow_mutant(name: &'static str) -> Check<'static> {
@@ -410,6 +449,7 @@ fn unit_flow_mutation_once_fails() {
 #[test]
 #[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
 fn unit_flow_mutation_lost_fails() {
-    let c = unit_flow_mutant("unit_mut_lost").edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid && ~w_status[0];");
+    let c =
+        unit_flow_mutant("unit_mut_lost").edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid && ~w_status[0];");
     assert!(c.run(Mode::Bmc(16)).fails_on("unit_no_loss"));
 }

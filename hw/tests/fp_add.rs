@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use hw::config::{Config, FP16_STAGES_MAX, FP16_STAGES_MIN, FP_STAGES_MAX, FP_STAGES_MIN};
+use hw::config::{Config, FP_STAGES_MAX, FP_STAGES_MIN, FP16_STAGES_MAX, FP16_STAGES_MIN};
 use hw::fp_add::{FP_ADD_LATENCY, FpAddF32, FpAddF64};
 use hw::fp_add16::FpAdd16;
 use rust_hdl::prelude::*;

@@ -9,10 +9,18 @@ use rust_hdl::prelude::*;
 
 /// Full generic `synth` (flattened), `check -assert`, no latches, `stat`: returns the cells.
 fn generic(name: &str, verilog: &str) -> usize {
-    let log = yosys("generic_synth", name, verilog, &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"));
+    let log = yosys(
+        "generic_synth",
+        name,
+        verilog,
+        &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"),
+    );
     assert!(!log.contains("Latch inferred"), "{name}: latch");
-    let cells: usize =
-        log[log.rfind("Number of cells:").unwrap()..].split_whitespace().nth(3).and_then(|n| n.parse().ok()).unwrap_or(0);
+    let cells: usize = log[log.rfind("Number of cells:").unwrap()..]
+        .split_whitespace()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     eprintln!("{name}: {cells} cells after generic synth");
     assert!(cells > 0, "{name}: empty netlist");
     cells
@@ -114,7 +122,12 @@ fn line_memory_ecp5_reads_through_the_block_rams_output_register() {
 
 /// Flip-flops after a flattened generic `synth` (the `$_DFF_P_` cells).
 fn flip_flops(name: &str, verilog: &str) -> usize {
-    let log = yosys("generic_synth", name, verilog, &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"));
+    let log = yosys(
+        "generic_synth",
+        name,
+        verilog,
+        &format!("read_verilog top.v; synth -top top -flatten; check -assert; {NO_LATCHES}; stat"),
+    );
     stat_count(&log, "$_DFF_P_")
 }
 
@@ -126,7 +139,8 @@ fn generic_synth_fp_add_f32_depth_adds_registers() {
     let mut last = 0;
     for stages in [3, 4, 14] {
         let cfg = hw::Config { fp_stages: stages, ..hw::Config::default() };
-        let ff = flip_flops(&format!("fp_add_f32_fp{stages}"), &hw::verilog::verilog(&mut hw::fp_add::FpAddF32::new(&cfg)));
+        let ff =
+            flip_flops(&format!("fp_add_f32_fp{stages}"), &hw::verilog::verilog(&mut hw::fp_add::FpAddF32::new(&cfg)));
         eprintln!("fp_add_f32 at {stages} stages: {ff} flip-flops");
         assert!(ff > last, "{stages} stages: {ff} flip-flops, not more than the shallower depth's {last}");
         last = ff;
@@ -141,7 +155,8 @@ fn generic_synth_fp_add16_depth_adds_registers() {
     let mut last = 0;
     for stages in FP16_STAGES_MIN + 1..=FP16_STAGES_MAX {
         let cfg = hw::Config { fp16_stages: stages, ..hw::Config::default() };
-        let ff = flip_flops(&format!("fp_add16_h{stages}"), &hw::verilog::verilog(&mut hw::fp_add16::FpAdd16::new(&cfg)));
+        let ff =
+            flip_flops(&format!("fp_add16_h{stages}"), &hw::verilog::verilog(&mut hw::fp_add16::FpAdd16::new(&cfg)));
         eprintln!("fp_add16 at {stages} stages: {ff} flip-flops");
         assert!(ff > last, "{stages} stages: {ff} flip-flops, not more than the shallower depth's {last}");
         last = ff;

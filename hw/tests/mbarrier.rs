@@ -211,7 +211,8 @@ impl Async {
 #[test]
 fn async_unit_flips_the_phase_on_the_last_byte() {
     let mut a = Async::new();
-    let ra: RedAsync = "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
+    let ra: RedAsync =
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
     let red = Access::Red(ra.red_form());
     let mut mem = Memory::new(4096);
     // init(1), arrive.expect_tx(12) on slot 1.

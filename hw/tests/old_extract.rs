@@ -3,8 +3,8 @@
 
 mod common;
 use common::*;
-use hw::old_extract::OldExtract;
 use hw::ecp5::replica_reg::ReplicaReg;
+use hw::old_extract::OldExtract;
 use rust_hdl::prelude::*;
 
 /// Every access size the unit has (2, 4, 8, 16 bytes) at every offset it can take (a

@@ -89,7 +89,11 @@ fn ram_forward_mux_survives_ecp5_synthesis() {
         );
         stat_count(&log, "LUT4")
     };
-    assert_eq!((luts("-DREDUNIT_ECP5 ", "_ecp5"), luts("", "")), (256, 128), "LUT4s after synth_ecp5 (REDUNIT_ECP5, plain)");
+    assert_eq!(
+        (luts("-DREDUNIT_ECP5 ", "_ecp5"), luts("", "")),
+        (256, 128),
+        "LUT4s after synth_ecp5 (REDUNIT_ECP5, plain)"
+    );
 }
 
 #[test]

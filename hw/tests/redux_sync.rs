@@ -23,12 +23,30 @@ fn lanes_of(b: Bits<1024>) -> [u32; LANES] {
 }
 
 const SPECIALS: [u32; 24] = [
-    0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_ffff, 0xffff_fffe, // integer edges
-    0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, // +-1, +-2
-    0x7f80_0000, 0xff80_0000, // infinities
-    0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xff80_0001, // NaNs
-    0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000, // subnormals, smallest normal
-    0x7f7f_ffff, 0xff7f_ffff, // largest finite
+    0,
+    1,
+    2,
+    0x7fff_ffff,
+    0x8000_0000,
+    0x8000_0001,
+    0xffff_ffff,
+    0xffff_fffe, // integer edges
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4000_0000,
+    0xc000_0000, // +-1, +-2
+    0x7f80_0000,
+    0xff80_0000, // infinities
+    0x7fc0_0000,
+    0xffc0_0000,
+    0x7f80_0001,
+    0xff80_0001, // NaNs
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x0080_0000, // subnormals, smallest normal
+    0x7f7f_ffff,
+    0xff7f_ffff, // largest finite
 ];
 
 fn mask(rng: &mut Rng) -> u32 {
@@ -49,7 +67,11 @@ fn sources(rng: &mut Rng) -> [u32; LANES] {
         1 => SPECIALS[rng.below(SPECIALS.len())],
         2 => SPECIALS[rng.below(8)] ^ (rng.below(4) as u32),
         _ => {
-            if rng.below(3) == 0 { SPECIALS[rng.below(SPECIALS.len())] } else { rng.next() as u32 }
+            if rng.below(3) == 0 {
+                SPECIALS[rng.below(SPECIALS.len())]
+            } else {
+                rng.next() as u32
+            }
         }
     })
 }

@@ -33,10 +33,7 @@ fn random_against_model(name: &str, depth: usize) {
         // nor in a reset cycle or the one after (the unit's contract).
         let phase = (n / 300) % 3;
         let reset = rng.below(2000) == 0;
-        let push = !reset
-            && !reset_prev
-            && model.len() < depth
-            && rng.below(10) < if phase == 1 { 2 } else { 7 };
+        let push = !reset && !reset_prev && model.len() < depth && rng.below(10) < if phase == 1 { 2 } else { 7 };
         let ready = rng.below(10) < if phase == 0 { 2 } else { 7 };
         tag += 1;
         let entry = (tag << 64) | (rng.next() as u128);

@@ -92,11 +92,7 @@ impl Harness {
         assert!(simulate(u, 10_000), "did not settle");
         let accepted = req.is_some() && u.req_ready.val();
         let rsp = if u.rsp_valid.val() && rsp_ready {
-            Some((
-                u128_of(u.rsp_id.val()) as u16,
-                u128_of(u.rsp_data.val()),
-                u128_of(u.rsp_status.val()) as u8,
-            ))
+            Some((u128_of(u.rsp_id.val()) as u16, u128_of(u.rsp_data.val()), u128_of(u.rsp_status.val()) as u8))
         } else {
             None
         };
@@ -181,7 +177,12 @@ impl Harness {
         let mut ids = vec![];
         let mut line = 0;
         while line < lines || !self.pending.is_empty() {
-            let req = (line < lines).then(|| Req { mask: 0, access: Access::Ld(Width::B128), addr: (line * 16) as u32, data: 0 });
+            let req = (line < lines).then(|| Req {
+                mask: 0,
+                access: Access::Ld(Width::B128),
+                addr: (line * 16) as u32,
+                data: 0,
+            });
             let id = self.next_id;
             if self.step(req, true, false) {
                 self.load_ids.insert(id);
@@ -208,9 +209,9 @@ fn random_req(rng: &mut Rng, accesses: &[Access], mem_bytes: usize, lines: &[usi
     let size = access.bytes();
     let nlines = mem_bytes / 16;
     let line = match rng.below(20) {
-        0..=6 => 3,                                  // the hot line
-        7..=11 => lines[rng.below(lines.len())],     // a few warm lines
-        12 => nlines + rng.below(8),                 // just out of range
+        0..=6 => 3,                                     // the hot line
+        7..=11 => lines[rng.below(lines.len())],        // a few warm lines
+        12 => nlines + rng.below(8),                    // just out of range
         13 => (rng.next() as usize >> 8) & 0x0fff_ffff, // anywhere
         _ => rng.below(nlines),
     };
@@ -255,7 +256,12 @@ fn slice_unit_random_against_golden() {
     let scratch = |rng: &mut Rng| {
         let a = weighted[rng.below(weighted.len())];
         let line = 56 + rng.below(8);
-        Req { mask: 0, access: a, addr: (line * 16 + a.bytes() * rng.below(16 / a.bytes())) as u32, data: rng.next() as u128 }
+        Req {
+            mask: 0,
+            access: a,
+            addr: (line * 16 + a.bytes() * rng.below(16 / a.bytes())) as u32,
+            data: rng.next() as u128,
+        }
     };
     let mut sent = 0;
     while sent < 20 {
@@ -300,7 +306,11 @@ fn slice_unit_reset_writes_only_the_write_stage() {
         let mut h = Harness::with_config(65536, &cfg);
         let lat = hw::slice_unit::unit_latency(&cfg) as u64;
         let st = |line: u32, data: u128| Req { mask: 0, access: Access::St(Width::B128), addr: line * 16, data };
-        let vals = [0x1111_2222_3333_4444_5555_6666_7777_8888u128, 0x9999_aaaa_bbbb_cccc_dddd_eeee_ffff_0001, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210];
+        let vals = [
+            0x1111_2222_3333_4444_5555_6666_7777_8888u128,
+            0x9999_aaaa_bbbb_cccc_dddd_eeee_ffff_0001,
+            0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+        ];
         let first = h.cycle;
         for (i, &v) in vals.iter().enumerate() {
             assert!(h.step(Some(st(10 + i as u32, v)), true, false), "store {i} not accepted");
@@ -313,12 +323,17 @@ fn slice_unit_reset_writes_only_the_write_stage() {
         h.drop_pending();
         // Expected: the first two stores written, the third line still zero.
         h.golden.execute_masked(Access::St(Width::B128), 12 * 16, 0, 0).unwrap();
-        let lds: Vec<Req> = (10..13).map(|l| Req { mask: 0, access: Access::Ld(Width::B128), addr: l * 16, data: 0 }).collect();
+        let lds: Vec<Req> =
+            (10..13).map(|l| Req { mask: 0, access: Access::Ld(Width::B128), addr: l * 16, data: 0 }).collect();
         let ids: Vec<u16> = (0..3).map(|i| h.next_id.wrapping_add(i)).collect();
         h.load_ids.extend(ids.iter().copied());
         h.run(&lds, &mut Rng(1), 100, 100);
         let got: Vec<u128> = ids.iter().map(|id| h.loads[id]).collect();
-        assert_eq!(got, vec![vals[0], vals[1], 0], "lines after a reset with the second store in the write stage ({cfg:?})");
+        assert_eq!(
+            got,
+            vec![vals[0], vals[1], 0],
+            "lines after a reset with the second store in the write stage ({cfg:?})"
+        );
     }
 }
 
@@ -339,7 +354,12 @@ fn form(name: &str) -> sim::Form {
 #[test]
 fn slice_unit_latency() {
     let mut h = Harness::new(65536);
-    for access in [Access::Ld(Width::B32), Access::St(Width::B64), Access::Red(form("global.add.f32")), Access::Atom(form("global.add.u32"))] {
+    for access in [
+        Access::Ld(Width::B32),
+        Access::St(Width::B64),
+        Access::Red(form("global.add.f32")),
+        Access::Atom(form("global.add.u32")),
+    ] {
         let start = h.cycle;
         let id = h.next_id;
         assert!(h.step(Some(Req { mask: 0, access, addr: 64, data: 1 }), true, false));

@@ -171,7 +171,10 @@ impl Model {
         let e = self.entries[i];
         e.ordered
             && (self.hold[i] > 0
-                || self.hazards.iter().any(|&(l, w, left, at)| l == e.line && w & e.words != 0 && left > 0 && self.born[i] > at))
+                || self
+                    .hazards
+                    .iter()
+                    .any(|&(l, w, left, at)| l == e.line && w & e.words != 0 && left > 0 && self.born[i] > at))
     }
     fn eligible(&self, i: usize) -> bool {
         !self.older_same(i) && !self.hazard(i) && !self.fresh[i]
@@ -426,7 +429,9 @@ fn random_model_run(name: &str, max_wait: Option<usize>, registered: bool, chain
         d = next;
     }
     if chain.is_some() {
-        eprintln!("fast-chain issues a cycle after their producer {fast_next}, chain issues the chain's window after it {chain_next}");
+        eprintln!(
+            "fast-chain issues a cycle after their producer {fast_next}, chain issues the chain's window after it {chain_next}"
+        );
         assert!(fast_next > 200 && chain_next > 200, "fast {fast_next}, chain {chain_next}");
     }
     eprintln!(
@@ -444,7 +449,14 @@ fn ordering_queue_overtake_and_order_within_line() {
     let mut q = OrderingQueue::default();
     q.connect_all();
     let mut model = Model::new();
-    let e = |line, late: bool, tag| Entry { line, ordered: true, wait: if late { LATE } else { 0 }, words: 0xf, key: 0, tag };
+    let e = |line, late: bool, tag| Entry {
+        line,
+        ordered: true,
+        wait: if late { LATE } else { 0 },
+        words: 0xf,
+        key: 0,
+        tag,
+    };
     let d = |push, enable| Drive { push, enable, reset: false };
     check(&mut q, &mut model, &Drive { push: None, enable: false, reset: true }, 0);
     let (a1, a2, b, a3) = (e(1, true, 1), e(1, false, 2), e(2, false, 3), e(1, false, 4));
@@ -494,7 +506,14 @@ fn ordering_queue_age_matrix_keeps_arrival_order_across_slot_reuse() {
         while model.entries.len() < QUEUE_DEPTH {
             n += 1;
             tag += 1;
-            let push = Entry { line: rng.below(12) as u64, ordered: rng.below(6) != 0, wait: [0, LATE][rng.below(2)], words: 0xf, key: 0, tag };
+            let push = Entry {
+                line: rng.below(12) as u64,
+                ordered: rng.below(6) != 0,
+                wait: [0, LATE][rng.below(2)],
+                words: 0xf,
+                key: 0,
+                tag,
+            };
             check(&mut q, &mut model, &Drive { push: Some(push), enable: false, reset: false }, n);
         }
         // Drain a few with random enables: late issues hold their lines and younger entries
@@ -600,7 +619,11 @@ fn ordering_queue_fast_chain_interleaved() {
             _ => (6, 0, 0),
         };
         let enable = !(20..26).contains(&t);
-        drives.push(Drive { push: Some(Entry { line, ordered: true, wait, words: fast_words(key), key, tag: t }), enable, reset: false });
+        drives.push(Drive {
+            push: Some(Entry { line, ordered: true, wait, words: fast_words(key), key, tag: t }),
+            enable,
+            reset: false,
+        });
     }
     drives.extend((0..40).map(|_| Drive { push: None, enable: true, reset: false }));
     let mut issued = vec![];

@@ -171,7 +171,8 @@ fn check_int_alu(cfg: &hw::Config) {
         }
     }
     let cases: Vec<IntIn> = cases.into_iter().map(|(form, a, b)| IntIn::new(form, a, b)).collect();
-    let want: Vec<u64> = cases.iter().map(|c| sim::apply_elem(c.form, c.a, c.b) & sim::elem_mask(c.form.elem_bits())).collect();
+    let want: Vec<u64> =
+        cases.iter().map(|c| sim::apply_elem(c.form, c.a, c.b) & sim::elem_mask(c.form.elem_bits())).collect();
     let got = run_int_alu(cfg, &cases);
     assert_int_results(&cases, &got, &want, &format!("integer results at {} stages", cfg.int_stages));
 }
@@ -234,7 +235,12 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
             if k > 0 && rng.below(8) == 0 {
                 let form = forms[rng.below(forms.len())];
                 let (a, b) = (rng.next(), rng.next());
-                cases.push(IntIn { loop_1: rng.below(2) == 0, loop_a: rng.below(2) == 0, hold: true, ..IntIn::new(form, a, b) });
+                cases.push(IntIn {
+                    loop_1: rng.below(2) == 0,
+                    loop_a: rng.below(2) == 0,
+                    hold: true,
+                    ..IntIn::new(form, a, b)
+                });
                 want.push(want[k - 1]);
                 made_by.push(made_by[k - 1]);
                 continue;
@@ -247,7 +253,8 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
             let same: Vec<Form> = forms.iter().copied().filter(|f| f.elem_bits() == bits).collect();
             let fast: Vec<Form> = same.iter().copied().filter(|&f| is_fast(f)).collect();
             let fresh = rng.below(8) == 0;
-            let form = if fresh && rng.below(2) == 0 { same[rng.below(same.len())] } else { fast[rng.below(fast.len())] };
+            let form =
+                if fresh && rng.below(2) == 0 { same[rng.below(same.len())] } else { fast[rng.below(fast.len())] };
             let l1 = !fresh && k > 0 && is_fast(made_by[k - 1]) && made_by[k - 1].elem_bits() == bits;
             let la = k >= stages && rng.below(6) == 0;
             let a = rng.next();
@@ -277,7 +284,10 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
         let both = count(&|c| c.loop_1 && c.loop_a && !c.hold);
         let holds = count(&|c| c.hold);
         let after_hold = (1..cases.len()).filter(|&k| cases[k].loop_1 && !cases[k].hold && cases[k - 1].hold).count();
-        assert!(l1_64 > 1000 && l1_32 > 1000 && both > 200 && holds > 300 && after_hold > 100, "{l1_64} {l1_32} {both} {holds} {after_hold}");
+        assert!(
+            l1_64 > 1000 && l1_32 > 1000 && both > 200 && holds > 300 && after_hold > 100,
+            "{l1_64} {l1_32} {both} {holds} {after_hold}"
+        );
         assert_int_results(&cases, &got, &want, &format!("results of loop_1 chains at {stages} stages"));
     }
 }

@@ -8,9 +8,9 @@ mod common;
 use common::{Rng, b128, seed, u128_of};
 use hw::WarpUnit;
 use rust_hdl::prelude::*;
+use sim::Form;
 use sim::memory::{Access, Memory, Width, status_code};
 use sim::warp::{UnitRequest, WarpInst, coalesce, line_accesses};
-use sim::Form;
 use std::collections::{HashMap, VecDeque};
 
 struct Harness {
@@ -43,7 +43,13 @@ impl Harness {
     fn new(mem_bytes: usize) -> Self {
         let mut uut = WarpUnit::new(mem_bytes);
         uut.connect_all();
-        let mut h = Harness { uut, expect: VecDeque::new(), pending: HashMap::new(), model: Memory::new(mem_bytes), requests: 0 };
+        let mut h = Harness {
+            uut,
+            expect: VecDeque::new(),
+            pending: HashMap::new(),
+            model: Memory::new(mem_bytes),
+            requests: 0,
+        };
         h.step(None, None, true);
         h.step(None, None, true);
         h
@@ -97,9 +103,10 @@ impl Harness {
                 self.pending.insert(id, (st, data));
             }
         }
-        let rsp = u.rsp_valid.val().then(|| {
-            (u128_of(u.rsp_id.val()) as u16, u128_of(u.rsp_status.val()) as u8, u128_of(u.rsp_data.val()))
-        });
+        let rsp = u
+            .rsp_valid
+            .val()
+            .then(|| (u128_of(u.rsp_id.val()) as u16, u128_of(u.rsp_status.val()) as u8, u128_of(u.rsp_data.val())));
         u.clock.next = Clock::from(true);
         assert!(simulate(u, 10_000), "did not settle");
         if let Some((id, st, data)) = rsp {

@@ -65,8 +65,20 @@ fn int32(op: Op, signed: bool, m: u32, b: u32) -> u32 {
         Op::Max if signed => (m as i32).max(b as i32) as u32,
         Op::Min => m.min(b),
         Op::Max => m.max(b),
-        Op::Inc => if m >= b { 0 } else { m + 1 },
-        Op::Dec => if m == 0 || m > b { b } else { m - 1 },
+        Op::Inc => {
+            if m >= b {
+                0
+            } else {
+                m + 1
+            }
+        }
+        Op::Dec => {
+            if m == 0 || m > b {
+                b
+            } else {
+                m - 1
+            }
+        }
     }
 }
 

@@ -178,17 +178,9 @@ fn err<T>(msg: impl Into<String>) -> Result<T, FormError> {
 fn scalar_types(op: Op) -> &'static [Type] {
     match op {
         Op::And | Op::Or | Op::Xor => &[Type::B32, Type::B64],
-        Op::Add => &[
-            Type::U32,
-            Type::S32,
-            Type::U64,
-            Type::F32,
-            Type::F64,
-            Type::F16,
-            Type::Bf16,
-            Type::F16x2,
-            Type::Bf16x2,
-        ],
+        Op::Add => {
+            &[Type::U32, Type::S32, Type::U64, Type::F32, Type::F64, Type::F16, Type::Bf16, Type::F16x2, Type::Bf16x2]
+        }
         Op::Inc | Op::Dec => &[Type::U32],
         Op::Min | Op::Max => &[Type::U32, Type::S32, Type::U64, Type::S64],
     }
@@ -225,10 +217,7 @@ impl Form {
             match ty {
                 Type::F16 | Type::Bf16 => {}
                 Type::F16x2 | Type::Bf16x2 | Type::F32 if vec == 8 => {
-                    return err(format!(
-                        "v8 needs 16-bit elements: {} vectors are v2 or v4",
-                        ty.name()
-                    ));
+                    return err(format!("v8 needs 16-bit elements: {} vectors are v2 or v4", ty.name()));
                 }
                 Type::F16x2 | Type::Bf16x2 => {}
                 Type::F32 if op == Op::Add => {}
@@ -250,10 +239,7 @@ impl Form {
             ));
         }
         if !ty.is_half() && noftz {
-            return err(format!(
-                ".noftz applies only to f16, bf16, f16x2 and bf16x2 forms, not {}",
-                ty.name()
-            ));
+            return err(format!(".noftz applies only to f16, bf16, f16x2 and bf16x2 forms, not {}", ty.name()));
         }
         let Some(space) = space else {
             return err("missing state space: write global.<form> or shared.<form>");
@@ -322,11 +308,7 @@ impl fmt::Display for Form {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let noftz = if self.ty.is_half() { ".noftz" } else { "" };
         let (s, o, t) = (self.space.name(), self.op.name(), self.ty.name());
-        if self.vec == 1 {
-            write!(f, "{s}.{o}{noftz}.{t}")
-        } else {
-            write!(f, "{s}.v{}.{t}.{o}{noftz}", self.vec)
-        }
+        if self.vec == 1 { write!(f, "{s}.{o}{noftz}.{t}") } else { write!(f, "{s}.v{}.{t}.{o}{noftz}", self.vec) }
     }
 }
 
@@ -353,9 +335,7 @@ impl FromStr for Form {
         for tok in body.split('.') {
             match tok {
                 "global" => once(&mut space, Space::Global, "state space", tok)?,
-                "shared" | "shared::cta" | "shared::cluster" => {
-                    once(&mut space, Space::Shared, "state space", tok)?
-                }
+                "shared" | "shared::cta" | "shared::cluster" => once(&mut space, Space::Shared, "state space", tok)?,
                 "v2" => once(&mut vec, 2u8, "vector width", tok)?,
                 "v4" => once(&mut vec, 4u8, "vector width", tok)?,
                 "v8" => once(&mut vec, 8u8, "vector width", tok)?,

@@ -55,9 +55,27 @@ pub fn add_f64(m: u64, b: u64, shared: bool) -> u64 {
             let r = f64::from_bits(m) + f64::from_bits(b);
             if r.is_nan() { F64_INDEFINITE } else { r.to_bits() }
         }
-        (true, false) => if shared { m | F64_QUIET } else { m },
-        (false, true) => if shared { b | F64_QUIET } else { b },
-        (true, true) => if shared { m | F64_QUIET } else { b },
+        (true, false) => {
+            if shared {
+                m | F64_QUIET
+            } else {
+                m
+            }
+        }
+        (false, true) => {
+            if shared {
+                b | F64_QUIET
+            } else {
+                b
+            }
+        }
+        (true, true) => {
+            if shared {
+                m | F64_QUIET
+            } else {
+                b
+            }
+        }
     }
 }
 
@@ -212,8 +230,7 @@ mod tests {
         let mut rng = Rng(seed());
         for fmt in [Half::F16, Half::Bf16] {
             let sp = specials16(fmt);
-            let mut pairs: Vec<(u16, u16)> =
-                sp.iter().flat_map(|&a| sp.iter().map(move |&b| (a, b))).collect();
+            let mut pairs: Vec<(u16, u16)> = sp.iter().flat_map(|&a| sp.iter().map(move |&b| (a, b))).collect();
             for _ in 0..300_000 {
                 let r = rng.next();
                 pairs.push((r as u16, (r >> 16) as u16));
@@ -254,9 +271,24 @@ mod tests {
 
     fn sp32() -> Vec<u32> {
         vec![
-            0, 0x8000_0000, 1, 0x8000_0001, 0x007f_ffff, 0x807f_ffff, 0x0080_0000, 0x8080_0000,
-            0x0080_0001, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0xff7f_ffff, 0x7f80_0000,
-            0xff80_0000, 0x3f80_0001, 0x3400_0000, 0x3380_0000,
+            0,
+            0x8000_0000,
+            1,
+            0x8000_0001,
+            0x007f_ffff,
+            0x807f_ffff,
+            0x0080_0000,
+            0x8080_0000,
+            0x0080_0001,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7f7f_ffff,
+            0xff7f_ffff,
+            0x7f80_0000,
+            0xff80_0000,
+            0x3f80_0001,
+            0x3400_0000,
+            0x3380_0000,
         ]
     }
 

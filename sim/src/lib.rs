@@ -17,9 +17,9 @@ pub mod warp;
 
 pub use apply::{apply, apply_elem, elem_mask};
 pub use form::{Form, FormError, Op, Space, Type};
-pub use redux::{ReduxForm, ReduxFormError, ReduxOp, ReduxType};
 pub use memory::{Access, MemError, Memory, Request, Width, status_code};
 pub use ptx::{AddrSpace, RedInstr, Scope, Sem};
+pub use redux::{ReduxForm, ReduxFormError, ReduxOp, ReduxType};
 pub use spaces::{Spaces, TraceOp};
 pub use warp::{UnitRequest, WarpInst, WarpOutcome, WideWarpInst, coalesce, line_accesses};
 

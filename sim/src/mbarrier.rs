@@ -208,13 +208,8 @@ impl Mbarrier {
         let mut e = Effect::default();
         if let MbarOp::Init(c) = op {
             let c = c & MBAR_MAX;
-            *self = Mbarrier {
-                parity: false,
-                expected: c,
-                pending: c,
-                tx: 0,
-                error: (c == 0).then_some(MbarError::Count),
-            };
+            *self =
+                Mbarrier { parity: false, expected: c, pending: c, tx: 0, error: (c == 0).then_some(MbarError::Count) };
             return e;
         }
         if self.error.is_some() {

@@ -340,7 +340,9 @@ mod tests {
 
     #[test]
     fn access_names_round_trip() {
-        for s in ["ld.b32", "ld.b128", "st.b64", "global.v4.f32.add", "atom.shared.inc.u32", "atom.cas.b32", "atom.cas.b64"] {
+        for s in
+            ["ld.b32", "ld.b128", "st.b64", "global.v4.f32.add", "atom.shared.inc.u32", "atom.cas.b32", "atom.cas.b64"]
+        {
             assert_eq!(s.parse::<Access>().unwrap().to_string(), s);
         }
         assert!("ld.b16".parse::<Access>().unwrap_err().0.contains("b32, b64 or b128"));

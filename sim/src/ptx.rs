@@ -357,7 +357,8 @@ impl FromStr for RedInstr {
         }
         let text = core.join(".");
         // A generic name is checked as the global form; its errors quote the name as written.
-        let form: Form = text.parse().map_err(|e: FormError| FormError(e.0.replace(&format!("`{text}`"), &format!("`{name}`"))))?;
+        let form: Form =
+            text.parse().map_err(|e: FormError| FormError(e.0.replace(&format!("`{text}`"), &format!("`{name}`"))))?;
         if hint && matches!(space, AddrSpace::Shared | AddrSpace::SharedCluster) {
             return err(format!(
                 "`.{CACHE_HINT}` is for global addresses only (PTX) in `{name}`: drop it, or write .global"
@@ -381,7 +382,10 @@ mod tests {
     #[test]
     fn the_seed_grammar_parses_with_its_qualifiers() {
         let i = p("red.relaxed.gpu.global.add.u32");
-        assert_eq!((i.sem, i.scope, i.space, i.cache_hint), (Some(Sem::Relaxed), Some(Scope::Gpu), AddrSpace::Global, false));
+        assert_eq!(
+            (i.sem, i.scope, i.space, i.cache_hint),
+            (Some(Sem::Relaxed), Some(Scope::Gpu), AddrSpace::Global, false)
+        );
         assert_eq!(i.explicit_form().unwrap().to_string(), "global.add.u32");
         assert_eq!(i.to_string(), "relaxed.gpu.global.add.u32");
         let i = p("red.release.sys.shared::cluster.max.u32");
@@ -399,7 +403,10 @@ mod tests {
         assert_eq!(i.explicit_form().unwrap().to_string(), "global.v8.bf16.add.noftz");
         // Defaults: .relaxed and .gpu.
         let i = p("shared::cta.inc.u32");
-        assert_eq!((i.sem_or_default(), i.scope_or_default(), i.to_string().as_str()), (Sem::Relaxed, Scope::Gpu, "shared.inc.u32"));
+        assert_eq!(
+            (i.sem_or_default(), i.scope_or_default(), i.to_string().as_str()),
+            (Sem::Relaxed, Scope::Gpu, "shared.inc.u32")
+        );
         // The capture-file names are unchanged.
         for f in Form::all() {
             assert_eq!(p(&f.to_string()), RedInstr::plain(f));
@@ -409,7 +416,10 @@ mod tests {
 
     #[test]
     fn repeated_contradictory_and_misplaced_qualifiers_are_refused() {
-        assert_eq!(e("red.global.add.noftz.noftz.f16"), "`.noftz` appears twice in `red.global.add.noftz.noftz.f16`: write it once");
+        assert_eq!(
+            e("red.global.add.noftz.noftz.f16"),
+            "`.noftz` appears twice in `red.global.add.noftz.noftz.f16`: write it once"
+        );
         assert!(e("red.relaxed.release.global.add.u32").contains("second .sem"));
         assert!(e("red.gpu.sys.global.add.u32").contains("second .scope"));
         assert!(e("red.global.shared.add.u32").contains("second state space"));

@@ -286,7 +286,11 @@ impl FromStr for RedAsync {
                 "cluster" => once(&mut scope, Scope::Cluster, ".scope", tok)?,
                 "gpu" => once(&mut scope, Scope::Gpu, ".scope", tok)?,
                 "sys" => once(&mut scope, Scope::Sys, ".scope", tok)?,
-                "cta" => return err("red.async takes scope .cluster (.relaxed) or .cluster, .gpu, .sys (.release), not .cta"),
+                "cta" => {
+                    return err(
+                        "red.async takes scope .cluster (.relaxed) or .cluster, .gpu, .sys (.release), not .cta",
+                    );
+                }
                 "shared::cluster" | "global" | "shared::cta" | "shared" | "local" | "const" | "param" => {
                     once(&mut ss, tok, "state space", tok)?
                 }
@@ -368,7 +372,10 @@ mod tests {
         assert_eq!(p("red.async.mmio.release.sys.add.s64").red_form().to_string(), "global.add.u64");
         assert_eq!(p("red.async.relaxed.cluster.xor.b32").red_form().to_string(), "shared.xor.b32");
         // Any qualifier order.
-        assert_eq!(p("red.async.u32.inc.cluster.relaxed").to_string(), "red.async.relaxed.cluster.mbarrier::complete_tx::bytes.inc.u32");
+        assert_eq!(
+            p("red.async.u32.inc.cluster.relaxed").to_string(),
+            "red.async.relaxed.cluster.mbarrier::complete_tx::bytes.inc.u32"
+        );
     }
 
     #[test]
@@ -380,7 +387,10 @@ mod tests {
         assert!(e("red.async.relaxed.cluster.and.b64").contains(".and/.or/.xor take .b32 only"));
         assert!(e("red.async.mmio.release.gpu.global.add.u32").contains("if .mmio is specified, .scope must be .sys"));
         assert!(e("red.async.mmio.relaxed.cluster.add.u32").contains("with .relaxed, .mmio must not be specified"));
-        assert!(e("red.async.release.gpu.global.mbarrier::complete_tx::bytes.add.u32").contains("must not be specified with .release"));
+        assert!(
+            e("red.async.release.gpu.global.mbarrier::complete_tx::bytes.add.u32")
+                .contains("must not be specified with .release")
+        );
         assert!(e("red.async.release.gpu.shared::cluster.add.u32").contains(".ss must be .global"));
         assert!(e("red.async.relaxed.cluster.global.add.u32").contains(".ss must be .shared::cluster"));
         assert!(e("red.async.relaxed.gpu.add.u32").contains("scope .cluster only"));

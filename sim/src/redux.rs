@@ -80,8 +80,7 @@ pub enum ReduxType {
     F32 = 3,
 }
 
-pub const REDUX_OPS: [ReduxOp; 6] =
-    [ReduxOp::Add, ReduxOp::Min, ReduxOp::Max, ReduxOp::And, ReduxOp::Or, ReduxOp::Xor];
+pub const REDUX_OPS: [ReduxOp; 6] = [ReduxOp::Add, ReduxOp::Min, ReduxOp::Max, ReduxOp::And, ReduxOp::Or, ReduxOp::Xor];
 pub const REDUX_TYPES: [ReduxType; 4] = [ReduxType::U32, ReduxType::S32, ReduxType::B32, ReduxType::F32];
 
 impl ReduxOp {
@@ -166,10 +165,7 @@ impl ReduxForm {
         }
         if ty != ReduxType::F32 && (abs || nan) {
             let q = if abs { ".abs" } else { ".NaN" };
-            return err(format!(
-                "{q} applies only to f32 min and max (e.g. redux.sync.min{q}.f32), not {}",
-                ty.name()
-            ));
+            return err(format!("{q} applies only to f32 min and max (e.g. redux.sync.min{q}.f32), not {}", ty.name()));
         }
         Ok(ReduxForm { op, ty, abs, nan })
     }
@@ -459,7 +455,10 @@ mod tests {
         let s: [u32; 32] = std::array::from_fn(|i| i as u32 + 1);
         assert_eq!(reduce(f("add.u32"), 0b1010, &s), 2 + 4);
         assert_eq!(reduce(f("min.u32"), 1 << 31, &s), 32);
-        assert_eq!(reduce_lanes(f("max.u32"), 0b101, &s), std::array::from_fn(|i| if i == 0 || i == 2 { 3 } else { 0 }));
+        assert_eq!(
+            reduce_lanes(f("max.u32"), 0b101, &s),
+            std::array::from_fn(|i| if i == 0 || i == 2 { 3 } else { 0 })
+        );
     }
 
     #[test]

@@ -147,7 +147,9 @@ impl SassRed {
                 let sizes: Vec<String> = table_sizes(op).iter().map(|s| format!(".{}", s.name())).collect();
                 let hint = match (op, s) {
                     (Op::Add, S64) => "; a 64-bit add is the same bits signed or unsigned: write .U64",
-                    (Op::And | Op::Or | Op::Xor, S64) => "; bitwise ops are the same bits signed or unsigned: write .U64",
+                    (Op::And | Op::Or | Op::Xor, S64) => {
+                        "; bitwise ops are the same bits signed or unsigned: write .U64"
+                    }
                     _ => "",
                 };
                 return Err(FormError(format!(
@@ -199,7 +201,10 @@ impl FromStr for SassRed {
         })?;
         let sz = &toks[1..];
         if sz.iter().any(|t| t.eq_ignore_ascii_case("E")) {
-            return Err(FormError(format!(".E is out of place: it comes right after RED (write RED.E.{})", op_name(op))));
+            return Err(FormError(format!(
+                ".E is out of place: it comes right after RED (write RED.E.{})",
+                op_name(op)
+            )));
         }
         let size = SassSize::parse(&sz.join("."))?;
         Ok(SassRed { extended, op, size })

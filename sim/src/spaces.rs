@@ -122,11 +122,17 @@ impl fmt::Display for TraceOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sp = |s: AddrSpace| if s == AddrSpace::Generic { String::new() } else { format!("{}.", s.name()) };
         match self {
-            TraceOp::Ld(w, s) => write!(f, "{}", Access::Ld(*w).to_string().replacen("ld.", &format!("ld.{}", sp(*s)), 1)),
-            TraceOp::St(w, s) => write!(f, "{}", Access::St(*w).to_string().replacen("st.", &format!("st.{}", sp(*s)), 1)),
+            TraceOp::Ld(w, s) => {
+                write!(f, "{}", Access::Ld(*w).to_string().replacen("ld.", &format!("ld.{}", sp(*s)), 1))
+            }
+            TraceOp::St(w, s) => {
+                write!(f, "{}", Access::St(*w).to_string().replacen("st.", &format!("st.{}", sp(*s)), 1))
+            }
             TraceOp::Red(i) => write!(f, "{i}"),
             TraceOp::Atom(i) => write!(f, "atom.{i}"),
-            TraceOp::Cas(w, s) => write!(f, "{}", Access::Cas(*w).to_string().replacen("atom.", &format!("atom.{}", sp(*s)), 1)),
+            TraceOp::Cas(w, s) => {
+                write!(f, "{}", Access::Cas(*w).to_string().replacen("atom.", &format!("atom.{}", sp(*s)), 1))
+            }
         }
     }
 }
@@ -150,9 +156,9 @@ impl FromStr for TraceOp {
                 None => (AddrSpace::Generic, rest),
             };
             let op = if ld { "ld" } else { "st" };
-            let access: Access = format!("{op}.{width}").parse().map_err(|_| {
-                FormError(format!("`{s}`: loads and stores are b32, b64 or b128"))
-            })?;
+            let access: Access = format!("{op}.{width}")
+                .parse()
+                .map_err(|_| FormError(format!("`{s}`: loads and stores are b32, b64 or b128")))?;
             let w = match access {
                 Access::Ld(w) | Access::St(w) => w,
                 _ => unreachable!("an ld./st. name parses as a load or store"),
@@ -169,7 +175,11 @@ impl FromStr for TraceOp {
                 Some(("", w)) => (AddrSpace::Generic, w),
                 Some((sp, w)) => match sp.strip_suffix('.').and_then(AddrSpace::from_token) {
                     Some(space) => (space, w),
-                    None => return Err(FormError(format!("`{s}`: atom.cas is atom[.global|.shared|.shared::cta|.shared::cluster].cas.b32|b64"))),
+                    None => {
+                        return Err(FormError(format!(
+                            "`{s}`: atom.cas is atom[.global|.shared|.shared::cta|.shared::cluster].cas.b32|b64"
+                        )));
+                    }
                 },
                 None => unreachable!("filtered on `cas.`"),
             };
@@ -271,8 +281,16 @@ mod tests {
 
     #[test]
     fn trace_op_names_round_trip() {
-        for s in ["ld.b32", "ld.shared.b64", "st.global.b128", "st.shared::cluster.b32", "global.add.u32",
-                  "atom.relaxed.gpu.add.f32", "release.sys.global.and.L2::cache_hint.b32", "atom.shared::cluster.inc.u32"] {
+        for s in [
+            "ld.b32",
+            "ld.shared.b64",
+            "st.global.b128",
+            "st.shared::cluster.b32",
+            "global.add.u32",
+            "atom.relaxed.gpu.add.f32",
+            "release.sys.global.and.L2::cache_hint.b32",
+            "atom.shared::cluster.inc.u32",
+        ] {
             assert_eq!(s.parse::<TraceOp>().unwrap().to_string(), s);
         }
         assert_eq!("ld.shared::cta.b32".parse::<TraceOp>().unwrap().to_string(), "ld.shared.b32");

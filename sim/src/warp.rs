@@ -114,7 +114,13 @@ fn lane_elem_mask(form: Form, off: u32) -> u8 {
 pub fn coalesce(inst: &WarpInst) -> Vec<UnitRequest> {
     rounds(inst.form, inst.active, &widen(&inst.addrs), &inst.operands)
         .into_iter()
-        .map(|(addr, mask, data, lanes)| UnitRequest { access: Access::Red(inst.form), addr: addr as u32, mask, data, lanes })
+        .map(|(addr, mask, data, lanes)| UnitRequest {
+            access: Access::Red(inst.form),
+            addr: addr as u32,
+            mask,
+            data,
+            lanes,
+        })
         .collect()
 }
 
@@ -125,7 +131,12 @@ fn widen(addrs: &[u32; WARP_LANES]) -> [u64; WARP_LANES] {
 /// The coalescing rounds of [`coalesce`] on 64-bit lane addresses: (address, mask, data,
 /// lanes) per unit request. Lanes in different sectors never share a round, so the rounds of
 /// a set of lanes are those of its part below 2^32 plus those of the rest.
-fn rounds(form: Form, active: u32, addrs: &[u64; WARP_LANES], operands: &[u128; WARP_LANES]) -> Vec<(u64, u8, u128, u32)> {
+fn rounds(
+    form: Form,
+    active: u32,
+    addrs: &[u64; WARP_LANES],
+    operands: &[u128; WARP_LANES],
+) -> Vec<(u64, u8, u128, u32)> {
     let size = form.bytes() as u64;
     let sector_bytes = SECTOR_BYTES as u64;
     let mut pending = active;
@@ -271,7 +282,13 @@ impl Memory {
     /// ignored) becomes `op(element, operand element i of data)`. The form's vector width does
     /// not matter: a vector lane is its elements, enabled together. An `atom` returns the old
     /// sector with the disabled elements zero; a `red` returns nothing.
-    pub fn execute_masked(&mut self, access: Access, addr: u64, mask: u8, data: u128) -> Result<Option<u128>, MemError> {
+    pub fn execute_masked(
+        &mut self,
+        access: Access,
+        addr: u64,
+        mask: u8,
+        data: u128,
+    ) -> Result<Option<u128>, MemError> {
         let form = match access {
             Access::Red(f) | Access::Atom(f) if mask != 0 => f,
             _ => return self.execute(&Request { access, addr, value: data }),
@@ -413,7 +430,13 @@ mod tests {
             let addrs: [u32; 32] = std::array::from_fn(|_| {
                 let r = rnd();
                 let a = base + (r % spread as u64) as u32 * size;
-                if r >> 60 == 0 { a + 2 } else if r >> 58 == 1 { 4096 + a } else { a }
+                if r >> 60 == 0 {
+                    a + 2
+                } else if r >> 58 == 1 {
+                    4096 + a
+                } else {
+                    a
+                }
             });
             let operands = std::array::from_fn(|_| rnd() as u128 | (rnd() as u128) << 64);
             let w = WarpInst { form, active: rnd() as u32 | (rnd() % 2) as u32 * !0, addrs, operands };
@@ -466,7 +489,13 @@ mod tests {
             let oa = a.execute_wide_warp(&w);
             let (ol, _) = b.execute_warp_coalesced(&low);
             let oh = w.outside(high);
-            assert_eq!(oa, WarpOutcome { misaligned: ol.misaligned | oh.misaligned, out_of_range: ol.out_of_range | oh.out_of_range });
+            assert_eq!(
+                oa,
+                WarpOutcome {
+                    misaligned: ol.misaligned | oh.misaligned,
+                    out_of_range: ol.out_of_range | oh.out_of_range
+                }
+            );
             assert!(a == b);
         }
         // Narrow instructions count the same lines either way.

@@ -25,7 +25,9 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::c_void;
 
-use hw::axi::{ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_FIXED, BURST_INCR, RESP_OKAY, RESP_SLVERR};
+use hw::axi::{
+    ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_FIXED, BURST_INCR, RESP_OKAY, RESP_SLVERR,
+};
 use sim::{Access, Form, Memory, Request, Width};
 
 /// Mirrors `AxiIo` in `csrc/axi_shim.cpp`.
@@ -500,12 +502,20 @@ impl<'a> Driver<'a> {
         // Stability of held responses.
         if let Some(h) = self.held_r.take() {
             if io.rvalid == 0 || (io.rid, io.rresp, io.rlast, io.rdata) != h {
-                return Err(format!("cycle {cycle}: R changed while valid and not ready: {h:?} -> valid {} {:?}", io.rvalid, (io.rid, io.rresp, io.rlast, io.rdata)));
+                return Err(format!(
+                    "cycle {cycle}: R changed while valid and not ready: {h:?} -> valid {} {:?}",
+                    io.rvalid,
+                    (io.rid, io.rresp, io.rlast, io.rdata)
+                ));
             }
         }
         if let Some(h) = self.held_b.take() {
             if io.bvalid == 0 || (io.bid, io.bresp) != h {
-                return Err(format!("cycle {cycle}: B changed while valid and not ready: {h:?} -> valid {} {:?}", io.bvalid, (io.bid, io.bresp)));
+                return Err(format!(
+                    "cycle {cycle}: B changed while valid and not ready: {h:?} -> valid {} {:?}",
+                    io.bvalid,
+                    (io.bid, io.bresp)
+                ));
             }
         }
         if io.awvalid == 1 && io.awready == 1 {
@@ -550,7 +560,10 @@ impl<'a> Driver<'a> {
             };
             let l = self.live.get_mut(&i).expect("a live transaction");
             if Some(io.bresp) != l.exp.b {
-                return Err(format!("cycle {cycle}: transaction {i} {:?}: BRESP {} expected {:?}", self.txns[i], io.bresp, l.exp.b));
+                return Err(format!(
+                    "cycle {cycle}: transaction {i} {:?}: BRESP {} expected {:?}",
+                    self.txns[i], io.bresp, l.exp.b
+                ));
             }
             self.stats.slverr += (io.bresp == RESP_SLVERR) as u64;
             l.b_left = false;
@@ -570,7 +583,10 @@ impl<'a> Driver<'a> {
             if io.rresp != resp || (io.rlast == 1) != last || data.is_some_and(|d| d != got) {
                 return Err(format!(
                     "cycle {cycle}: transaction {i} {:?} beat {k}: RRESP {} RLAST {} RDATA {got:#034x}, expected {resp} {last} {:?}",
-                    self.txns[i], io.rresp, io.rlast, data.map(|d| format!("{d:#034x}"))
+                    self.txns[i],
+                    io.rresp,
+                    io.rlast,
+                    data.map(|d| format!("{d:#034x}"))
                 ));
             }
             self.stats.slverr += (io.rresp == RESP_SLVERR) as u64;
@@ -598,7 +614,10 @@ impl<'a> Driver<'a> {
             let prev = io;
             self.drive(&mut io);
             // The manager's own rule: a payload offered and not taken stays.
-            if prev.awvalid == 1 && prev.awready == 0 && (io.awvalid, io.awid, io.awaddr, io.awatop) != (1, prev.awid, prev.awaddr, prev.awatop) {
+            if prev.awvalid == 1
+                && prev.awready == 0
+                && (io.awvalid, io.awid, io.awaddr, io.awatop) != (1, prev.awid, prev.awaddr, prev.awatop)
+            {
                 return Err(format!("cycle {}: the driver changed AW while it was not taken", sim.cycle));
             }
             *sim.io = io;

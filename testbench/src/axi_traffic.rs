@@ -1,7 +1,10 @@
 //! Stimulus for the AXI front end ([`crate::axi`]): random transactions of every kind the
 //! front end takes or refuses, the atomic-counter stream, and `redunit bench --top axi`.
 
-use hw::axi::{ATOP_BIG_ENDIAN, ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_FIXED, BURST_INCR, BURST_WRAP};
+use hw::axi::{
+    ATOP_BIG_ENDIAN, ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_FIXED, BURST_INCR,
+    BURST_WRAP,
+};
 use sim::{Form, Memory};
 
 use crate::axi::{ATOMIC_IDS, AxiSim, Policy, Txn};
@@ -123,7 +126,14 @@ fn random_user(rng: &mut Rng, mem_bytes: u32, forms: &[Form]) -> Txn {
             Txn::atomic(id, ATOP_LOAD << 4, 1 << AWUSER_FORM_EN | code, line(rng, mem_bytes), 2, rng.wide())
         }
         // Swap/Compare of a size they do not take.
-        94..=96 => Txn::atomic(id, if rng.pct(50) { ATOP_SWAP } else { ATOP_COMPARE }, 0, line(rng, mem_bytes), if rng.pct(50) { 1 } else { 0 }, rng.wide()),
+        94..=96 => Txn::atomic(
+            id,
+            if rng.pct(50) { ATOP_SWAP } else { ATOP_COMPARE },
+            0,
+            line(rng, mem_bytes),
+            if rng.pct(50) { 1 } else { 0 },
+            rng.wide(),
+        ),
         _ => {
             let mut t = Txn::atomic(id, ATOP_STORE << 4, 0, line(rng, mem_bytes), 2, rng.wide());
             t.len = 1;
@@ -204,11 +214,16 @@ pub fn bench(n: usize) -> anyhow::Result<Vec<AxiBenchRow>> {
         let mut golden = Memory::new(mem_bytes);
         let unit_mismatches = reqs.iter().zip(&outcomes).filter(|(q, o)| golden.execute(q) != **o).count() as u64;
         if unit_mismatches > 0 {
-            anyhow::bail!("bench pattern {name}: {unit_mismatches} responses of the bare unit differ from the golden model");
+            anyhow::bail!(
+                "bench pattern {name}: {unit_mismatches} responses of the bare unit differ from the golden model"
+            );
         }
-        let txns: Vec<Txn> = reqs.iter().enumerate().map(|(i, r)| Txn::from_request(ATOMIC_IDS.start + (i % 4) as u8, r)).collect();
+        let txns: Vec<Txn> =
+            reqs.iter().enumerate().map(|(i, r)| Txn::from_request(ATOMIC_IDS.start + (i % 4) as u8, r)).collect();
         let mut sim = AxiSim::new();
-        let s = sim.run(&txns, &Policy::FULL_SPEED).map_err(|e| anyhow::anyhow!("bench pattern {name} through AXI: {e}"))?;
+        let s = sim
+            .run(&txns, &Policy::FULL_SPEED)
+            .map_err(|e| anyhow::anyhow!("bench pattern {name} through AXI: {e}"))?;
         rows.push(AxiBenchRow {
             name,
             requests: reqs.len(),
@@ -221,18 +236,29 @@ pub fn bench(n: usize) -> anyhow::Result<Vec<AxiBenchRow>> {
     let lines = (mem_bytes / 16) as u32;
     let half = lines / 2;
     let rd = |i: usize| Txn::read((i % 12) as u8, 16 * (i as u32 % half), 0, 4, BURST_INCR);
-    let wr = |i: usize| Txn::write((i % 12) as u8, 16 * (half + i as u32 % half), 4, BURST_INCR, vec![(i as u128, 0xffff)]);
+    let wr =
+        |i: usize| Txn::write((i % 12) as u8, 16 * (half + i as u32 % half), 4, BURST_INCR, vec![(i as u128, 0xffff)]);
     let channel: Vec<(&'static str, Vec<Txn>)> = vec![
         ("axi_read_distinct", (0..n).map(rd).collect()),
         ("axi_write_distinct", (0..n).map(wr).collect()),
         ("axi_read_write_distinct", (0..n).map(|i| if i % 2 == 0 { rd(i / 2) } else { wr(i / 2) }).collect()),
-        ("axi_read_burst16", (0..n.div_ceil(16)).map(|i| Txn::read((i % 12) as u8, 16 * (16 * i as u32 % (lines - 16)), 15, 4, BURST_INCR)).collect()),
+        (
+            "axi_read_burst16",
+            (0..n.div_ceil(16))
+                .map(|i| Txn::read((i % 12) as u8, 16 * (16 * i as u32 % (lines - 16)), 15, 4, BURST_INCR))
+                .collect(),
+        ),
     ];
     // Swap (a load and a store) and Compare (the unit's `atom.cas`): counted in transactions.
-    let swap = |i: usize| Txn::atomic(ATOMIC_IDS.start + (i % 4) as u8, ATOP_SWAP, 0, 16 * (i as u32 % lines), 2, i as u128);
-    let cas = |i: usize| Txn::atomic(ATOMIC_IDS.start + (i % 4) as u8, ATOP_COMPARE, 0, 16 * (i as u32 % lines), 3, (i as u128) << 32);
-    let exchange: Vec<(&'static str, Vec<Txn>)> =
-        vec![("axi_swap_distinct_txns", (0..n).map(swap).collect()), ("axi_compare_distinct_txns", (0..n).map(cas).collect())];
+    let swap =
+        |i: usize| Txn::atomic(ATOMIC_IDS.start + (i % 4) as u8, ATOP_SWAP, 0, 16 * (i as u32 % lines), 2, i as u128);
+    let cas = |i: usize| {
+        Txn::atomic(ATOMIC_IDS.start + (i % 4) as u8, ATOP_COMPARE, 0, 16 * (i as u32 % lines), 3, (i as u128) << 32)
+    };
+    let exchange: Vec<(&'static str, Vec<Txn>)> = vec![
+        ("axi_swap_distinct_txns", (0..n).map(swap).collect()),
+        ("axi_compare_distinct_txns", (0..n).map(cas).collect()),
+    ];
     for (k, (name, txns)) in channel.into_iter().chain(exchange).enumerate() {
         let mut sim = AxiSim::new();
         let s = sim.run(&txns, &Policy::FULL_SPEED).map_err(|e| anyhow::anyhow!("bench pattern {name}: {e}"))?;

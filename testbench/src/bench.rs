@@ -82,7 +82,8 @@ impl BenchReport {
     /// The human-readable report.
     pub fn text(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "unit: hw::SliceUnit, {} bytes of memory, {}", self.mem_bytes, crate::rtl::VERILATOR_VERSION);
+        let _ =
+            writeln!(s, "unit: hw::SliceUnit, {} bytes of memory, {}", self.mem_bytes, crate::rtl::VERILATOR_VERSION);
         let gpu = gpu_figures();
         let _ = writeln!(
             s,
@@ -90,7 +91,10 @@ impl BenchReport {
             "pattern", "requests", "cycles", "ops/cycle", "GPU/clk", "mismatches"
         );
         for p in &self.patterns {
-            let (g, src) = gpu.iter().find(|g| g.0 == p.name).map_or(("—".to_string(), ""), |g| (format!("{:.3}", g.1), g.2.as_str()));
+            let (g, src) = gpu
+                .iter()
+                .find(|g| g.0 == p.name)
+                .map_or(("—".to_string(), ""), |g| (format!("{:.3}", g.1), g.2.as_str()));
             let _ = writeln!(
                 s,
                 "{:<24} {:>8} {:>9} {:>10.4} {:>7}  {:<10} {src}",

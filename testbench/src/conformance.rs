@@ -31,17 +31,16 @@ pub struct Vector {
 /// The forms that have a vector file, in name order.
 pub fn vector_forms(data: &Path) -> anyhow::Result<Vec<(Form, PathBuf)>> {
     let dir = data.join("vectors");
-    let entries = std::fs::read_dir(&dir)
-        .with_context(|| format!("cannot read the H100 vectors in {}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(&dir).with_context(|| format!("cannot read the H100 vectors in {}", dir.display()))?;
     let mut forms = Vec::new();
     for e in entries {
         let path = e?.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".csv.gz")) else {
             continue;
         };
-        let form: Form = name
-            .parse()
-            .with_context(|| format!("{}: the file name is not a legal form", path.display()))?;
+        let form: Form =
+            name.parse().with_context(|| format!("{}: the file name is not a legal form", path.display()))?;
         forms.push((form, path));
     }
     forms.sort_by_key(|(f, _)| f.to_string());
@@ -224,7 +223,13 @@ pub fn v8_form(form: Form) -> anyhow::Result<Form> {
 
 /// The RTL's digest of row `a` of a 16-bit form: 8,192 v8 instructions (old = `a` in every
 /// lane, b = 0..=0xFFFF across the lanes) through `rtl`, one per cycle.
-pub fn rtl_digest_row(rtl: &mut crate::rtl::RtlAlu, v8: Form, a: u16, ops: &mut Vec<AluOp>, out: &mut Vec<u128>) -> anyhow::Result<u64> {
+pub fn rtl_digest_row(
+    rtl: &mut crate::rtl::RtlAlu,
+    v8: Form,
+    a: u16,
+    ops: &mut Vec<AluOp>,
+    out: &mut Vec<u128>,
+) -> anyhow::Result<u64> {
     let old = (0..8).fold(0u128, |acc, i| acc | (a as u128) << (16 * i));
     ops.clear();
     ops.extend((0..8192u32).map(|j| {
@@ -288,8 +293,7 @@ fn exhaustive16_with<W>(
     let done = AtomicU64::new(0);
     let failed = std::sync::Mutex::new(None::<anyhow::Error>);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let results: Vec<Vec<AtomicU64>> =
-        forms.iter().map(|_| rows.iter().map(|_| AtomicU64::new(0)).collect()).collect();
+    let results: Vec<Vec<AtomicU64>> = forms.iter().map(|_| rows.iter().map(|_| AtomicU64::new(0)).collect()).collect();
     let nanos: Vec<AtomicU64> = forms.iter().map(|_| AtomicU64::new(0)).collect();
     let workers = threads.max(1);
     let live = AtomicUsize::new(workers);

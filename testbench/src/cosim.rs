@@ -107,7 +107,13 @@ impl GroupedCheck {
     /// The indices of the operations of `ops` whose results `got` differ from `reference`
     /// (compared on [`result_mask`]), in order; `seen[code]` is set for each form present
     /// (`seen` has a place for every form code: `1 << CODE_WIDTH`).
-    pub fn mismatches(&mut self, ops: &[AluOp], got: &[u128], reference: &impl Fn(&AluOp) -> u128, seen: &mut [bool]) -> &[usize] {
+    pub fn mismatches(
+        &mut self,
+        ops: &[AluOp],
+        got: &[u128],
+        reference: &impl Fn(&AluOp) -> u128,
+        seen: &mut [bool],
+    ) -> &[usize] {
         let n = ops.len().min(got.len());
         self.codes.clear();
         self.codes.extend(ops[..n].iter().map(|op| op.form.code()));
@@ -273,8 +279,10 @@ pub fn random_regression_against(
         Ok(())
     })?;
     report.forms = (0..seen.len()).filter(|&c| seen[c]).filter_map(|c| Form::from_code(c as u16)).collect();
-    report.per_form =
-        (0..counts.len()).filter(|&c| counts[c] > 0).filter_map(|c| Some((Form::from_code(c as u16)?, counts[c]))).collect();
+    report.per_form = (0..counts.len())
+        .filter(|&c| counts[c] > 0)
+        .filter_map(|c| Some((Form::from_code(c as u16)?, counts[c])))
+        .collect();
     report.seconds = t.elapsed().as_secs_f64();
     if let (Some(path), Some((w, first_cycle, pos))) = (vcd, first_window) {
         let c0 = trace_window(path, &w, first_cycle)?;
@@ -313,7 +321,8 @@ mod tests {
         let mut got: Vec<u128> = ops.iter().map(golden).collect();
         // Wrong results at scattered indices, on the lowest bit of the result.
         let mut rng = seed;
-        let mut wrong: Vec<usize> = (0..60).map(|_| (sim::splitmix64_next(&mut rng) % ops.len() as u64) as usize).collect();
+        let mut wrong: Vec<usize> =
+            (0..60).map(|_| (sim::splitmix64_next(&mut rng) % ops.len() as u64) as usize).collect();
         wrong.sort_unstable();
         wrong.dedup();
         for &i in &wrong {

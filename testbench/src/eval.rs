@@ -121,15 +121,18 @@ pub fn eval(input: impl Read, mut output: impl Write, engine: &mut dyn AluEngine
             let line = rec.position().map_or(last_line + 1, |p| p.line());
             last_line = line;
             if rec.len() != cols {
-                return Err(InputError::new(line, format!("expected {cols} columns ({}), found {}", RED_HEADERS[header], rec.len())).into());
+                return Err(InputError::new(
+                    line,
+                    format!("expected {cols} columns ({}), found {}", RED_HEADERS[header], rec.len()),
+                )
+                .into());
             }
             let instr = cached.parse(&rec[0], line, "form")?;
             let form = row_form(instr, &rec, line)?;
             let w = form.elem_bits();
             let field = |i: usize, what: &str| {
-                hex::parse(&rec[i], w).map_err(|e| {
-                    InputError::new(line, format!("{what}: {e} (the element of {form} is {w} bits)"))
-                })
+                hex::parse(&rec[i], w)
+                    .map_err(|e| InputError::new(line, format!("{what}: {e} (the element of {form} is {w} bits)")))
             };
             let (m, b) = (field(1, "init")?, field(2, "b")?);
             let (op, k, first) = match group.take() {
@@ -229,7 +232,12 @@ fn check_mask(mask: u32, lane: Option<&[u8]>, line: u64) -> Result<(), InputErro
     let text = String::from_utf8_lossy(field);
     let lane: u32 = match text.parse() {
         Ok(l) if l < LANES as u32 && text.bytes().all(|b| b.is_ascii_digit()) => l,
-        _ => return Err(bad(format!("lane: `{}` is not a lane number (decimal 0-31)", crate::input_error::shown(field)))),
+        _ => {
+            return Err(bad(format!(
+                "lane: `{}` is not a lane number (decimal 0-31)",
+                crate::input_error::shown(field)
+            )));
+        }
     };
     if mask >> lane & 1 == 0 {
         return Err(bad(format!(
@@ -260,7 +268,11 @@ pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn Red
     let mut insts: Vec<ReduxInst> = Vec::with_capacity(BATCH);
     let mut results: Vec<u32> = Vec::with_capacity(BATCH);
     let mut out: Vec<u8> = Vec::new();
-    let mut flush = |text: &mut Vec<u8>, ends: &mut Vec<usize>, insts: &mut Vec<ReduxInst>, output: &mut dyn Write| -> anyhow::Result<()> {
+    let mut flush = |text: &mut Vec<u8>,
+                     ends: &mut Vec<usize>,
+                     insts: &mut Vec<ReduxInst>,
+                     output: &mut dyn Write|
+     -> anyhow::Result<()> {
         results.clear();
         engine.execute(insts, &mut results)?;
         out.clear();
@@ -287,7 +299,9 @@ pub fn eval_redux(input: impl Read, mut output: impl Write, engine: &mut dyn Red
             last_line = line;
             if rec.len() != cols {
                 let what = if which == 0 { "form,mask,src0,...,src31" } else { "form,mask,src0,...,src31,lane" };
-                return Err(InputError::new(line, format!("expected {cols} columns ({what}), found {}", rec.len())).into());
+                return Err(
+                    InputError::new(line, format!("expected {cols} columns ({what}), found {}", rec.len())).into()
+                );
             }
             let name = &rec[0];
             let form = cached.parse(name, line, "redux form")?;
@@ -404,7 +418,11 @@ mod tests {
                     red.global.and.L2::cache_hint.b32,6,3,,ffff\nred.cta.shared::cluster.add.f32,1,0,,\n";
         let (out, r) = run(&format!("{h}\n{rows}"));
         assert_eq!(r, Ok(4));
-        let want: Vec<String> = rows.lines().zip(["00000000", "00000001", "00000002", "00000001"]).map(|(l, r)| format!("{l},{r}\n")).collect();
+        let want: Vec<String> = rows
+            .lines()
+            .zip(["00000000", "00000001", "00000002", "00000001"])
+            .map(|(l, r)| format!("{l},{r}\n"))
+            .collect();
         assert_eq!(out, format!("{h},result\n{}", want.concat()));
         let (_, r) = run("form,init,b\nred.add.f32,1,0\n");
         assert!(r.unwrap_err().starts_with("line 2: add.f32 names no state space (generic addressing)"));
@@ -424,7 +442,9 @@ mod tests {
 
     #[test]
     fn echoes_rows_and_appends_padded_results() {
-        let (out, r) = run("form,init,b\nglobal.add.f32,3F800000,3f800000\nglobal.add.noftz.f16,3c00,0\nglobal.v2.f16.min.noftz,1,8000\nglobal.v2.f16.min.noftz,3c00,0\n");
+        let (out, r) = run(
+            "form,init,b\nglobal.add.f32,3F800000,3f800000\nglobal.add.noftz.f16,3c00,0\nglobal.v2.f16.min.noftz,1,8000\nglobal.v2.f16.min.noftz,3c00,0\n",
+        );
         assert_eq!(r, Ok(4));
         assert_eq!(
             out,
@@ -436,14 +456,20 @@ mod tests {
     #[test]
     fn bad_rows_name_their_line_and_keep_earlier_output() {
         let (out, r) = run("form,init,b\nglobal.add.u32,1,2\nglobal.add.s64,1,2\n");
-        assert_eq!(r.unwrap_err(), "line 3: unknown form `global.add.s64`: red.add takes u32, s32, u64, f32, f64 (and .noftz f16/bf16/f16x2/bf16x2)");
+        assert_eq!(
+            r.unwrap_err(),
+            "line 3: unknown form `global.add.s64`: red.add takes u32, s32, u64, f32, f64 (and .noftz f16/bf16/f16x2/bf16x2)"
+        );
         assert_eq!(out, "form,init,b,result\nglobal.add.u32,1,2,00000003\n");
         let (_, r) = run("form,init,b\nglobal.add.noftz.f16,10000,0\n");
         assert!(r.unwrap_err().starts_with("line 2: init: `10000` is wider than 16 bits"));
         let (_, r) = run("form,init,b\nglobal.add.u32,1\n");
         assert_eq!(r.unwrap_err(), "line 2: expected 3 columns (form,init,b), found 2");
         let (out, r) = run("form,init,b\nglobal.v4.f32.add,1,2\nglobal.v4.f32.add,1,2\nglobal.add.u32,1,2\n");
-        assert_eq!(r.unwrap_err(), "line 4: vector group cut short: global.v4.f32.add takes 4 rows per instruction, the group starting at line 2 has 2");
+        assert_eq!(
+            r.unwrap_err(),
+            "line 4: vector group cut short: global.v4.f32.add takes 4 rows per instruction, the group starting at line 2 has 2"
+        );
         assert_eq!(out, "form,init,b,result\n");
         let (_, r) = run("form,init,b\nglobal.v2.f32.add,1,2\n");
         assert!(r.unwrap_err().starts_with("line 3: input ends inside a vector group"));

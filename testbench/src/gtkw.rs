@@ -25,8 +25,21 @@ pub struct Group {
 pub fn unit_groups(sh: &hw::slice_unit::Shape) -> Vec<Group> {
     let v = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let ports = v(&[
-        "clock", "reset", "req_valid", "req_ready", "req_op", "req_addr", "req_id", "req_mask", "req_data", "rsp_valid",
-        "rsp_ready", "rsp_id", "rsp_status", "rsp_data", "cov",
+        "clock",
+        "reset",
+        "req_valid",
+        "req_ready",
+        "req_op",
+        "req_addr",
+        "req_id",
+        "req_mask",
+        "req_data",
+        "rsp_valid",
+        "rsp_ready",
+        "rsp_id",
+        "rsp_status",
+        "rsp_data",
+        "cov",
     ]);
     let mut queue = v(&["queue$push_valid", "queue$push_ready", "queue$push_line"]);
     queue.extend((0..hw::slice_unit::QUEUE_DEPTH).map(|i| format!("queue.slots.e_valid${i}$q")));
@@ -48,12 +61,25 @@ pub fn unit_groups(sh: &hw::slice_unit::Shape) -> Vec<Group> {
         Group {
             title: "issue, forwarding compares, RAM read (sc, si, sr)",
             signals: v(&[
-                "sc_valid$q", "sc_line$q", "fwd.eq_r$0$q", "si_valid$q", "si_line$q", "fwd.fsel_rq$0$q", "si_ra$q",
-                "sr_valid$q", "sr_line$q",
+                "sc_valid$q",
+                "sc_line$q",
+                "fwd.eq_r$0$q",
+                "si_valid$q",
+                "si_line$q",
+                "fwd.fsel_rq$0$q",
+                "si_ra$q",
+                "sr_valid$q",
+                "sr_line$q",
             ]),
         },
-        Group { title: "s1: forwarding select", signals: v(&["s1_valid$q", "s1_line$q", "fwd.fsel_d$q", "s1_take", "s1_old_line"]) },
-        Group { title: "s1b: old value, ALU inputs", signals: v(&["s1b_valid$q", "s1b_line$q", "alu$in_valid", "alu$out_valid"]) },
+        Group {
+            title: "s1: forwarding select",
+            signals: v(&["s1_valid$q", "s1_line$q", "fwd.fsel_d$q", "s1_take", "s1_old_line"]),
+        },
+        Group {
+            title: "s1b: old value, ALU inputs",
+            signals: v(&["s1b_valid$q", "s1b_line$q", "alu$in_valid", "alu$out_valid"]),
+        },
         Group { title: "pipeline stages s2.. (merge, write)", signals: stages },
         Group { title: "written lines (forwarding sources)", signals: written },
         Group { title: "responses", signals: v(&["rsp_fifo$push", "rsp_fifo$out_valid"]) },
@@ -97,7 +123,10 @@ fn vcd_vars(vcd_path: &Path) -> anyhow::Result<Vec<(String, u32, String)>> {
 
 /// The groups' signals as found in the waveform at `vcd_path` (under the unit's module, the
 /// scope holding `req_valid`), and the names not found.
-pub fn unit_signals(vcd_path: &Path, groups: &[Group]) -> anyhow::Result<(Vec<(&'static str, Vec<Found>)>, Vec<String>)> {
+pub fn unit_signals(
+    vcd_path: &Path,
+    groups: &[Group],
+) -> anyhow::Result<(Vec<(&'static str, Vec<Found>)>, Vec<String>)> {
     let vars = vcd_vars(vcd_path)?;
     // The unit's module: of the scopes with a `req_valid` (the harness's top scope has the
     // ports too), the one where the most of the groups' signals are.
@@ -140,7 +169,12 @@ pub fn write_unit_viewer_files(vcd_path: &Path, sh: &hw::slice_unit::Shape) -> a
     let _ = writeln!(g, "*-8.000000 -1{}", " -1".repeat(25));
     let _ = writeln!(g, "[size] 1600 1000\n[signals_width] 320\n[sst_expanded] 1");
     let mut s = String::new();
-    let _ = writeln!(s, "# redunit: the L2-slice unit's signals in pipeline order (surfer {} --command-file {})", vcd_path.display(), sucl_path.display());
+    let _ = writeln!(
+        s,
+        "# redunit: the L2-slice unit's signals in pipeline order (surfer {} --command-file {})",
+        vcd_path.display(),
+        sucl_path.display()
+    );
     for (title, found) in &groups {
         if found.is_empty() {
             continue;

@@ -38,7 +38,11 @@ impl std::error::Error for InputError {}
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Reads the header record and checks it is exactly `expected` (comma-separated).
-pub fn check_header<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, expected: &str) -> anyhow::Result<()> {
+pub fn check_header<R: std::io::Read>(
+    rdr: &mut Rows<R>,
+    rec: &mut csv::ByteRecord,
+    expected: &str,
+) -> anyhow::Result<()> {
     if !next_record(rdr, rec)? {
         // The header was due on the line after the (blank) lines read.
         return Err(InputError::new(rdr.line + 1, format!("empty input: expected the header `{expected}`")).into());
@@ -55,7 +59,11 @@ pub fn check_header<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteReco
 
 /// Reads the header record and checks it is one of `expected`; returns which. A header that is
 /// none of them is reported as [`check_header`] reports it against the first.
-pub fn check_header_any<R: std::io::Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, expected: &[&str]) -> anyhow::Result<usize> {
+pub fn check_header_any<R: std::io::Read>(
+    rdr: &mut Rows<R>,
+    rec: &mut csv::ByteRecord,
+    expected: &[&str],
+) -> anyhow::Result<usize> {
     if !next_record(rdr, rec)? {
         return Err(InputError::new(rdr.line + 1, format!("empty input: expected the header `{}`", expected[0])).into());
     }

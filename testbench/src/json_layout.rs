@@ -136,6 +136,9 @@ mod tests {
     #[test]
     fn fixed_decimals_by_key() {
         let v = serde_json::json!({"x": 1.5, "y": [{"x": 2.0, "z": 2.0}], "z": 0.25});
-        assert_eq!(to_string(&v, false, &[("x", 2)]), "{\n  \"x\": 1.50,\n  \"y\": [{\"x\": 2.00, \"z\": 2.0}],\n  \"z\": 0.25\n}");
+        assert_eq!(
+            to_string(&v, false, &[("x", 2)]),
+            "{\n  \"x\": 1.50,\n  \"y\": [{\"x\": 2.00, \"z\": 2.0}],\n  \"z\": 0.25\n}"
+        );
     }
 }

@@ -5,20 +5,24 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use testbench::InputError;
 use testbench::conformance;
 use testbench::engine::EngineKind;
 use testbench::stimulus;
 use testbench::top::Top;
-use testbench::InputError;
 
 mod cli;
 
 use cli::depth::DepthArgs;
-use cli::{DEFAULT_VERILOG, regress};
+use cli::{DEFAULT_VERILOG, merge, regress};
 
 #[derive(Parser)]
-#[command(name = "redunit", version, about = "An RTL model of the near-memory atomic unit of a GPU L2 slice, \
-with a golden model bit-exact to NVIDIA H100 silicon")]
+#[command(
+    name = "redunit",
+    version,
+    about = "An RTL model of the near-memory atomic unit of a GPU L2 slice, \
+with a golden model bit-exact to NVIDIA H100 silicon"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -289,7 +293,6 @@ enum Cmd {
     },
 }
 
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -320,10 +323,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 cli::bench::bench_cmd(requests, latency_requests, mem_bytes, warp_insts, json, &depths)
             }
         }
-        Cmd::Conformance { engine, exhaustive16, threads, data } => {
-            cli::conformance::conformance_cmd(engine, exhaustive16, threads, data.unwrap_or_else(conformance::default_data_dir))
+        Cmd::Conformance { engine, exhaustive16, threads, data } => cli::conformance::conformance_cmd(
+            engine,
+            exhaustive16,
+            threads,
+            data.unwrap_or_else(conformance::default_data_dir),
+        ),
+        Cmd::Verilog { output, top, module, mem_bytes, depths } => {
+            cli::verilog::verilog_cmd(output, top, module, mem_bytes, &depths)
         }
-        Cmd::Verilog { output, top, module, mem_bytes, depths } => cli::verilog::verilog_cmd(output, top, module, mem_bytes, &depths),
         Cmd::Regress {
             ops,
             unit_requests,
@@ -365,14 +373,39 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 only,
             })
         }
-        Cmd::Merge { json, files } => regress::merge(&files, json.as_deref()),
+        Cmd::Merge { json, files } => merge::merge(&files, json.as_deref()),
         Cmd::BenchAlu { ops, hdl_ops } => cli::bench_alu::bench_alu(ops, hdl_ops),
         Cmd::Forms { csv, all } => cli::forms::forms_cmd(csv, all),
         Cmd::BenchRedux { insts, seed } => cli::bench::bench_redux(insts, seed),
         Cmd::BenchAsync { phases, per_phase, stream } => cli::bench::bench_async(phases, per_phase, stream),
-        Cmd::Synth { top, mem_bytes, depths, freq, seed, seeds, jobs, placer, no_tmg_ripup, no_pnr, no_breakdown, no_save, json } => {
+        Cmd::Synth {
+            top,
+            mem_bytes,
+            depths,
+            freq,
+            seed,
+            seeds,
+            jobs,
+            placer,
+            no_tmg_ripup,
+            no_pnr,
+            no_breakdown,
+            no_save,
+            json,
+        } => {
             let pnr = (placer, !no_tmg_ripup);
-            cli::synth::synth_cmd(top, mem_bytes, &depths, freq, (seed, seeds, jobs), pnr, no_pnr, no_breakdown, no_save, json)
+            cli::synth::synth_cmd(
+                top,
+                mem_bytes,
+                &depths,
+                freq,
+                (seed, seeds, jobs),
+                pnr,
+                no_pnr,
+                no_breakdown,
+                no_save,
+                json,
+            )
         }
     }
 }

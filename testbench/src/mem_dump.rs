@@ -35,7 +35,8 @@ pub fn write(out: &mut dyn Write, spaces: &[(Space, &[u8])]) -> anyhow::Result<(
 /// Reads `bytes` of an engine's memory back through `ld.b128` requests, one per line.
 pub fn read_back(engine: &mut dyn crate::trace::MemEngine, bytes: usize) -> anyhow::Result<Vec<u8>> {
     let ld: sim::Access = "ld.b128".parse().expect("a load");
-    let reqs: Vec<sim::Request> = (0..bytes / 16).map(|l| sim::Request { access: ld, addr: 16 * l as u64, value: 0 }).collect();
+    let reqs: Vec<sim::Request> =
+        (0..bytes / 16).map(|l| sim::Request { access: ld, addr: 16 * l as u64, value: 0 }).collect();
     let mut out = Vec::with_capacity(bytes);
     for (r, o) in reqs.iter().zip(engine.execute(&reqs)?) {
         match o {

@@ -159,7 +159,11 @@ pub fn conformance_report(out: &mut dyn std::io::Write, engine: EngineKind, data
         let r = check_captures(*form, &load_captures(path)?, &mut *e)?;
         writeln!(out, "{:<28} {:>8} {:>10}", form.to_string(), r.rows, r.mismatches)?;
         if let Some((i, row, got)) = r.first {
-            writeln!(out, "  row {i}: mask {:08x} src {:08x?} expected {:08x} got {got:08x}", row.mask, row.src, row.result)?;
+            writeln!(
+                out,
+                "  row {i}: mask {:08x} src {:08x?} expected {:08x} got {got:08x}",
+                row.mask, row.src, row.result
+            )?;
         }
         rows += r.rows;
         bad += r.mismatches;
@@ -175,9 +179,30 @@ pub fn conformance_report(out: &mut dyn std::io::Write, engine: EngineKind, data
 /// Source values that stress the rules: integer extremes, signed zeros, ones, infinities,
 /// quiet and signalling NaNs of both signs, subnormals, the largest finite values.
 pub const SPECIALS: [u32; 24] = [
-    0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_ffff, 0xffff_fffe, 0x3f80_0000, 0xbf80_0000,
-    0x4000_0000, 0xc000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xff80_0001,
-    0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff, 0xff7f_ffff,
+    0,
+    1,
+    2,
+    0x7fff_ffff,
+    0x8000_0000,
+    0x8000_0001,
+    0xffff_ffff,
+    0xffff_fffe,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4000_0000,
+    0xc000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_0000,
+    0x7f80_0001,
+    0xff80_0001,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
 ];
 
 /// A seeded random instruction of `form`: masks full, empty (when `empty` is set), single
@@ -203,7 +228,11 @@ pub fn random_inst(state: &mut u64, form: ReduxForm, empty: bool) -> ReduxInst {
             1 => pick,
             2 => SPECIALS[(r >> 40) as usize % 8] ^ (r as u32 & 3),
             _ => {
-                if r % 3 == 0 { pick } else { (r >> 8) as u32 }
+                if r % 3 == 0 {
+                    pick
+                } else {
+                    (r >> 8) as u32
+                }
             }
         }
     });
@@ -358,7 +387,10 @@ impl RtlRedux {
                 if v != want {
                     return err(
                         k,
-                        format!("out_lanes lane {lane} is {v:08x}, but out_result is {r:08x} and the mask {:08x}", inst.mask),
+                        format!(
+                            "out_lanes lane {lane} is {v:08x}, but out_result is {r:08x} and the mask {:08x}",
+                            inst.mask
+                        ),
                     );
                 }
             }

@@ -121,7 +121,17 @@ impl RtlAlu {
     }
 
     fn from_handle(h: NonNull<c_void>, vcd: Option<PathBuf>) -> Self {
-        Self { h, split: false, vcd, last_start: 0, forms: Vec::new(), old: Vec::new(), b: Vec::new(), out: Vec::new(), out_forms: Vec::new() }
+        Self {
+            h,
+            split: false,
+            vcd,
+            last_start: 0,
+            forms: Vec::new(),
+            old: Vec::new(),
+            b: Vec::new(),
+            out: Vec::new(),
+            out_forms: Vec::new(),
+        }
     }
 
     /// Where the waveform goes, for a traced model.
@@ -208,8 +218,12 @@ impl RtlAlu {
         // (The codes that went in, compared as slices: the first difference is looked for only
         // when there is one.)
         if self.out_forms != self.forms {
-            let (i, (op, &f)) =
-                ops.iter().zip(&self.out_forms).enumerate().find(|(_, (op, f))| **f != op.form.code()).expect("a difference");
+            let (i, (op, &f)) = ops
+                .iter()
+                .zip(&self.out_forms)
+                .enumerate()
+                .find(|(_, (op, f))| **f != op.form.code())
+                .expect("a difference");
             return Err(ProtocolError {
                 index: i,
                 msg: format!(
@@ -221,9 +235,11 @@ impl RtlAlu {
             }
             .into());
         }
-        out.extend(self.out.chunks_exact(4).map(|w| {
-            w[0] as u128 | (w[1] as u128) << 32 | (w[2] as u128) << 64 | (w[3] as u128) << 96
-        }));
+        out.extend(
+            self.out
+                .chunks_exact(4)
+                .map(|w| w[0] as u128 | (w[1] as u128) << 32 | (w[2] as u128) << 64 | (w[3] as u128) << 96),
+        );
         Ok(())
     }
 }

@@ -41,7 +41,8 @@ impl Shard {
     /// Parses `K/N` with `N >= 1` and `K < N`.
     pub fn parse(s: &str) -> Result<Shard, String> {
         let (k, n) = s.split_once('/').ok_or_else(|| format!("`{s}`: a shard is K/N, e.g. 0/4"))?;
-        let num = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("`{s}`: K and N are whole numbers (K/N, e.g. 0/4)"));
+        let num =
+            |x: &str| x.trim().parse::<u64>().map_err(|_| format!("`{s}`: K and N are whole numbers (K/N, e.g. 0/4)"));
         let (index, count) = (num(k)?, num(n)?);
         if count == 0 || index >= count {
             return Err(format!("`{s}`: needs N >= 1 and K in 0..N-1"));
@@ -323,7 +324,10 @@ pub fn merge(files: &[(String, RegressResult)]) -> Result<RegressResult, String>
         }
         for s in &r.shards {
             if s.shard.count != count {
-                return Err(format!("{name}: shard {} is one of {}, {name0} holds shards of {count}", s.shard, s.shard.count));
+                return Err(format!(
+                    "{name}: shard {} is one of {}, {name0} holds shards of {count}",
+                    s.shard, s.shard.count
+                ));
             }
             if let Some(other) = from.insert(s.shard, name) {
                 return Err(format!("{name}: shard {} is also in {other}", s.shard));
@@ -341,10 +345,18 @@ pub fn merge(files: &[(String, RegressResult)]) -> Result<RegressResult, String>
         m.seconds += r.seconds;
         m.longest_shard_seconds = m.longest_shard_seconds.max(r.longest_shard_seconds);
     }
-    let missing: Vec<String> =
-        (0..count).map(|index| Shard { index, count }).filter(|s| !from.contains_key(s)).map(|s| s.to_string()).collect();
+    let missing: Vec<String> = (0..count)
+        .map(|index| Shard { index, count })
+        .filter(|s| !from.contains_key(s))
+        .map(|s| s.to_string())
+        .collect();
     if !missing.is_empty() {
-        return Err(format!("shard{} {} missing: the files given hold {}", if missing.len() > 1 { "s" } else { "" }, missing.join(", "), from.keys().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")));
+        return Err(format!(
+            "shard{} {} missing: the files given hold {}",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", "),
+            from.keys().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        ));
     }
     m.shards.sort_by_key(|s| s.shard);
     m.failures.sort_by(|a, b| a.shard.cmp(&b.shard));

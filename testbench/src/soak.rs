@@ -162,7 +162,11 @@ impl SoakStats {
     /// The hard moments never hit, when resets were asked for.
     pub fn holes(&self) -> Vec<&'static str> {
         let mut h = Vec::new();
-        for (n, v) in [("reset with the queue full", self.queue_full), ("reset with the FIFO full", self.fifo_full), ("reset with a chain in flight", self.chain)] {
+        for (n, v) in [
+            ("reset with the queue full", self.queue_full),
+            ("reset with the FIFO full", self.fifo_full),
+            ("reset with a chain in flight", self.chain),
+        ] {
             if v == 0 {
                 h.push(n);
             }
@@ -314,7 +318,14 @@ impl Checker<'_> {
                     };
                     if late || orphan {
                         let expected = self.golden.execute(req);
-                        self.fail(Failure { index: i, req: *req, expected, got: Some(*r), cycle: r.cycle, note: note.unwrap().into() });
+                        self.fail(Failure {
+                            index: i,
+                            req: *req,
+                            expected,
+                            got: Some(*r),
+                            cycle: r.cycle,
+                            note: note.unwrap().into(),
+                        });
                     } else {
                         self.answered(i, req, r, None);
                     }
@@ -365,7 +376,8 @@ impl Checker<'_> {
             self.out.report.coverage.add_response(r);
             let addr = (*line * 16) as usize;
             let before = self.golden.read(addr, 16);
-            let words: Vec<u8> = drops.iter().map(|d| hw::slice_unit::hazard_words(d.access, d.addr as u32, &self.cfg.hw)).collect();
+            let words: Vec<u8> =
+                drops.iter().map(|d| hw::slice_unit::hazard_words(d.access, d.addr as u32, &self.cfg.hw)).collect();
             let mut sets = closed_sets(&words);
             if self.cfg.mutation == Some(Mutation::NothingLands) {
                 sets.truncate(1);
@@ -389,7 +401,14 @@ impl Checker<'_> {
                 Some(j) => self.out.stats.landed += j as u64,
                 None => {
                     let note = format!("the line is no closed set of its {} dropped requests applied", drops.len());
-                    self.fail(Failure { index: i, req: *ld, expected: Ok(Some(before)), got: Some(*r), cycle: r.cycle, note });
+                    self.fail(Failure {
+                        index: i,
+                        req: *ld,
+                        expected: Ok(Some(before)),
+                        got: Some(*r),
+                        cycle: r.cycle,
+                        note,
+                    });
                     if r.status == 0 {
                         self.golden.write(addr, 16, r.data);
                     }
@@ -408,7 +427,14 @@ impl Checker<'_> {
                 Some(r) => self.answered(i, ld, r, Some("memory differs from the golden model at this line")),
                 None => {
                     let expected = self.golden.execute(ld);
-                    self.fail(Failure { index: i, req: *ld, expected, got: None, cycle: 0, note: "no response".into() });
+                    self.fail(Failure {
+                        index: i,
+                        req: *ld,
+                        expected,
+                        got: None,
+                        cycle: 0,
+                        note: "no response".into(),
+                    });
                 }
             }
         }
@@ -446,7 +472,12 @@ pub fn drive(unit: &mut RtlUnit, seed: u64, cfg: &SoakConfig) -> anyhow::Result<
     unit.set_policy(seed ^ 0x706f_6c69_6379, cfg.rsp_ready_pct, cfg.req_valid_pct);
     let mut rng = Rng(seed ^ 0x736f_616b);
     let mut t = Traffic::new(seed, cfg.mem_bytes, cfg.mix);
-    let mut c = Checker { cfg, golden: Memory::new(cfg.mem_bytes), out: SoakReport { report: Report { seed, ..Default::default() }, ..Default::default() }, sent: 0 };
+    let mut c = Checker {
+        cfg,
+        golden: Memory::new(cfg.mem_bytes),
+        out: SoakReport { report: Report { seed, ..Default::default() }, ..Default::default() },
+        sent: 0,
+    };
     let mut turn = 0;
     let protocol = |e: anyhow::Error| e.downcast::<UnitProtocolError>();
     while c.out.traffic < cfg.requests {
@@ -463,7 +494,8 @@ pub fn drive(unit: &mut RtlUnit, seed: u64, cfg: &SoakConfig) -> anyhow::Result<
         if fo.reset_cycle.is_none() || lines.is_empty() {
             continue;
         }
-        let loads: Vec<Request> = lines.keys().map(|l| Request { access: Access::Ld(Width::B128), addr: l * 16, value: 0 }).collect();
+        let loads: Vec<Request> =
+            lines.keys().map(|l| Request { access: Access::Ld(Width::B128), addr: l * 16, value: 0 }).collect();
         c.out.stats.sweep_loads += loads.len() as u64;
         match unit.run(&loads, c.sent, None, true) {
             Ok(b) => c.resync(&lines, &loads, &b),
@@ -526,7 +558,12 @@ mod tests {
                 (3, ResetWhen::After { at, .. }) => {
                     assert_eq!(at, reqs.len() as u64);
                     let last = reqs.last().unwrap().addr;
-                    assert!(reqs.iter().rev().take(4).all(|r| r.addr == last && matches!(r.access, Access::Red(_) | Access::Atom(_))));
+                    assert!(
+                        reqs.iter()
+                            .rev()
+                            .take(4)
+                            .all(|r| r.addr == last && matches!(r.access, Access::Red(_) | Access::Atom(_)))
+                    );
                 }
                 other => panic!("turn {turn}: {other:?}"),
             }

@@ -72,8 +72,14 @@ pub fn random_trace(seed: u64, n: usize, mem_bytes: usize) -> String {
             Access::Ld(_) | Access::St(_) | Access::Cas(_) => {
                 let a = req.access.to_string();
                 let (kind, width) = a.split_once('.').expect("ld.bN, st.bN or atom.cas.bN");
-                let (space, window) = [("", false), ("global.", false), ("shared.", false), ("shared::cta.", false), ("shared::cluster.", false), ("", true)]
-                    [(r() % 6) as usize];
+                let (space, window) = [
+                    ("", false),
+                    ("global.", false),
+                    ("shared.", false),
+                    ("shared::cta.", false),
+                    ("shared::cluster.", false),
+                    ("", true),
+                ][(r() % 6) as usize];
                 (format!("{kind}.{space}{width}"), window)
             }
         };
@@ -84,7 +90,11 @@ pub fn random_trace(seed: u64, n: usize, mem_bytes: usize) -> String {
         if window {
             addr = SHARED_WINDOW_BASE + req.addr;
         }
-        let value = if req.access.has_operand() { hex::format(req.value, req.access.operand_bytes() as u32 * 8) } else { String::new() };
+        let value = if req.access.has_operand() {
+            hex::format(req.value, req.access.operand_bytes() as u32 * 8)
+        } else {
+            String::new()
+        };
         let policy = if op.contains("L2::cache_hint") && r() % 2 == 0 { format!("{:x}", r()) } else { String::new() };
         out += &format!("{op},{addr:x},{value},{policy}\n");
     }
@@ -106,7 +116,9 @@ pub fn mix_of(rows: &[trace::Row]) -> SpaceMix {
     for row in rows {
         let (space, qualified, hinted) = match row.op {
             sim::TraceOp::Ld(_, s) | sim::TraceOp::St(_, s) | sim::TraceOp::Cas(_, s) => (s, false, false),
-            sim::TraceOp::Red(i) | sim::TraceOp::Atom(i) => (i.space, i.sem.is_some() || i.scope.is_some(), i.cache_hint),
+            sim::TraceOp::Red(i) | sim::TraceOp::Atom(i) => {
+                (i.space, i.sem.is_some() || i.scope.is_some(), i.cache_hint)
+            }
         };
         let global = row.space() == Space::Global;
         *if global { &mut m.global } else { &mut m.shared } += 1;
@@ -138,10 +150,17 @@ pub fn random_check(seed: u64, n: usize) -> anyhow::Result<SpaceCheck> {
     for (i, (w, g)) in want.iter().zip(&got).enumerate() {
         if w != g && mismatches.len() < 20 {
             let row = &rows[i];
-            mismatches.push(format!("row {i} ({} at {:x}, {:?} memory): RTL {g:?}, model {w:?}", row.op, row.addr, row.space()));
+            mismatches.push(format!(
+                "row {i} ({} at {:x}, {:?} memory): RTL {g:?}, model {w:?}",
+                row.op,
+                row.addr,
+                row.space()
+            ));
         }
     }
-    for (space, unit, bytes) in [(Space::Global, &mut global, model.global.bytes()), (Space::Shared, &mut shared, model.shared.bytes())] {
+    for (space, unit, bytes) in
+        [(Space::Global, &mut global, model.global.bytes()), (Space::Shared, &mut shared, model.shared.bytes())]
+    {
         if mem_dump::read_back(unit, mem)? != bytes {
             mismatches.push(format!("the {} memory read back from the RTL differs from the model's", space.name()));
         }

@@ -208,19 +208,19 @@ impl Stimulus {
         let payload = self.next() & mm;
         let bias = emax >> 1;
         match self.below(16) {
-            0 | 1 => f.pack(s, 0, 0),                            // ±0
-            2 => f.pack(s, 0, 1),                                // smallest subnormal
-            3 => f.pack(s, 0, mm),                               // largest subnormal
-            4 => f.pack(s, 0, payload.max(1)),                   // a subnormal
-            5 => f.pack(s, 1, 0),                                // smallest normal
-            6 => f.pack(s, emax - 1, mm),                        // largest finite
-            7 | 8 => f.pack(s, emax, 0),                         // ±inf
-            9 => f.pack(s, emax, quiet),                         // canonical qNaN
-            10 => f.pack(s, emax, quiet | payload),              // qNaN with payload
-            11 => f.pack(s, emax, (payload & !quiet).max(1)),    // sNaN with payload
-            12 => f.pack(s, emax, 1),                            // sNaN, smallest payload
-            13 => f.pack(s, bias, 0),                            // ±1
-            14 => f.pack(s, bias, self.below(2)),                // 1 or 1 + ulp
+            0 | 1 => f.pack(s, 0, 0),                         // ±0
+            2 => f.pack(s, 0, 1),                             // smallest subnormal
+            3 => f.pack(s, 0, mm),                            // largest subnormal
+            4 => f.pack(s, 0, payload.max(1)),                // a subnormal
+            5 => f.pack(s, 1, 0),                             // smallest normal
+            6 => f.pack(s, emax - 1, mm),                     // largest finite
+            7 | 8 => f.pack(s, emax, 0),                      // ±inf
+            9 => f.pack(s, emax, quiet),                      // canonical qNaN
+            10 => f.pack(s, emax, quiet | payload),           // qNaN with payload
+            11 => f.pack(s, emax, (payload & !quiet).max(1)), // sNaN with payload
+            12 => f.pack(s, emax, 1),                         // sNaN, smallest payload
+            13 => f.pack(s, bias, 0),                         // ±1
+            14 => f.pack(s, bias, self.below(2)),             // 1 or 1 + ulp
             _ => f.pack(s, self.below(emax + 1), mm - self.below(2)),
         }
     }

@@ -185,7 +185,9 @@ impl Top {
             Top::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
             // The unit, and its queue and response FIFO as the unit builds them (their hazard
             // windows, push and depth follow the unit's pipeline).
-            Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo => &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs],
+            Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo => {
+                &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs]
+            }
             _ => &[],
         }
     }
@@ -251,7 +253,9 @@ impl Top {
                 verilog(&mut hw::ordering_queue::OrderingQueue::with_registered_push(sh.win_fp.max(1), cfg.unit_regs))
             }
             Top::LineMemory => verilog(&mut hw::line_memory::LineMemory::new(mem_bytes / 16)),
-            Top::ResponseFifo => verilog(&mut hw::response_fifo::ResponseFifo::new(hw::slice_unit::shape(cfg).rsp_depth)),
+            Top::ResponseFifo => {
+                verilog(&mut hw::response_fifo::ResponseFifo::new(hw::slice_unit::shape(cfg).rsp_depth))
+            }
         }
     }
 }

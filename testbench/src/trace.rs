@@ -64,7 +64,12 @@ pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<Row>> {
     Parsed::read_any(input, &HEADERS, parse_rows)
 }
 
-fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut Vec<Row>, header: usize) -> anyhow::Result<()> {
+fn parse_rows<R: Read>(
+    rdr: &mut Rows<R>,
+    rec: &mut csv::ByteRecord,
+    rows: &mut Vec<Row>,
+    header: usize,
+) -> anyhow::Result<()> {
     let mut cached = Cached::<TraceOp>::default();
     let cols = 3 + header;
     while next_record(rdr, rec)? {
@@ -100,7 +105,11 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut 
 
 /// Executes the rows on the engine of their space, each space's requests in trace order, and
 /// returns the outcomes in trace order. `shared` may be `None` when no row is in shared memory.
-pub fn execute(rows: &[Row], global: &mut dyn MemEngine, shared: Option<&mut dyn MemEngine>) -> anyhow::Result<Vec<Outcome>> {
+pub fn execute(
+    rows: &[Row],
+    global: &mut dyn MemEngine,
+    shared: Option<&mut dyn MemEngine>,
+) -> anyhow::Result<Vec<Outcome>> {
     let mut outcomes = vec![Ok(None); rows.len()];
     let mut run = |space: Space, engine: &mut dyn MemEngine| -> anyhow::Result<()> {
         let idx: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].space() == space).collect();
@@ -148,7 +157,12 @@ pub fn write_results(rows: &[Row], outcomes: &[Outcome], mut out: impl Write) ->
 
 /// Parses a trace, executes it on the engines and writes the result rows. On a bad row, the
 /// rows before it are executed and written, and the error is an [`InputError`].
-pub fn run(input: impl Read, output: impl Write, global: &mut dyn MemEngine, shared: &mut dyn MemEngine) -> anyhow::Result<usize> {
+pub fn run(
+    input: impl Read,
+    output: impl Write,
+    global: &mut dyn MemEngine,
+    shared: &mut dyn MemEngine,
+) -> anyhow::Result<usize> {
     let p = parse_prefix(input)?;
     let outcomes = execute(&p.rows, global, Some(shared))?;
     write_results(&p.rows, &outcomes, output)?;
@@ -205,9 +219,20 @@ mod tests {
 
     #[test]
     fn malformed_rows_name_their_line() {
-        assert_eq!(go("op,addr,value\nld.b32,0,\nld.b32,0,5\n", 64).unwrap_err(), "line 3: ld.b32 takes no value; leave the column empty");
-        assert!(go("op,addr,value\nst.b32,0,123456789\n", 64).unwrap_err().starts_with("line 2: value: `123456789` is wider than 32 bits"));
-        assert!(go("op,addr,value\nadd.u32.u64,0,1\n", 64).unwrap_err().starts_with("line 2: unknown op `add.u32.u64`: `u64` is a second type"));
+        assert_eq!(
+            go("op,addr,value\nld.b32,0,\nld.b32,0,5\n", 64).unwrap_err(),
+            "line 3: ld.b32 takes no value; leave the column empty"
+        );
+        assert!(
+            go("op,addr,value\nst.b32,0,123456789\n", 64)
+                .unwrap_err()
+                .starts_with("line 2: value: `123456789` is wider than 32 bits")
+        );
+        assert!(
+            go("op,addr,value\nadd.u32.u64,0,1\n", 64)
+                .unwrap_err()
+                .starts_with("line 2: unknown op `add.u32.u64`: `u64` is a second type")
+        );
         assert_eq!(
             go("op,addr,value\nglobal.add.u32,0,1\nred.add.v2.f32,100000000,0\n", 64).unwrap_err(),
             "line 3: v2.f32.add at 100000000: vector red takes global addresses only (PTX), and this one is in \
@@ -215,9 +240,21 @@ mod tests {
              address (below 100000000) or write .global"
         );
         let h = "op,addr,value,cache_policy\n";
-        assert!(go(&format!("{h}global.add.u32,0,1,5\n"), 64).unwrap_err().contains("cache_policy: global.add.u32 has no .L2::cache_hint"));
-        assert!(go(&format!("{h}global.add.u32,0,1\n"), 64).unwrap_err().contains("expected 4 columns (op,addr,value,cache_policy)"));
-        assert!(go(&format!("{h}global.and.L2::cache_hint.b32,0,1,x\n"), 64).unwrap_err().starts_with("line 2: cache_policy: `x` is not hex"));
+        assert!(
+            go(&format!("{h}global.add.u32,0,1,5\n"), 64)
+                .unwrap_err()
+                .contains("cache_policy: global.add.u32 has no .L2::cache_hint")
+        );
+        assert!(
+            go(&format!("{h}global.add.u32,0,1\n"), 64)
+                .unwrap_err()
+                .contains("expected 4 columns (op,addr,value,cache_policy)")
+        );
+        assert!(
+            go(&format!("{h}global.and.L2::cache_hint.b32,0,1,x\n"), 64)
+                .unwrap_err()
+                .starts_with("line 2: cache_policy: `x` is not hex")
+        );
         assert!(go("op,addr,value\nst.b32,zz,1\n", 64).unwrap_err().starts_with("line 2: addr: `zz` is not hex"));
     }
 }

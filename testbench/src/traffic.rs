@@ -63,7 +63,16 @@ pub struct Mix {
 
 impl Default for Mix {
     fn default() -> Self {
-        Mix { hot_pct: 35, near_pct: 15, misaligned_pct: 4, out_of_range_pct: 4, ld_pct: 10, st_pct: 8, cas_pct: 4, hot: 4 }
+        Mix {
+            hot_pct: 35,
+            near_pct: 15,
+            misaligned_pct: 4,
+            out_of_range_pct: 4,
+            ld_pct: 10,
+            st_pct: 8,
+            cas_pct: 4,
+            hot: 4,
+        }
     }
 }
 
@@ -299,7 +308,11 @@ pub fn bench_patterns(n: usize, mem_bytes: usize) -> Vec<(&'static str, Vec<Requ
     let mixed: Vec<Request> = (0..n as u64)
         .map(|i| {
             if i % 2 == 0 {
-                if i % 4 == 0 { one(add_u32, 1) } else { Request { access: Access::Red(add_f32), addr: 0x104, value: 0x3f80_0000 } }
+                if i % 4 == 0 {
+                    one(add_u32, 1)
+                } else {
+                    Request { access: Access::Red(add_f32), addr: 0x104, value: 0x3f80_0000 }
+                }
             } else {
                 let line = 0x20 + (i / 2) % (lines - 0x20);
                 any(line, &mut stim, &mut rng)
@@ -319,15 +332,22 @@ pub fn bench_patterns(n: usize, mem_bytes: usize) -> Vec<(&'static str, Vec<Requ
             .collect();
         v.push((name, reqs));
     }
-    let words: Vec<Request> =
-        (0..n as u64).map(|i| Request { access: Access::Red(add_f32), addr: 0x100 + 4 * (i % 4), value: stim.op(add_f32).b }).collect();
+    let words: Vec<Request> = (0..n as u64)
+        .map(|i| Request { access: Access::Red(add_f32), addr: 0x100 + 4 * (i % 4), value: stim.op(add_f32).b })
+        .collect();
     v.push(("hot_words_4_f32", words));
-    for (k, int_name, f32_name) in
-        [(2, "hot_lines_2_int", "hot_lines_2_f32"), (4, "hot_lines_4_int", "hot_lines_4_f32"), (8, "hot_lines_8_int", "hot_lines_8_f32")]
-    {
+    for (k, int_name, f32_name) in [
+        (2, "hot_lines_2_int", "hot_lines_2_f32"),
+        (4, "hot_lines_4_int", "hot_lines_4_f32"),
+        (8, "hot_lines_8_int", "hot_lines_8_f32"),
+    ] {
         for (name, f) in [(int_name, add_u32), (f32_name, add_f32)] {
             let reqs = (0..n as u64)
-                .map(|i| Request { access: Access::Red(f), addr: 0x100 + HOT_LINE_STRIDE * (i % k), value: stim.op(f).b })
+                .map(|i| Request {
+                    access: Access::Red(f),
+                    addr: 0x100 + HOT_LINE_STRIDE * (i % k),
+                    value: stim.op(f).b,
+                })
                 .collect();
             v.push((name, reqs));
         }

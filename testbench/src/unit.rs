@@ -63,7 +63,6 @@ const fn parse_usize(s: &str) -> usize {
     v
 }
 
-
 /// Mirrors `UnitRun` in `csrc/unit_shim.cpp`.
 #[repr(C)]
 struct UnitRun {
@@ -266,10 +265,7 @@ pub fn build_library_from_verilog(verilog: &str, mem_bytes: usize) -> anyhow::Re
         return Ok(lib);
     }
     let t = std::time::Instant::now();
-    eprintln!(
-        "redunit: verilating the unit with {mem_bytes} bytes of memory into {} (once; {version})",
-        dir.display()
-    );
+    eprintln!("redunit: verilating the unit with {mem_bytes} bytes of memory into {} (once; {version})", dir.display());
     let tmp = root.join(format!(".tmp-mem{mem_bytes}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
@@ -374,7 +370,11 @@ pub fn mask(bytes: usize) -> u128 {
 
 /// The outcome of a request that the 32-bit address port cannot carry (see the module doc).
 pub fn wide_address_outcome(req: &Request) -> Outcome {
-    if !req.addr.is_multiple_of(req.access.bytes() as u64) { Err(MemError::Misaligned) } else { Err(MemError::OutOfRange) }
+    if !req.addr.is_multiple_of(req.access.bytes() as u64) {
+        Err(MemError::Misaligned)
+    } else {
+        Err(MemError::OutOfRange)
+    }
 }
 
 /// The results of a batch: one entry per request; `None` for a request that was dropped by a
@@ -492,7 +492,13 @@ impl RtlUnit {
         Self::open_api(api_for(mem_bytes, cfg)?, mem_bytes, vcd, first_cycle, cfg)
     }
 
-    fn open_api(api: &'static Api, mem_bytes: usize, vcd: Option<&Path>, first_cycle: u64, cfg: &hw::Config) -> anyhow::Result<Self> {
+    fn open_api(
+        api: &'static Api,
+        mem_bytes: usize,
+        vcd: Option<&Path>,
+        first_cycle: u64,
+        cfg: &hw::Config,
+    ) -> anyhow::Result<Self> {
         let h = match vcd {
             None => unsafe { (api.new)(std::ptr::null(), first_cycle) },
             Some(path) => {
@@ -585,7 +591,12 @@ impl RtlUnit {
     /// Drives `reqs` with ids `(id_base + i) mod 2^16` under `faults`: the batch drains, or
     /// ends with the reset (then [`Batch::issued`] says how far it got). The dropped requests
     /// have no response in the batch and are listed in the outcome.
-    pub fn run_faults(&mut self, reqs: &[Request], id_base: u64, faults: &Faults) -> anyhow::Result<(Batch, FaultOutcome)> {
+    pub fn run_faults(
+        &mut self,
+        reqs: &[Request],
+        id_base: u64,
+        faults: &Faults,
+    ) -> anyhow::Result<(Batch, FaultOutcome)> {
         let (at, len): (Vec<u64>, Vec<u64>) = faults.droughts.iter().copied().unzip();
         let (mode, reset_at, reset_delay) = match faults.reset {
             ResetWhen::Never => (0, 0, 0),
@@ -623,13 +634,21 @@ impl RtlUnit {
         Ok((batch, out))
     }
 
-    fn run_inner(&mut self, reqs: &[Request], id_base: u64, ids: Option<&[u16]>, drain: bool, faults: Option<&mut UnitFaults>) -> anyhow::Result<Batch> {
+    fn run_inner(
+        &mut self,
+        reqs: &[Request],
+        id_base: u64,
+        ids: Option<&[u16]>,
+        drain: bool,
+        faults: Option<&mut UnitFaults>,
+    ) -> anyhow::Result<Batch> {
         let n = reqs.len();
         self.ops.clear();
         self.addrs.clear();
         self.data.clear();
         for r in reqs {
-            let addr = u32::try_from(r.addr).map_err(|_| anyhow::anyhow!("address {:#x} does not fit req_addr", r.addr))?;
+            let addr =
+                u32::try_from(r.addr).map_err(|_| anyhow::anyhow!("address {:#x} does not fit req_addr", r.addr))?;
             self.ops.push(r.access.code());
             self.addrs.push(addr);
             let v = r.value;

@@ -33,8 +33,8 @@ use std::time::Instant;
 use sim::{Access, Memory, Request};
 
 use crate::hex;
-use crate::traffic::{self, Mix, Traffic};
 use crate::trace::Outcome;
+use crate::traffic::{self, Mix, Traffic};
 use crate::unit::{Batch, Response, RtlUnit, UnitProtocolError};
 
 /// Cycles of reset in the middle of the regression.
@@ -59,7 +59,9 @@ pub enum End {
 pub enum Kind {
     Traffic,
     /// `ld.b128` of every line; `resync` after a reset (see the module doc).
-    Sweep { resync: bool },
+    Sweep {
+        resync: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -117,10 +119,18 @@ pub fn random_plan(seed: u64, cfg: &Config) -> Plan {
     let first = cfg.reset_after.unwrap_or(0).min(cfg.requests);
     if cfg.reset_after.is_some() {
         segments.push(Segment { kind: Kind::Traffic, reqs: t.requests(first), end: End::Reset });
-        segments.push(Segment { kind: Kind::Sweep { resync: true }, reqs: traffic::sweep(cfg.mem_bytes), end: End::Drain });
+        segments.push(Segment {
+            kind: Kind::Sweep { resync: true },
+            reqs: traffic::sweep(cfg.mem_bytes),
+            end: End::Drain,
+        });
     }
     segments.push(Segment { kind: Kind::Traffic, reqs: t.requests(cfg.requests - first), end: End::Drain });
-    segments.push(Segment { kind: Kind::Sweep { resync: false }, reqs: traffic::sweep(cfg.mem_bytes), end: End::Drain });
+    segments.push(Segment {
+        kind: Kind::Sweep { resync: false },
+        reqs: traffic::sweep(cfg.mem_bytes),
+        end: End::Drain,
+    });
     Plan {
         mem_bytes: cfg.mem_bytes,
         segments,
@@ -290,7 +300,8 @@ impl Coverage {
                 writeln!(out, "  {fam:<4} {s}/{t} ({n} requests)")?;
             }
         }
-        let missing: Vec<String> = all.iter().filter(|a| !self.accesses.contains_key(&a.code())).map(|a| a.to_string()).collect();
+        let missing: Vec<String> =
+            all.iter().filter(|a| !self.accesses.contains_key(&a.code())).map(|a| a.to_string()).collect();
         if !missing.is_empty() && missing.len() <= 12 {
             writeln!(out, "  never issued: {}", missing.join(" "))?;
         }
@@ -396,7 +407,17 @@ pub fn check(plan: &Plan, obs: &Observed, report: &mut Report) {
                     if r.status == 0 {
                         golden.write(req.addr as usize, 16, r.data);
                     } else {
-                        fail(report, Failure { index: i, req: *req, expected, got: Some(*r), cycle: r.cycle, note: "resync load failed".into() });
+                        fail(
+                            report,
+                            Failure {
+                                index: i,
+                                req: *req,
+                                expected,
+                                got: Some(*r),
+                                cycle: r.cycle,
+                                note: "resync load failed".into(),
+                            },
+                        );
                     }
                 }
                 (kind, Some(r)) => {
@@ -517,7 +538,12 @@ mod tests {
         let p = plan();
         // A wrong old value of some atom in the second traffic segment.
         let mut obs = ideal(&p, 40, |_| true);
-        let (k, _) = p.segments[2].reqs.iter().enumerate().find(|(_, r)| matches!(r.access, Access::Atom(_)) && r.addr < 4096).unwrap();
+        let (k, _) = p.segments[2]
+            .reqs
+            .iter()
+            .enumerate()
+            .find(|(_, r)| matches!(r.access, Access::Atom(_)) && r.addr < 4096)
+            .unwrap();
         obs.batches[2].responses[k].as_mut().unwrap().data ^= 1;
         let mut r = Report::default();
         check(&p, &obs, &mut r);

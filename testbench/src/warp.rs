@@ -15,13 +15,9 @@
 use std::collections::HashMap;
 use std::ffi::c_void;
 
-
 use anyhow::bail;
 use sim::warp::{WarpInst, WarpOutcome, coalesce, line_accesses};
 use sim::{MemError, Memory, Request};
-
-
-
 
 /// The header of a warp trace.
 pub fn header() -> String {
@@ -180,7 +176,11 @@ impl RtlWarp {
                     }
                     Item::Plain(r) if r.addr >= 1 << 32 => {
                         // Not representable on the 32-bit port: answered as the contract says.
-                        let e = if r.addr % r.access.bytes() as u64 != 0 { MemError::Misaligned } else { MemError::OutOfRange };
+                        let e = if r.addr % r.access.bytes() as u64 != 0 {
+                            MemError::Misaligned
+                        } else {
+                            MemError::OutOfRange
+                        };
                         results[k] = ItemResult::Plain(Err(e));
                         plain_out_of_port = true;
                     }
@@ -231,7 +231,8 @@ impl RtlWarp {
                         }
                     }
                     (ItemResult::Plain(r), Item::Plain(req)) => {
-                        let m = if req.access.bytes() >= 16 { u128::MAX } else { (1u128 << (8 * req.access.bytes())) - 1 };
+                        let m =
+                            if req.access.bytes() >= 16 { u128::MAX } else { (1u128 << (8 * req.access.bytes())) - 1 };
                         *r = st.map(|()| req.access.returns().then_some(data & m));
                     }
                     _ => unreachable!(),
@@ -340,7 +341,8 @@ pub fn pattern(name: &str, form: sim::Form, n: usize) -> WarpInst {
 }
 
 pub const PATTERNS: [&str; 3] = ["coalesced", "one_address", "line_per_lane"];
-pub const BENCH_FORMS: [&str; 5] = ["global.add.u32", "global.add.f32", "global.add.f64", "global.v4.f32.add", "global.add.noftz.f16"];
+pub const BENCH_FORMS: [&str; 5] =
+    ["global.add.u32", "global.add.f32", "global.add.f64", "global.v4.f32.add", "global.add.noftz.f16"];
 
 /// Runs `insts` instructions of every pattern and form back to back through the Verilated
 /// warp unit; checks requests, outcomes and the final memory against the model.
@@ -384,7 +386,8 @@ pub fn bench_text(rows: &[WarpBench]) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     let n = rows.first().map_or(0, |r| r.insts);
-    let _ = writeln!(s, "warp: hw::WarpUnit (coalescer + unit), {n} instructions of 32 active lanes per row, back to back");
+    let _ =
+        writeln!(s, "warp: hw::WarpUnit (coalescer + unit), {n} instructions of 32 active lanes per row, back to back");
     let _ = writeln!(
         s,
         "{:<14} {:<22} {:>10} {:>10} {:>10}  mismatches vs golden",

@@ -102,14 +102,23 @@ fn parse_op(field: &[u8], ptx: &mut Cached<Access>, line: u64) -> Result<WarpOp,
     }
 }
 
-fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, out: &mut Vec<WarpRow>, which: usize) -> anyhow::Result<()> {
+fn parse_rows<R: Read>(
+    rdr: &mut Rows<R>,
+    rec: &mut csv::ByteRecord,
+    out: &mut Vec<WarpRow>,
+    which: usize,
+) -> anyhow::Result<()> {
     let mut cached = Cached::<Access>::default();
     let cols = 66 + which;
     while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
         let bad = |msg: String| -> anyhow::Error { InputError::new(line, msg).into() };
         if rec.len() != cols {
-            let h = if which == 0 { "op,mask,addr0,value0,...,addr31,value31" } else { "op,mask,addr0,value0,...,addr31,value31,imm" };
+            let h = if which == 0 {
+                "op,mask,addr0,value0,...,addr31,value31"
+            } else {
+                "op,mask,addr0,value0,...,addr31,value31,imm"
+            };
             return Err(bad(format!("expected {cols} columns ({h}), found {}", rec.len())));
         }
         let op = parse_op(&rec[0], &mut cached, line)?;
@@ -124,7 +133,9 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, out: &mut V
         };
         let (reg_bits, hint) = match op {
             WarpOp::Ptx(_) => (32, "lane addresses are 32-bit"),
-            WarpOp::Sass(s) if !s.extended => (32, "lane addresses are 32-bit without .E: write RED.E.… for a 64-bit register pair"),
+            WarpOp::Sass(s) if !s.extended => {
+                (32, "lane addresses are 32-bit without .E: write RED.E.… for a 64-bit register pair")
+            }
             WarpOp::Sass(_) => (64, "a .E lane address is a 64-bit register pair"),
         };
         let mut w = WideWarpInst { form, active, addrs: [0; 32], operands: [0; 32] };
@@ -136,7 +147,8 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, out: &mut V
             }
             let reg = hex::parse(a, reg_bits).map_err(|e| bad(format!("addr{i}: {e} ({hint})")))? as u64;
             w.addrs[i] = sass::address(op.extended(), reg, imm);
-            w.operands[i] = hex::parse(v, bits).map_err(|e| bad(format!("value{i}: {e} (the operand of {op} is {bits} bits)")))?;
+            w.operands[i] =
+                hex::parse(v, bits).map_err(|e| bad(format!("value{i}: {e} (the operand of {op} is {bits} bits)")))?;
             let a = w.addrs[i];
             if active >> i & 1 != 0 && (SHARED_WINDOW_BASE..SHARED_WINDOW_BASE + SHARED_WINDOW_BYTES).contains(&a) {
                 return Err(bad(format!(
@@ -168,7 +180,11 @@ pub fn write_results(rows: &[WarpRow], results: &[WarpResult], mut out: impl Wri
 /// The golden model: lane order on `mem`, requests as [`sim::warp::coalesce`] makes them.
 pub fn execute_model(mem: &mut Memory, rows: &[WarpRow]) -> Vec<WarpResult> {
     rows.iter()
-        .map(|r| WarpResult { lines: r.inst.line_accesses(), requests: r.inst.requests_of(!0), outcome: mem.execute_wide_warp(&r.inst) })
+        .map(|r| WarpResult {
+            lines: r.inst.line_accesses(),
+            requests: r.inst.requests_of(!0),
+            outcome: mem.execute_wide_warp(&r.inst),
+        })
         .collect()
 }
 
@@ -199,7 +215,10 @@ pub fn execute_rtl(rtl: &mut RtlWarp, rows: &[WarpRow]) -> anyhow::Result<Vec<Wa
             WarpResult {
                 lines: row.inst.line_accesses(),
                 requests: requests + row.inst.requests_of(high),
-                outcome: WarpOutcome { misaligned: outcome.misaligned | o.misaligned, out_of_range: outcome.out_of_range | o.out_of_range },
+                outcome: WarpOutcome {
+                    misaligned: outcome.misaligned | o.misaligned,
+                    out_of_range: outcome.out_of_range | o.out_of_range,
+                },
             }
         })
         .collect())
@@ -209,7 +228,13 @@ pub fn execute_rtl(rtl: &mut RtlWarp, rows: &[WarpRow]) -> anyhow::Result<Vec<Wa
 /// `dump`, then writes the memory to it ([`crate::mem_dump`]). On a bad row, the rows before it
 /// are executed and written (and the memory after them dumped), and the error is an
 /// [`InputError`].
-pub fn run_trace_dump(input: impl Read, output: impl Write, rtl: bool, mem_bytes: usize, dump: Option<&mut dyn Write>) -> anyhow::Result<usize> {
+pub fn run_trace_dump(
+    input: impl Read,
+    output: impl Write,
+    rtl: bool,
+    mem_bytes: usize,
+    dump: Option<&mut dyn Write>,
+) -> anyhow::Result<usize> {
     let parsed = parse_prefix(input)?;
     let rows = &parsed.rows;
     let (results, mem) = if rtl {
@@ -287,7 +312,8 @@ pub fn random_trace(seed: u64, n: usize) -> String {
             if extended && r() % 4 == 0 {
                 addr += [2u64 << 32, 1 << 40, 0xffff_0000_0000_0000][r() as usize % 3];
             }
-            let reg = if extended { addr.wrapping_sub(imm as u64) } else { (addr as u32).wrapping_sub(imm as u32) as u64 };
+            let reg =
+                if extended { addr.wrapping_sub(imm as u64) } else { (addr as u32).wrapping_sub(imm as u32) as u64 };
             if w.active >> i & 1 == 0 && r() % 2 == 0 {
                 row.push_str(",,");
             } else {
@@ -323,7 +349,8 @@ pub fn random_check(seed: u64, n: usize) -> anyhow::Result<SassCheck> {
     let want = execute_model(&mut model, &rows);
     let mut unit = RtlWarp::new();
     let got = execute_rtl(&mut unit, &rows)?;
-    let mut c = SassCheck { rows: rows.len(), extended: 0, offset: 0, wide_lanes: 0, unit_requests: 0, mismatches: Vec::new() };
+    let mut c =
+        SassCheck { rows: rows.len(), extended: 0, offset: 0, wide_lanes: 0, unit_requests: 0, mismatches: Vec::new() };
     for (i, (row, (w, g))) in rows.iter().zip(want.iter().zip(&got)).enumerate() {
         c.extended += row.op.extended() as usize;
         c.offset += (row.imm != 0) as usize;

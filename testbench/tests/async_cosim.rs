@@ -11,10 +11,7 @@ use common::{redunit, text};
 use testbench::async_run::{self, ASYNC_MEM_BYTES, RowResult, RtlAsync};
 
 fn seed() -> u64 {
-    let s = std::env::var("REDUNIT_SEED")
-        .ok()
-        .and_then(|s| testbench::stimulus::parse_seed(&s).ok())
-        .unwrap_or(0x5eed);
+    let s = std::env::var("REDUNIT_SEED").ok().and_then(|s| testbench::stimulus::parse_seed(&s).ok()).unwrap_or(0x5eed);
     eprintln!("async_cosim: seed {s:#x} (rerun with REDUNIT_SEED={s:#x})");
     s
 }
@@ -64,8 +61,13 @@ fn random_traces_rtl_matches_the_model_cycle_by_cycle() {
     // Plain rows in both memories at the same offsets, named and generic, with qualifiers;
     // both kinds of red.async; test_waits right after a phase's red.async.
     assert!(
-        mix.global > 20_000 && mix.shared > 30_000 && mix.generic > 20_000 && mix.qualified > 10_000 && mix.relaxed > 25_000
-            && mix.release > 10_000 && mix.waits_right_after > 7_000,
+        mix.global > 20_000
+            && mix.shared > 30_000
+            && mix.generic > 20_000
+            && mix.qualified > 10_000
+            && mix.relaxed > 25_000
+            && mix.release > 10_000
+            && mix.waits_right_after > 7_000,
         "weak stimulus: {mix:?}"
     );
     eprintln!(
@@ -133,7 +135,11 @@ fn completion_stays_within_the_bound_behind_dependent_chains() {
     let run = async_run::rtl(&mut RtlAsync::new(), &rows).unwrap();
     assert!(run.mismatches.is_empty(), "{:#?}", run.mismatches);
     assert!(async_run::check_against_model(&rows, &run, ASYNC_MEM_BYTES).is_empty());
-    eprintln!("completion at most {} cycles after acceptance (bound {})", run.stats.max_completion, async_run::COMPLETION_BOUND);
+    eprintln!(
+        "completion at most {} cycles after acceptance (bound {})",
+        run.stats.max_completion,
+        async_run::COMPLETION_BOUND
+    );
     assert!(run.stats.max_completion > 20, "the chains did not slow the red.async: {}", run.stats.max_completion);
 }
 
@@ -232,16 +238,31 @@ fn run_with_the_mbar_column_on_both_engines() {
 fn bad_async_rows_are_refused_with_the_rule() {
     let h = "op,addr,value,mbar\nmbarrier.init,0,1,\n";
     for (row, msg) in [
-        ("red.async.relaxed.cluster.add.s64,0,1,0", "line 3: unknown op `red.async.relaxed.cluster.add.s64`: red.async.relaxed .add takes .u32, .s32, .u64 (.s64 exists only in the .release.global variant)"),
+        (
+            "red.async.relaxed.cluster.add.s64,0,1,0",
+            "line 3: unknown op `red.async.relaxed.cluster.add.s64`: red.async.relaxed .add takes .u32, .s32, .u64 (.s64 exists only in the .release.global variant)",
+        ),
         ("red.async.mmio.release.gpu.add.u32,0,1,", "if .mmio is specified, .scope must be .sys"),
         ("red.async.relaxed.cluster.add.u32,0,1,", "completes on an mbarrier: give its address in the mbar column"),
         ("red.async.release.gpu.add.u32,0,1,0", "takes no mbar (.release forms have no completion mechanism)"),
-        ("red.async.relaxed.cluster.shared::cluster.add.u32,8000,1,800c", "`800c` is not an mbarrier address: an mbarrier is an 8-byte object at a multiple of 8"),
+        (
+            "red.async.relaxed.cluster.shared::cluster.add.u32,8000,1,800c",
+            "`800c` is not an mbarrier address: an mbarrier is an 8-byte object at a multiple of 8",
+        ),
         ("red.async.relaxed.cluster.shared::cluster.add.u32,8000,1,10000", "`10000` is not an mbarrier address"),
         ("red.async.relaxed.cluster.add.u32,8000,1,8008", "the generic address `8000` is not in the shared window"),
-        ("red.async.relaxed.cluster.shared::cluster.add.u32,40,1,8008", "the destination 40 (CTA 0) and the mbarrier 8008 (CTA 1) must be in the same CTA"),
-        ("red.async.relaxed.cluster.shared::cluster.add.u32,8040,1,8", "must be in the same CTA, a peer of the executing CTA 0"),
-        ("red.async.relaxed.cluster.shared::cluster.add.u32,40,1,8", "the destination 40 (CTA 0) and the mbarrier 8 (CTA 0)"),
+        (
+            "red.async.relaxed.cluster.shared::cluster.add.u32,40,1,8008",
+            "the destination 40 (CTA 0) and the mbarrier 8008 (CTA 1) must be in the same CTA",
+        ),
+        (
+            "red.async.relaxed.cluster.shared::cluster.add.u32,8040,1,8",
+            "must be in the same CTA, a peer of the executing CTA 0",
+        ),
+        (
+            "red.async.relaxed.cluster.shared::cluster.add.u32,40,1,8",
+            "the destination 40 (CTA 0) and the mbarrier 8 (CTA 0)",
+        ),
         ("red.async.mmio.mmio.release.sys.global.add.u32,0,1,", "`.mmio` is repeated"),
         ("mbarrier.inval,8,1,", "mbarrier.inval takes no value"),
         ("mbarrier.test_wait.parity,0,2,", "the parity of mbarrier.test_wait.parity is 0 or 1"),
@@ -264,11 +285,23 @@ fn bad_async_rows_are_refused_with_the_rule() {
         ("red.async.relaxed.cluster.shared::cluster.add.u32,8040,1,8008,2", "cta: 2 is not a CTA of the cluster"),
         ("ld.b32,0,,", "expected 5 columns"),
         // PTX: init, inval and test_wait act on the executing CTA's own shared memory.
-        ("mbarrier.init,8008,1,,0", "line 2: mbarrier.init: the mbarrier 8008 is in CTA 1's shared memory, and this row executes in CTA 0: PTX's mbarrier.init acts on the executing CTA's own shared memory (.shared::cta) only"),
-        ("mbarrier.test_wait.parity,8,0,,1", "line 2: mbarrier.test_wait.parity: the mbarrier 8 is in CTA 0's shared memory, and this row executes in CTA 1"),
+        (
+            "mbarrier.init,8008,1,,0",
+            "line 2: mbarrier.init: the mbarrier 8008 is in CTA 1's shared memory, and this row executes in CTA 0: PTX's mbarrier.init acts on the executing CTA's own shared memory (.shared::cta) only",
+        ),
+        (
+            "mbarrier.test_wait.parity,8,0,,1",
+            "line 2: mbarrier.test_wait.parity: the mbarrier 8 is in CTA 0's shared memory, and this row executes in CTA 1",
+        ),
         ("mbarrier.inval,fff8,,,0", "PTX's mbarrier.inval acts on the executing CTA's own shared memory"),
-        ("ld.shared.b32,8040,,,0", "8040 is CTA 1's shared memory, and .shared (.shared::cta) addresses the executing CTA 0's own, 0-7fff"),
-        ("ld.shared::cta.b32,40,,,1", "40 is CTA 0's shared memory, and .shared (.shared::cta) addresses the executing CTA 1's own, 8000-ffff"),
+        (
+            "ld.shared.b32,8040,,,0",
+            "8040 is CTA 1's shared memory, and .shared (.shared::cta) addresses the executing CTA 0's own, 0-7fff",
+        ),
+        (
+            "ld.shared::cta.b32,40,,,1",
+            "40 is CTA 0's shared memory, and .shared (.shared::cta) addresses the executing CTA 1's own, 8000-ffff",
+        ),
     ] {
         let out = redunit(&["run", "-"], &format!("{h5}{row}\n"));
         assert_eq!(out.status.code(), Some(2), "{row}");
@@ -277,7 +310,9 @@ fn bad_async_rows_are_refused_with_the_rule() {
     let out = redunit(&["run", "-"], &format!("{h5}red.async.relaxed.cluster.shared::cluster.add.u32,40,1,8,1\n"));
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Arrivals, expect_tx and complete_tx may name a peer CTA's mbarrier (.shared::cluster).
-    let peer = format!("{h5}mbarrier.init,8008,1,,1\nmbarrier.arrive.expect_tx,8008,4,,0\nmbarrier.complete_tx,8008,4,,0\nmbarrier.test_wait.parity,8008,0,,1\n");
+    let peer = format!(
+        "{h5}mbarrier.init,8008,1,,1\nmbarrier.arrive.expect_tx,8008,4,,0\nmbarrier.complete_tx,8008,4,,0\nmbarrier.test_wait.parity,8008,0,,1\n"
+    );
     let out = redunit(&["run", "-"], &peer);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "index,op,addr,result\n3,mbarrier.test_wait.parity,8008,1\n");

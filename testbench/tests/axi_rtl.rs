@@ -2,7 +2,10 @@
 //! random valid/ready stalls on all five channels and the driver's protocol assertions
 //! (`testbench::axi`). Seeds: `REDUNIT_SEED` (printed; rerun with it).
 
-use hw::axi::{ATOP_BIG_ENDIAN, ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_INCR, BURST_WRAP, RESP_OKAY, RESP_SLVERR};
+use hw::axi::{
+    ATOP_BIG_ENDIAN, ATOP_COMPARE, ATOP_LOAD, ATOP_STORE, ATOP_SWAP, AWUSER_FORM_EN, BURST_INCR, BURST_WRAP, RESP_OKAY,
+    RESP_SLVERR,
+};
 use sim::Memory;
 use testbench::axi::{AxiSim, Expect, Policy, Txn, golden};
 use testbench::axi_traffic::{counter_traffic, random_traffic};
@@ -40,7 +43,10 @@ fn axi_random_traffic_with_stalls() {
         let mut sim = AxiSim::new();
         let pol = Policy { valid_pct: valid, ready_pct: ready, seed: s ^ (k as u64) << 32 };
         let st = sim.run(&txns, &pol).unwrap_or_else(|e| panic!("seed {s:#x}, policy {pol:?}: {e}"));
-        eprintln!("policy {valid}/{ready}: {n} transactions, {} unit requests in {} cycles, {} SLVERR, {} held", st.unit_requests, st.cycles, st.slverr, st.held);
+        eprintln!(
+            "policy {valid}/{ready}: {n} transactions, {} unit requests in {} cycles, {} SLVERR, {} held",
+            st.unit_requests, st.cycles, st.slverr, st.held
+        );
         assert!(st.slverr > n as u64 / 50, "the mix reaches the refusals ({} SLVERR)", st.slverr);
         assert!(st.unit_requests >= n as u64, "every transaction sends at least one unit request");
         if ready < 100 {
@@ -60,7 +66,9 @@ fn axi_counter_100k_increments() {
     let mut txns = counter_traffic(N, addr);
     txns.push(Txn::read(0, addr & !15, 0, 4, BURST_INCR));
     let mut sim = AxiSim::new();
-    let st = sim.run(&txns, &Policy { valid_pct: 80, ready_pct: 70, seed: s }).unwrap_or_else(|e| panic!("seed {s:#x}: {e}"));
+    let st = sim
+        .run(&txns, &Policy { valid_pct: 80, ready_pct: 70, seed: s })
+        .unwrap_or_else(|e| panic!("seed {s:#x}: {e}"));
     assert_eq!(sim.golden.read(addr as usize, 4), N as u128, "the golden counter");
     assert_eq!(st.slverr, 0);
     eprintln!("{N} increments in {} cycles ({:.3} per cycle)", st.cycles, N as f64 / st.cycles as f64);
@@ -81,27 +89,48 @@ fn axi_directed_outcomes() {
             Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x07060504 << 32))] },
         ),
         // AtomicStore CLR (mem & !data) of the 8 bytes at +8.
-        (Txn::atomic(13, ATOP_STORE << 4 | 1, 0, line + 8, 3, 0x00ff_0000_0000_00ffu128 << 64), Expect { b: Some(RESP_OKAY), r: vec![] }),
+        (
+            Txn::atomic(13, ATOP_STORE << 4 | 1, 0, line + 8, 3, 0x00ff_0000_0000_00ffu128 << 64),
+            Expect { b: Some(RESP_OKAY), r: vec![] },
+        ),
         (
             Txn::read(1, line, 0, 4, BURST_INCR),
             Expect { b: None, r: vec![(RESP_OKAY, Some(0x0f000d0c_0b0a0900_07060514_03020100))] },
         ),
         // AtomicLoad SMAX u32, big-endian: refused, with its R beat.
-        (Txn::atomic(14, ATOP_LOAD << 4 | ATOP_BIG_ENDIAN | 4, 0, line, 2, 5), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
+        (
+            Txn::atomic(14, ATOP_LOAD << 4 | ATOP_BIG_ENDIAN | 4, 0, line, 2, 5),
+            Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] },
+        ),
         // Big-endian EOR is the same operation: taken.
-        (Txn::atomic(14, ATOP_STORE << 4 | ATOP_BIG_ENDIAN | 2, 0, line, 2, 0xff), Expect { b: Some(RESP_OKAY), r: vec![] }),
+        (
+            Txn::atomic(14, ATOP_STORE << 4 | ATOP_BIG_ENDIAN | 2, 0, line, 2, 0xff),
+            Expect { b: Some(RESP_OKAY), r: vec![] },
+        ),
         // Swap of the u32 at +0 (0x030201ff after the EOR above) with 7.
-        (Txn::atomic(15, ATOP_SWAP, 0, line, 2, 7), Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x030201ff))] }),
+        (
+            Txn::atomic(15, ATOP_SWAP, 0, line, 2, 7),
+            Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x030201ff))] },
+        ),
         // Compare at +0 (8-byte window 0..7: compare value at +0, swap value at +4): 7 matches,
         // 9 is stored; then 7 no longer matches and nothing is stored.
-        (Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 9 << 32 | 7), Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(7))] }),
-        (Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 5 << 32 | 7), Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(9))] }),
+        (
+            Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 9 << 32 | 7),
+            Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(7))] },
+        ),
+        (
+            Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 5 << 32 | 7),
+            Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(9))] },
+        ),
         // Compare of the u32 at +4 (window 0..7 from its base: compare value at +4, swap at +0).
         (
             Txn::atomic(15, ATOP_COMPARE, 0, line, 3, 0x07060514u128 << 32 | 0xabcd).with_addr(line + 4),
             Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x07060514 << 32))] },
         ),
-        (Txn::read(1, line, 0, 2, BURST_INCR), Expect { b: None, r: vec![(RESP_OKAY, Some(0x0f000d0c_0b0a0900_0000abcd_00000009))] }),
+        (
+            Txn::read(1, line, 0, 2, BURST_INCR),
+            Expect { b: None, r: vec![(RESP_OKAY, Some(0x0f000d0c_0b0a0900_0000abcd_00000009))] },
+        ),
         // Compare of 2 bytes and Swap of 2 bytes: refused.
         (Txn::atomic(15, ATOP_COMPARE, 0, line, 2, 1), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
         (Txn::atomic(15, ATOP_SWAP, 0, line, 1, 1), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
@@ -109,12 +138,25 @@ fn axi_directed_outcomes() {
         (Txn::atomic(12, ATOP_STORE << 4, 0, line, 1, 1), Expect { b: Some(RESP_SLVERR), r: vec![] }),
         // f32 add through AWUSER at +12 (1.0 + 0x0f0e0d0c); a misaligned u32 ATOP.
         (
-            Txn::atomic(12, ATOP_LOAD << 4, 1 << AWUSER_FORM_EN | "global.add.f32".parse::<sim::Form>().unwrap().code(), line + 12, 2, 0x3f80_0000u128 << 96),
+            Txn::atomic(
+                12,
+                ATOP_LOAD << 4,
+                1 << AWUSER_FORM_EN | "global.add.f32".parse::<sim::Form>().unwrap().code(),
+                line + 12,
+                2,
+                0x3f80_0000u128 << 96,
+            ),
             Expect { b: Some(RESP_OKAY), r: vec![(RESP_OKAY, Some(0x0f000d0cu128 << 96))] },
         ),
-        (Txn::atomic(13, ATOP_LOAD << 4, 0, line + 2, 2, 1 << 16), Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] }),
+        (
+            Txn::atomic(13, ATOP_LOAD << 4, 0, line + 2, 2, 1 << 16),
+            Expect { b: Some(RESP_SLVERR), r: vec![(RESP_SLVERR, None)] },
+        ),
         // A partial strobe group: SLVERR, the whole groups still written.
-        (Txn::write(2, line + 16, 4, BURST_INCR, vec![(u128::MAX, 0x0f07)]), Expect { b: Some(RESP_SLVERR), r: vec![] }),
+        (
+            Txn::write(2, line + 16, 4, BURST_INCR, vec![(u128::MAX, 0x0f07)]),
+            Expect { b: Some(RESP_SLVERR), r: vec![] },
+        ),
         (Txn::read(3, line + 16, 0, 4, BURST_INCR), Expect { b: None, r: vec![(RESP_OKAY, Some(0xffff_ffff << 64))] }),
         // WRAP and out of range.
         (Txn::read(4, line, 1, 4, BURST_WRAP), Expect { b: None, r: vec![(RESP_SLVERR, None), (RESP_SLVERR, None)] }),

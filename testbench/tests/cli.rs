@@ -21,7 +21,10 @@ fn eval_is_a_filter_with_the_documented_columns() {
 #[test]
 fn eval_stops_on_a_bad_row_with_its_line_and_status_2() {
     for (input, msg) in [
-        ("form,init,b\nglobal.add.u32,1,1\nglobal.add.s64,1,1\n", "line 3: unknown form `global.add.s64`: red.add takes"),
+        (
+            "form,init,b\nglobal.add.u32,1,1\nglobal.add.s64,1,1\n",
+            "line 3: unknown form `global.add.s64`: red.add takes",
+        ),
         ("form,init,b\nglobal.add.noftz.f16,12345,1\n", "line 2: init: `12345` is wider than 16 bits"),
         ("form,init,b\nglobal.add.u32,1,1,1\n", "line 2: expected 3 columns"),
         ("form,init,b\nglobal.v8.f16.add.noftz,1,1\n", "line 3: input ends inside a vector group"),
@@ -112,7 +115,10 @@ fn eval_takes_redux_rows_with_both_engines() {
 #[test]
 fn eval_stops_on_a_bad_redux_row_with_its_line_and_status_2() {
     for (input, msg) in [
-        (redux_input(&[("redux.sync.add.u32", "1", &[]), ("redux.sync.and.u32", "1", &[])]), "line 3: unknown redux form `redux.sync.and.u32`: redux.sync.and takes b32 only"),
+        (
+            redux_input(&[("redux.sync.add.u32", "1", &[]), ("redux.sync.and.u32", "1", &[])]),
+            "line 3: unknown redux form `redux.sync.and.u32`: redux.sync.and takes b32 only",
+        ),
         (redux_input(&[("redux.sync.or.b32", "1", &["123456789"])]), "line 2: src0: `123456789` is wider than 32 bits"),
         (redux_input(&[]) + "redux.sync.or.b32,1\n", "line 2: expected 34 columns"),
         ("form,mask,src0\n".to_string(), "line 1: expected the header `form,mask,src0,src1,"),

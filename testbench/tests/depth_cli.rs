@@ -86,7 +86,8 @@ fn bad_depths_are_refused_with_a_message() {
     assert!(err.contains("--fp-stages") && err.contains("3 to 14"), "{err}");
 
     for cmd in ["verilog", "synth"] {
-        let out = redunit(&[cmd, "--top", "unit", "--unit-regs", "2", "--no-save"][..if cmd == "synth" { 6 } else { 5 }], "");
+        let out =
+            redunit(&[cmd, "--top", "unit", "--unit-regs", "2", "--no-save"][..if cmd == "synth" { 6 } else { 5 }], "");
         assert_eq!(out.status.code(), Some(2), "{cmd}");
         let err = text(&out.stderr);
         assert!(err.contains("--unit-regs 2") && err.contains("registered pipeline"), "{cmd}: {err}");
@@ -116,7 +117,10 @@ fn fp16_stages_sets_the_depth_of_the_f16_bf16_lane() {
     assert!(0 < four && four < kept_cuts(&deep), "4 stages keep one cut group: {four}");
     // The other adders' flag at its default value is harmless; the preset sets each block's own depth.
     assert_eq!(verilog(&["--top", "fp-add16", "--fp-stages", "3"]), d);
-    assert_eq!(verilog(&["--top", "fp-add-f32", "--preset", "fastest-clock"]), verilog(&["--top", "fp-add-f32", "--fp-stages", "14"]));
+    assert_eq!(
+        verilog(&["--top", "fp-add-f32", "--preset", "fastest-clock"]),
+        verilog(&["--top", "fp-add-f32", "--fp-stages", "14"])
+    );
 }
 
 #[test]
@@ -150,7 +154,10 @@ fn fp16_stages_is_refused_where_it_does_not_apply() {
             let out = redunit(&a, "");
             assert_eq!(out.status.code(), Some(2), "{cmd} {top} {flag}");
             let err = text(&out.stderr);
-            assert!(err.contains(&format!("{flag}: --top {top} does not take it")) && err.contains(own), "{cmd} {top}: {err}");
+            assert!(
+                err.contains(&format!("{flag}: --top {top} does not take it")) && err.contains(own),
+                "{cmd} {top}: {err}"
+            );
         }
     }
     let out = redunit(&["synth", "--top", "alu", "--unit-regs", "1", "--no-save"], "");
@@ -173,7 +180,10 @@ fn the_unit_takes_the_depths_and_the_registered_pipeline() {
     assert!(kept_cuts(&fast) > kept_cuts(&shallow) + 50, "{} vs {} kept cuts", kept_cuts(&fast), kept_cuts(&shallow));
     let regs_only = verilog(&["--top", "unit", "--preset", "most-ops-per-cycle", "--unit-regs", "1"]);
     assert!(regs_only.contains("rd_q <= ram[ra];") && regs_only != fast);
-    assert!(verilog(&["--top", "unit", "--unit-regs", "0", "--fp-stages", "3", "--fp16-stages", "3", "--int-stages", "1"]) == shallow);
+    assert!(
+        verilog(&["--top", "unit", "--unit-regs", "0", "--fp-stages", "3", "--fp16-stages", "3", "--int-stages", "1"])
+            == shallow
+    );
     // A block alone keeps its shallowest depths by default.
     assert_eq!(verilog(&["--top", "fp-add-f32"]), verilog(&["--top", "fp-add-f32", "--preset", "most-ops-per-cycle"]));
 }

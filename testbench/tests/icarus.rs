@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use sim::Request;
 use sim::memory::{Memory, req_encoding};
 use sim::redux::{LANES, ReduxForm, reduce_lanes};
-use sim::Request;
 use testbench::engine::{AluOp, golden, result_mask};
 use testbench::stimulus::{self, Stimulus};
 use testbench::traffic::{Mix, Traffic};
@@ -118,7 +118,11 @@ fn lines<'a>(run: &'a Run, tag: &str) -> Vec<Vec<&'a str>> {
 /// Fails when the testbench saw an X or Z on an output after reset.
 fn assert_no_unknowns(name: &str, run: &Run) {
     let x: Vec<&str> = run.out.lines().filter(|l| l.starts_with("X ")).take(5).collect();
-    assert!(x.is_empty(), "{name}: outputs X or Z after reset (cycle, then the outputs): {x:#?}\nfiles in {}", run.dir.display());
+    assert!(
+        x.is_empty(),
+        "{name}: outputs X or Z after reset (cycle, then the outputs): {x:#?}\nfiles in {}",
+        run.dir.display()
+    );
 }
 
 fn hex128(s: &str) -> u128 {
@@ -275,19 +279,28 @@ fn unit_case(name: &str, cfg: &hw::Config) {
     let n = reqs.len();
     let mut stim = String::new();
     for r in &reqs {
-        let line = Word::default().push(r.access.code() as u128, req_encoding::REQ_OP_WIDTH).push(r.addr as u128, 32).push(r.value, 128).hex();
+        let line = Word::default()
+            .push(r.access.code() as u128, req_encoding::REQ_OP_WIDTH)
+            .push(r.addr as u128, 32)
+            .push(r.value, 128)
+            .hex();
         let _ = writeln!(stim, "{line}");
     }
     let (valid_pct, ready_pct) = (85 + (seed % 16) as u32, 60 + (seed >> 8) as u32 % 41);
     let tb = unit_tb(n, seed & 0x7fff_ffff, valid_pct, ready_pct);
     let run = icarus(name, seed, &hw::unit_verilog_with(MEM, cfg), &tb, &stim);
-    assert!(!run.out.contains("STUCK"), "{name}: the unit stopped (req_valid {valid_pct}%, rsp_ready {ready_pct}%):\n{}", run.out.lines().last().unwrap_or(""));
+    assert!(
+        !run.out.contains("STUCK"),
+        "{name}: the unit stopped (req_valid {valid_pct}%, rsp_ready {ready_pct}%):\n{}",
+        run.out.lines().last().unwrap_or("")
+    );
     assert_no_unknowns(name, &run);
     let mut got: Vec<Option<Response>> = vec![None; n];
     for f in lines(&run, "R ") {
         let id = usize::from_str_radix(f[1], 16).unwrap();
         assert!(id < n && got[id].is_none(), "{name}: a response with rsp_id {id:#x}, which is not in flight");
-        let status = u8::from_str_radix(f[2], 16).unwrap_or_else(|_| panic!("{name}: rsp_status {} for request {id}", f[2]));
+        let status =
+            u8::from_str_radix(f[2], 16).unwrap_or_else(|_| panic!("{name}: rsp_status {} for request {id}", f[2]));
         got[id] = Some(Response { status, data: hex128(f[3]), accept: 0, cycle: f[0].parse().unwrap() });
     }
     let mut mem = Memory::new(MEM);
@@ -297,10 +310,18 @@ fn unit_case(name: &str, cfg: &hw::Config) {
         let g = g.unwrap_or_else(|| panic!("{name}: request {i} ({} at {:#x}) got no response", r.access, r.addr));
         let outcome = g.outcome(r.access).unwrap_or_else(|m| panic!("{name}: request {i}: {m}"));
         if outcome != want {
-            bad.push(format!("request {i} ({} at {:#x}, operand {:#x}): expected {want:x?}, got {outcome:x?}", r.access, r.addr, r.value));
+            bad.push(format!(
+                "request {i} ({} at {:#x}, operand {:#x}): expected {want:x?}, got {outcome:x?}",
+                r.access, r.addr, r.value
+            ));
         }
     }
-    assert!(bad.is_empty(), "{name}: {} of {n} responses differ from the golden model:\n{}", bad.len(), bad[..bad.len().min(10)].join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{name}: {} of {n} responses differ from the golden model:\n{}",
+        bad.len(),
+        bad[..bad.len().min(10)].join("\n")
+    );
     println!("{name}: {n} requests match the golden model (req_valid {valid_pct}%, rsp_ready {ready_pct}%)");
 }
 
@@ -364,13 +385,21 @@ fn alu_in_icarus_matches_the_golden_model() {
     let tb = pipeline_tb(&ports, &ins, "out_valid", &["out_form", "out_data"], slots.len(), lat + 1);
     let run = icarus(name, seed, &hw::alu_verilog(), &tb, &stim);
     assert_no_unknowns(name, &run);
-    let want: Vec<(usize, &AluOp)> = slots.iter().enumerate().filter_map(|(k, s)| s.as_ref().map(|o| (k + lat, o))).collect();
+    let want: Vec<(usize, &AluOp)> =
+        slots.iter().enumerate().filter_map(|(k, s)| s.as_ref().map(|o| (k + lat, o))).collect();
     let got = lines(&run, "O ");
-    assert_eq!(got.len(), want.len(), "{name}: {} operations went in, out_valid was high {} times", want.len(), got.len());
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{name}: {} operations went in, out_valid was high {} times",
+        want.len(),
+        got.len()
+    );
     let mut bad = Vec::new();
     for ((cycle, op), g) in want.iter().zip(&got) {
         let m = result_mask(op.form);
-        let (c, f, d) = (g[0].parse::<usize>().unwrap(), u16::from_str_radix(g[1], 16).ok(), u128::from_str_radix(g[2], 16).ok());
+        let (c, f, d) =
+            (g[0].parse::<usize>().unwrap(), u16::from_str_radix(g[1], 16).ok(), u128::from_str_radix(g[2], 16).ok());
         let expect = golden(op) & m;
         if c != *cycle || f != Some(op.form.code()) || d.map(|d| d & m) != Some(expect) {
             bad.push(format!(
@@ -379,7 +408,13 @@ fn alu_in_icarus_matches_the_golden_model() {
             ));
         }
     }
-    assert!(bad.is_empty(), "{name}: {} of {} results differ:\n{}", bad.len(), want.len(), bad[..bad.len().min(10)].join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{name}: {} of {} results differ:\n{}",
+        bad.len(),
+        want.len(),
+        bad[..bad.len().min(10)].join("\n")
+    );
     println!("{name}: {} operations match the golden model", want.len());
 }
 
@@ -424,12 +459,19 @@ fn redux_in_icarus_matches_the_golden_model() {
         ("out_lanes", 32 * LANES, false),
     ]);
     let outs = ["out_form", "out_mask", "out_result", "out_lanes"];
-    let tb = pipeline_tb(&ports, &["in_valid", "in_form", "in_mask", "in_src"], "out_valid", &outs, slots.len(), lat + 1);
+    let tb =
+        pipeline_tb(&ports, &["in_valid", "in_form", "in_mask", "in_src"], "out_valid", &outs, slots.len(), lat + 1);
     let run = icarus(name, seed, &hw::redux_verilog(), &tb, &stim);
     assert_no_unknowns(name, &run);
     let want: Vec<(usize, _)> = slots.iter().enumerate().filter_map(|(k, s)| s.map(|i| (k + lat, i))).collect();
     let got = lines(&run, "O ");
-    assert_eq!(got.len(), want.len(), "{name}: {} instructions went in, out_valid was high {} times", want.len(), got.len());
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{name}: {} instructions went in, out_valid was high {} times",
+        want.len(),
+        got.len()
+    );
     let mut bad = Vec::new();
     for ((cycle, i), g) in want.iter().zip(&got) {
         let lanes = reduce_lanes(i.form, i.mask, &i.src);
@@ -444,7 +486,13 @@ fn redux_in_icarus_matches_the_golden_model() {
             bad.push(format!("{} mask {:08x}: expected {expect:?}, got {g:?}", i.form, i.mask));
         }
     }
-    assert!(bad.is_empty(), "{name}: {} of {} results differ:\n{}", bad.len(), want.len(), bad[..bad.len().min(5)].join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{name}: {} of {} results differ:\n{}",
+        bad.len(),
+        want.len(),
+        bad[..bad.len().min(5)].join("\n")
+    );
     println!("{name}: {} instructions match the golden model", want.len());
 }
 
@@ -467,7 +515,12 @@ fn int_alu_two_stages_runs_in_icarus() {
     let mut stim = String::new();
     for _ in 0..200 {
         let mut r = || sim::splitmix64_next(&mut state);
-        let line = Word::default().push((r() % 7) as u128, 3).push((r() % 16) as u128, 4).push(r() as u128, 64).push(r() as u128, 64).hex();
+        let line = Word::default()
+            .push((r() % 7) as u128, 3)
+            .push((r() % 16) as u128, 4)
+            .push(r() as u128, 64)
+            .push(r() as u128, 64)
+            .hex();
         let _ = writeln!(stim, "{line}");
     }
     let tb = pipeline_tb(&ports, &["op", "ty", "a", "b"], "1'b0", &["y"], 200, 3);
@@ -485,7 +538,8 @@ fn axi_in_icarus_matches_the_golden_model() {
     use testbench::axi::{Txn, golden};
     let seed = stimulus::seed_from_env().expect("REDUNIT_SEED");
     println!("axi: seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
-    let txns: Vec<Txn> = testbench::axi_traffic::random_traffic(seed, 400, MEM).into_iter().filter(|t| t.len == 0).take(150).collect();
+    let txns: Vec<Txn> =
+        testbench::axi_traffic::random_traffic(seed, 400, MEM).into_iter().filter(|t| t.len == 0).take(150).collect();
     let n = txns.len();
     let mut stim = String::new();
     for t in &txns {

@@ -41,13 +41,20 @@ fn eval_names_line_1_for_a_header_that_is_not_text() {
 fn run_writes_the_rows_before_a_bad_one_for_every_trace_format() {
     let plain = "op,addr,value\nst.b32,0,5\nld.b32,0,\nld.b32,0,1\nld.b32,0,\n";
     stops(&["run", "-"], plain.as_bytes(), "index,op,addr,result\n1,ld.b32,0,00000005\n", 4, "ld.b32 takes no value");
-    stops(&["run", "--engine", "rtl", "-"], plain.as_bytes(), "index,op,addr,result\n1,ld.b32,0,00000005\n", 4, "ld.b32 takes no value");
+    stops(
+        &["run", "--engine", "rtl", "-"],
+        plain.as_bytes(),
+        "index,op,addr,result\n1,ld.b32,0,00000005\n",
+        4,
+        "ld.b32 takes no value",
+    );
     let asy = "\u{feff}op,addr,value,mbar\r\nmbarrier.init,0,1,\r\nmbarrier.test_wait.parity,0,0,\r\nmbarrier.arrive,0,,\r\nmbarrier.arrive,44,,\r\n";
     let want = "index,op,addr,result\n1,mbarrier.test_wait.parity,0,0\n";
     stops(&["run", "-"], asy.as_bytes(), want, 5, "addr: `44` is not an mbarrier address");
     let warp_row = |mask: &str| format!("global.add.u32,{mask}{}", ",0,1".repeat(32));
     let warp = format!("{}\n{}\n\n{}\n", testbench::warp::header(), warp_row("1"), warp_row("x"));
-    let want = "index,op,mask,lines,requests,misaligned,out_of_range\n0,global.add.u32,00000001,1,1,00000000,00000000\n";
+    let want =
+        "index,op,mask,lines,requests,misaligned,out_of_range\n0,global.add.u32,00000001,1,1,00000000,00000000\n";
     stops(&["run", "-"], warp.as_bytes(), want, 4, "mask: `x` is not hex");
 }
 
@@ -87,11 +94,20 @@ fn bad_options_exit_with_status_2() {
 #[test]
 fn a_header_after_blank_lines_picks_its_format() {
     let asy = "\n\r\nop,addr,value,mbar\nmbarrier.init,8,1,\nmbarrier.test_wait.parity,8,2,\n";
-    stops(&["run", "-"], asy.as_bytes(), "index,op,addr,result\n", 5, "value: the parity of mbarrier.test_wait.parity is 0 or 1");
+    stops(
+        &["run", "-"],
+        asy.as_bytes(),
+        "index,op,addr,result\n",
+        5,
+        "value: the parity of mbarrier.test_wait.parity is 0 or 1",
+    );
     let warp = format!("\n{}\nglobal.add.u32,0{}\n", testbench::warp::header(), ",,".repeat(32));
     let (code, out, err) = go(&["run", "-"], warp.as_bytes());
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(out, "index,op,mask,lines,requests,misaligned,out_of_range\n0,global.add.u32,00000000,0,0,00000000,00000000\n");
+    assert_eq!(
+        out,
+        "index,op,mask,lines,requests,misaligned,out_of_range\n0,global.add.u32,00000000,0,0,00000000,00000000\n"
+    );
     let redux = format!("\r\n{}\nredux.sync.or.b32,1{}\n", testbench::eval::redux_header(), ",10".repeat(32));
     let (code, out, err) = go(&["eval"], redux.as_bytes());
     assert_eq!(code, Some(0), "{err}");
@@ -100,7 +116,9 @@ fn a_header_after_blank_lines_picks_its_format() {
 
 #[test]
 fn a_bad_header_writes_nothing() {
-    for (args, input) in [(&["eval"][..], "form,init\n"), (&["run", "-"], "op,addr\nld.b32,0,\n"), (&["run", "-"], "\u{feff}op,mask,\n")] {
+    for (args, input) in
+        [(&["eval"][..], "form,init\n"), (&["run", "-"], "op,addr\nld.b32,0,\n"), (&["run", "-"], "\u{feff}op,mask,\n")]
+    {
         let (code, out, err) = go(args, input.as_bytes());
         assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?} {input:?}");
         assert!(err.contains("line 1: expected the header"), "{err}");

@@ -27,7 +27,9 @@ fn valid(targets: &'static [Target], n: usize) -> impl Strategy<Value = (Target,
 /// A format, valid rows with at least one row, a row to corrupt and how.
 fn corrupted(targets: &'static [Target], n: usize) -> impl Strategy<Value = (Target, Vec<String>, usize, u8)> {
     prop::sample::select(targets)
-        .prop_flat_map(move |t| ((t.rows)(n), any::<prop::sample::Index>(), any::<u8>()).prop_map(move |(r, i, how)| (t, r, i, how)))
+        .prop_flat_map(move |t| {
+            ((t.rows)(n), any::<prop::sample::Index>(), any::<u8>()).prop_map(move |(r, i, how)| (t, r, i, how))
+        })
         .prop_filter("a row to corrupt", |(_, r, _, _)| !r.is_empty())
         .prop_map(|(t, r, i, how)| {
             let k = i.index(r.len());
@@ -191,11 +193,56 @@ proptest! {
 /// now and then any character.
 fn name_like() -> impl Strategy<Value = String> {
     const TOKENS: &[&str] = &[
-        "red", "atom", "ld", "st", "global", "shared", "shared::cta", "shared::cluster", "v2", "v4", "v8", "noftz",
-        "add", "and", "or", "xor", "min", "max", "inc", "dec", "b32", "b64", "b128", "u32", "s32", "u64", "s64",
-        "f32", "f64", "f16", "bf16", "f16x2", "bf16x2", "relaxed", "release", "cta", "cluster", "gpu", "sys", "async",
-        "L2::cache_hint", "acquire",
-        "mmio", "mbarrier::complete_tx::bytes", "redux", "sync", "abs", "NaN", "", "gpu.acquire",
+        "red",
+        "atom",
+        "ld",
+        "st",
+        "global",
+        "shared",
+        "shared::cta",
+        "shared::cluster",
+        "v2",
+        "v4",
+        "v8",
+        "noftz",
+        "add",
+        "and",
+        "or",
+        "xor",
+        "min",
+        "max",
+        "inc",
+        "dec",
+        "b32",
+        "b64",
+        "b128",
+        "u32",
+        "s32",
+        "u64",
+        "s64",
+        "f32",
+        "f64",
+        "f16",
+        "bf16",
+        "f16x2",
+        "bf16x2",
+        "relaxed",
+        "release",
+        "cta",
+        "cluster",
+        "gpu",
+        "sys",
+        "async",
+        "L2::cache_hint",
+        "acquire",
+        "mmio",
+        "mbarrier::complete_tx::bytes",
+        "redux",
+        "sync",
+        "abs",
+        "NaN",
+        "",
+        "gpu.acquire",
     ];
     let token = prop_oneof![4 => prop::sample::select(TOKENS).prop_map(String::from), 1 => any::<String>()];
     prop::collection::vec(token, 0..8).prop_map(|t| t.join("."))

@@ -26,8 +26,14 @@ fn space_traces_mix_every_spelling_and_match_the_rtl() {
     assert_eq!(c.rows, 20_000);
     assert!(c.mismatches.is_empty(), "seed {s:#x}: {:#?}", c.mismatches);
     assert!(
-        m.global > 8_000 && m.shared > 4_000 && m.generic_global > 2_000 && m.generic_shared > 1_000 && m.cta > 500
-            && m.cluster > 1_000 && m.qualified > 8_000 && m.hinted > 1_000,
+        m.global > 8_000
+            && m.shared > 4_000
+            && m.generic_global > 2_000
+            && m.generic_shared > 1_000
+            && m.cta > 500
+            && m.cluster > 1_000
+            && m.qualified > 8_000
+            && m.hinted > 1_000,
         "seed {s:#x}: weak stimulus {m:?}"
     );
 }
@@ -53,9 +59,15 @@ fn space_traces_tell_one_memory_from_two() {
 fn sass_traces_with_e_and_offsets_match_the_rtl() {
     let s = seed("sass_traces_with_e_and_offsets_match_the_rtl");
     let c = warp_trace::random_check(s, 600).unwrap();
-    eprintln!("{} rows: {} .E ({} with lanes past 2^32), {} with an offset", c.rows, c.extended, c.wide_lanes, c.offset);
+    eprintln!(
+        "{} rows: {} .E ({} with lanes past 2^32), {} with an offset",
+        c.rows, c.extended, c.wide_lanes, c.offset
+    );
     assert!(c.mismatches.is_empty(), "seed {s:#x}: {:#?}", c.mismatches);
-    assert!(c.extended > 50 && c.wide_lanes > 20 && c.offset > 250 && c.unit_requests > 3_000, "seed {s:#x}: weak stimulus");
+    assert!(
+        c.extended > 50 && c.wide_lanes > 20 && c.offset > 250 && c.unit_requests > 3_000,
+        "seed {s:#x}: weak stimulus"
+    );
 }
 
 /// `redunit regress` runs all three, prints what it drew and passes.
@@ -78,16 +90,25 @@ fn regress_draws_spaces_sass_rows_and_test_waits() {
             .unwrap();
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(o.status.success(), "{part}: {out}{}", String::from_utf8_lossy(&o.stderr));
-        assert!(out.contains(want) && out.contains(&format!("seed {seed}")) && out.trim_end().ends_with("PASS"), "{part}: {out}");
+        assert!(
+            out.contains(want) && out.contains(&format!("seed {seed}")) && out.trim_end().ends_with("PASS"),
+            "{part}: {out}"
+        );
         let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
         let b = &j["blocks"][part];
         assert_eq!(b["mismatches"], 0, "{part}");
         match part {
             "spaces" => {
                 assert_eq!((b["count"].as_u64(), j["sizes"]["space_rows"].as_u64()), (Some(3000), Some(3000)));
-                assert!(b["extra"]["shared_rows"].as_u64().unwrap() > 500 && b["extra"]["generic_rows"].as_u64().unwrap() > 300, "{b}");
+                assert!(
+                    b["extra"]["shared_rows"].as_u64().unwrap() > 500
+                        && b["extra"]["generic_rows"].as_u64().unwrap() > 300,
+                    "{b}"
+                );
             }
-            "warp" => assert!(b["extra"]["sass_rows"] == 100 && b["extra"]["sass_extended"].as_u64().unwrap() > 5, "{b}"),
+            "warp" => {
+                assert!(b["extra"]["sass_rows"] == 100 && b["extra"]["sass_extended"].as_u64().unwrap() > 5, "{b}")
+            }
             _ => {
                 for k in ["waits_incomplete", "waits_in_flight", "waits_complete", "global_rows", "shared_rows"] {
                     assert!(b["extra"][k].as_u64().unwrap() > 50, "{k}: {b}");

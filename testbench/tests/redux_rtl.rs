@@ -16,8 +16,7 @@ fn seed() -> u64 {
 fn rtl_matches_the_model_on_random_instructions_of_all_17_forms() {
     let forms = ReduxForm::all();
     let mut state = seed();
-    let insts: Vec<ReduxInst> =
-        (0..200_000).map(|k| random_inst(&mut state, forms[k % forms.len()], true)).collect();
+    let insts: Vec<ReduxInst> = (0..200_000).map(|k| random_inst(&mut state, forms[k % forms.len()], true)).collect();
     assert!(insts.iter().filter(|i| i.mask == 0).count() > 1000, "empty masks are covered");
     let mut rtl = RtlRedux::new();
     let mut got = Vec::new();

@@ -10,8 +10,20 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 /// The sizes of every regression here (the H100 captures always run in full).
-const SIZES: [&str; 12] =
-    ["--ops", "20000", "--unit-requests", "4000", "--redux-insts", "3001", "--warp-insts", "201", "--async-traces", "5", "--space-rows", "4003"];
+const SIZES: [&str; 12] = [
+    "--ops",
+    "20000",
+    "--unit-requests",
+    "4000",
+    "--redux-insts",
+    "3001",
+    "--warp-insts",
+    "201",
+    "--async-traces",
+    "5",
+    "--space-rows",
+    "4003",
+];
 const SEED: &str = "0x5eed";
 
 /// A fresh working folder (regress writes synth/out/ and target/ under the current folder).
@@ -178,7 +190,21 @@ fn the_local_script_runs_the_shards_and_merges_them() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/regress-local.sh");
     let o = Command::new("bash")
         .arg(script)
-        .args(["3", "--seed", "9", "--ops", "3000", "--unit-requests", "3000", "--redux-insts", "100", "--warp-insts", "30", "--async-traces", "2"])
+        .args([
+            "3",
+            "--seed",
+            "9",
+            "--ops",
+            "3000",
+            "--unit-requests",
+            "3000",
+            "--redux-insts",
+            "100",
+            "--warp-insts",
+            "30",
+            "--async-traces",
+            "2",
+        ])
         .current_dir(&dir)
         .env("REDUNIT", env!("CARGO_BIN_EXE_redunit"))
         .env("OUT", dir.join("results"))

@@ -29,7 +29,8 @@ fn random_regression_matches_the_golden_model() {
     println!("{} ops over {} forms in {:.2} s ({:.2} M ops/s)", r.ops, r.forms.len(), r.seconds, r.ops_per_sec() / 1e6);
     if r.mismatches > 0 {
         let list: Vec<String> = r.failures.iter().map(|f| format!("  {f}")).collect();
-        let vcd = r.vcd.as_ref().map_or("none".into(), |v| format!("{} ({})", v.path.display(), cosim::vcd_time(v.cycle)));
+        let vcd =
+            r.vcd.as_ref().map_or("none".into(), |v| format!("{} ({})", v.path.display(), cosim::vcd_time(v.cycle)));
         panic!(
             "seed {seed:#x}: {} mismatches in {} ops (stopped: {})\n{}\nwaveform: {vcd}",
             r.mismatches,

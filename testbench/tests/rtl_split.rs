@@ -109,7 +109,14 @@ fn split_model_random_regression_matches_the_golden_model() {
     let r = cosim::random_regression(&mut rtl, seed, 1_200_000, MAX_ERRORS, Some(&path), |_| {}).unwrap();
     println!("{} ops over {} forms in {:.2} s ({:.2} M ops/s)", r.ops, r.forms.len(), r.seconds, r.ops_per_sec() / 1e6);
     let list: Vec<String> = r.failures.iter().map(|f| format!("  {f}")).collect();
-    assert_eq!(r.mismatches, 0, "seed {seed:#x}: {} mismatches (stopped: {})\n{}", r.mismatches, r.stopped, list.join("\n"));
+    assert_eq!(
+        r.mismatches,
+        0,
+        "seed {seed:#x}: {} mismatches (stopped: {})\n{}",
+        r.mismatches,
+        r.stopped,
+        list.join("\n")
+    );
     assert_eq!(r.ops, 1_200_000);
     assert_eq!(r.forms.len(), Form::all().len(), "every form covered");
 }

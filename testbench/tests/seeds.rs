@@ -42,10 +42,18 @@ fn table() -> Vec<Row> {
             .collect();
         let outcome = cells[4].to_string();
         assert!(
-            outcome.starts_with("executes") || outcome.starts_with("parses, no effect here (") || outcome.starts_with("refused ("),
+            outcome.starts_with("executes")
+                || outcome.starts_with("parses, no effect here (")
+                || outcome.starts_with("refused ("),
             "outcome `{outcome}` is one of the three: {line}"
         );
-        rows.push(Row { seed: cells[0].to_string(), spelling: cells[1].trim_matches('`').to_string(), ops, expect: cells[3].to_string(), outcome });
+        rows.push(Row {
+            seed: cells[0].to_string(),
+            spelling: cells[1].trim_matches('`').to_string(),
+            ops,
+            expect: cells[3].to_string(),
+            outcome,
+        });
     }
     rows
 }
@@ -89,7 +97,10 @@ fn run_red(row: &Row, engine: &str) {
         Some(_) => b.iter().chain(&init).map(|v| v.len()).max().unwrap().div_ceil(2) * 2,
     };
     let eb = digits / 2;
-    let space = ["shared", "global"].into_iter().find(|s| row.spelling.contains(&format!(".{s}"))).map_or(String::new(), |s| format!("{s}."));
+    let space = ["shared", "global"]
+        .into_iter()
+        .find(|s| row.spelling.contains(&format!(".{s}")))
+        .map_or(String::new(), |s| format!("{s}."));
     let (line, off) = (addr & !15, (addr & 15) as usize);
     let word = |vals: &[String], at: usize| -> u128 {
         vals.iter().enumerate().map(|(k, v)| u128::from_str_radix(v, 16).unwrap() << (8 * (at + k * eb))).sum()
@@ -103,7 +114,9 @@ fn run_red(row: &Row, engine: &str) {
     let results = |out: &str| -> Vec<String> {
         let Some(l) = out.lines().find(|l| l.starts_with("2,")) else { return vec![format!("no load row in {out}")] };
         let v = u128::from_str_radix(l.rsplit(',').next().unwrap(), 16).unwrap();
-        (0..init.len()).map(|k| format!("{:0digits$x}", (v >> (8 * (off + k * eb))) & ((1u128 << (8 * eb)) - 1))).collect()
+        (0..init.len())
+            .map(|k| format!("{:0digits$x}", (v >> (8 * (off + k * eb))) & ((1u128 << (8 * eb)) - 1)))
+            .collect()
     };
     check(&format!("run --engine {engine}"), row, &["run", "--engine", engine, "-"], &input, results);
 }
@@ -128,7 +141,9 @@ fn run_async(row: &Row, engine: &str) {
         base + 0x8040,
         row.get("b").unwrap()
     );
-    let results = |out: &str| out.lines().filter(|l| l.starts_with("3,")).map(|l| l.rsplit(',').next().unwrap().to_string()).collect();
+    let results = |out: &str| {
+        out.lines().filter(|l| l.starts_with("3,")).map(|l| l.rsplit(',').next().unwrap().to_string()).collect()
+    };
     check(&format!("run --engine {engine}"), row, &["run", "--engine", engine, "-"], &input, results);
 }
 
@@ -199,7 +214,11 @@ fn every_row_of_the_seed_table_does_what_it_says() {
     let red_async = rows.iter().filter(|r| r.seed == "001").count();
     let red = rows.iter().filter(|r| r.seed != "004" && r.seed != "001" && r.spelling.starts_with("red.")).count();
     let redux = rows.iter().filter(|r| r.spelling.starts_with("redux.sync.")).count();
-    assert_eq!(red + red_async + redux + sass, rows.len(), "every row is a red, a red.async, a redux.sync or a SASS RED");
+    assert_eq!(
+        red + red_async + redux + sass,
+        rows.len(),
+        "every row is a red, a red.async, a redux.sync or a SASS RED"
+    );
     // The 12 .relaxed op/types and the 4 .release types, at least.
     assert!(red_async >= 16 + 5, "{red_async} red.async rows");
     // The 25 scalar and 32 vector op/type forms of the seed, and all 17 redux.sync forms, at least.
@@ -209,7 +228,10 @@ fn every_row_of_the_seed_table_does_what_it_says() {
     for op in sim::sass::SASS_OPS {
         for &size in sim::sass::table_sizes(op) {
             let r = sim::sass::SassRed { extended: false, op, size };
-            assert!(rows.iter().any(|row| row.seed == "004" && row.spelling == r.to_string()), "seed 004 table has {r}");
+            assert!(
+                rows.iter().any(|row| row.seed == "004" && row.spelling == r.to_string()),
+                "seed 004 table has {r}"
+            );
         }
     }
     assert!(sass >= cells + 20, "{sass} SASS RED rows");
@@ -252,7 +274,11 @@ fn forms_all_lists_every_spelling_and_each_parses() {
     let mut input = String::from("form,init,b,addr,cache_policy\n");
     for r in &rows {
         let spelling = r.split(',').next().unwrap();
-        let n = if let Some(v) = ["v2", "v4", "v8"].iter().find(|v| spelling.contains(&format!(".{v}."))) { v[1..].parse().unwrap() } else { 1 };
+        let n = if let Some(v) = ["v2", "v4", "v8"].iter().find(|v| spelling.contains(&format!(".{v}."))) {
+            v[1..].parse().unwrap()
+        } else {
+            1
+        };
         for _ in 0..n {
             input.push_str(&format!("{spelling},1,1,40,\n"));
         }

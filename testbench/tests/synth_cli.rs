@@ -65,7 +65,20 @@ fn synth_refuses_zero_seeds() {
 fn synth_with_several_seeds_reports_the_median() {
     require_flow();
     let out = redunit(
-        &["synth", "--top", "response-fifo", "--json", "--no-save", "--no-breakdown", "--seed", "3", "--seeds", "2", "--jobs", "2"],
+        &[
+            "synth",
+            "--top",
+            "response-fifo",
+            "--json",
+            "--no-save",
+            "--no-breakdown",
+            "--seed",
+            "3",
+            "--seeds",
+            "2",
+            "--jobs",
+            "2",
+        ],
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -85,8 +98,17 @@ fn synth_with_several_seeds_reports_the_median() {
     assert!(j["pnr_options"].as_str().unwrap().contains("--seed 3..4"), "{j}");
     assert!(j["pnr_options"].as_str().unwrap().contains("--tmg-ripup"), "timing-driven rip-up by default: {j}");
     // The placements at the target or above, by seed.
-    let met: Vec<u64> = seeds.iter().filter(|s| s["fmax_mhz"].as_f64().unwrap() >= 150.0).map(|s| s["seed"].as_u64().unwrap()).collect();
-    let listed: Vec<u64> = j["seeds_meeting_target"].as_array().expect("seeds_meeting_target").iter().map(|s| s.as_u64().unwrap()).collect();
+    let met: Vec<u64> = seeds
+        .iter()
+        .filter(|s| s["fmax_mhz"].as_f64().unwrap() >= 150.0)
+        .map(|s| s["seed"].as_u64().unwrap())
+        .collect();
+    let listed: Vec<u64> = j["seeds_meeting_target"]
+        .as_array()
+        .expect("seeds_meeting_target")
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
     assert_eq!(listed, met, "{j}");
     assert_eq!(j["target_mhz"].as_f64(), Some(150.0), "{j}");
     // The median placement's path is one of the two.

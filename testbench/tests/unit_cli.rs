@@ -89,7 +89,12 @@ fn run_engine_rtl_reports_errors_for_people() {
     // (none for a bad header).
     let h = "index,op,addr,result\n";
     for (args, input, msg, stdout) in [
-        (&["run", "--engine", "rtl", "-"][..], "op,addr,value\nld.b32,0,\nfoo.b32,0,1\n", "line 3: unknown op `foo.b32`", "index,op,addr,result\n0,ld.b32,0,00000000\n"),
+        (
+            &["run", "--engine", "rtl", "-"][..],
+            "op,addr,value\nld.b32,0,\nfoo.b32,0,1\n",
+            "line 3: unknown op `foo.b32`",
+            "index,op,addr,result\n0,ld.b32,0,00000000\n",
+        ),
         (&["run", "--engine", "rtl", "-"][..], "op,addr,value\nst.b32,0\n", "line 2: expected 3 columns", h),
         (&["run", "--engine", "rtl", "-"][..], "op,addr\n", "line 1:", ""),
         (&["run", "--vcd", "x.vcd", "-"][..], "op,addr,value\n", "--vcd needs --engine rtl", ""),
@@ -179,6 +184,10 @@ fn run_compare_and_swap_rows_in_both_engines() {
         assert_eq!(text(&out.stdout), want, "{engine}");
         let bad = redunit(&["run", "--engine", engine, "-"], "op,addr,value\natom.cas.b128,0,1\n");
         assert_eq!(bad.status.code(), Some(2), "{engine}");
-        assert!(text(&bad.stderr).contains("line 2") && text(&bad.stderr).contains("b32 or b64"), "{}", text(&bad.stderr));
+        assert!(
+            text(&bad.stderr).contains("line 2") && text(&bad.stderr).contains("b32 or b64"),
+            "{}",
+            text(&bad.stderr)
+        );
     }
 }

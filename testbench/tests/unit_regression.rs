@@ -148,7 +148,12 @@ fn every_request_gets_exactly_one_response() {
         assert_eq!(b.issued, n);
         for (i, r) in b.responses.iter().enumerate() {
             let r = r.unwrap_or_else(|| panic!("batch of {n}: request {i} got no response"));
-            assert!(r.cycle >= r.accept, "request {i}: response in cycle {} before acceptance in {}", r.cycle, r.accept);
+            assert!(
+                r.cycle >= r.accept,
+                "request {i}: response in cycle {} before acceptance in {}",
+                r.cycle,
+                r.accept
+            );
             assert!(r.status <= 2, "request {i}: rsp_status {}", r.status);
         }
         base += n as u64;
@@ -175,7 +180,16 @@ fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
     let cfg = hw::Config::fastest_clock();
     // The intervals the unit is built for: add/and/or/xor every cycle (the integer ALU's
     // `loop_1`), the other integer forms every 2 (its `loop_a`), `red` and `atom` alike.
-    for (form, n) in [("global.add.u32", 1), ("global.xor.b32", 1), ("global.add.u64", 1), ("global.or.b64", 1), ("global.min.s32", 2), ("global.max.u64", 2), ("global.inc.u32", 2), ("global.dec.u32", 2)] {
+    for (form, n) in [
+        ("global.add.u32", 1),
+        ("global.xor.b32", 1),
+        ("global.add.u64", 1),
+        ("global.or.b64", 1),
+        ("global.min.s32", 2),
+        ("global.max.u64", 2),
+        ("global.inc.u32", 2),
+        ("global.dec.u32", 2),
+    ] {
         for a in [Access::Red(form.parse().unwrap()), Access::Atom(form.parse().unwrap())] {
             assert_eq!(hw::slice_unit::dependent_issue_interval_with(a, &cfg), n, "{a:?}");
         }
@@ -188,8 +202,15 @@ fn most_ops_per_cycle_latency_and_intervals_are_the_documented_ones() {
     let cfg = hw::Config::most_ops_per_cycle();
     let int = Access::Red("global.add.u32".parse().unwrap());
     let f32 = Access::Red("global.add.f32".parse().unwrap());
-    assert_eq!(hw::slice_unit::dependent_issue_interval_with(int, &cfg), 1, "the shallow unit: dependent integer ops every cycle");
-    assert!(hw::slice_unit::dependent_issue_interval_with(f32, &cfg) <= 3, "the shallow unit: dependent f32 adds at least every 3 cycles");
+    assert_eq!(
+        hw::slice_unit::dependent_issue_interval_with(int, &cfg),
+        1,
+        "the shallow unit: dependent integer ops every cycle"
+    );
+    assert!(
+        hw::slice_unit::dependent_issue_interval_with(f32, &cfg) <= 3,
+        "the shallow unit: dependent f32 adds at least every 3 cycles"
+    );
     check_latency_and_intervals(&cfg);
 }
 
@@ -220,7 +241,8 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
     // Hazards are per 32-bit word in the registered unit (four f32 words of one line run as
     // four chains side by side) and per line in the shallow one; K hot lines overlap up to
     // one request per cycle.
-    let f32_n = hw::slice_unit::dependent_issue_interval_with(Access::Red("global.add.f32".parse().unwrap()), cfg) as f64;
+    let f32_n =
+        hw::slice_unit::dependent_issue_interval_with(Access::Red("global.add.f32".parse().unwrap()), cfg) as f64;
     let words = if cfg.unit_regs { 4.0 } else { 1.0 };
     let want = (words / f32_n).min(1.0);
     let got = r.ops_per_cycle("hot_words_4_f32");
@@ -230,7 +252,10 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
             let n = hw::slice_unit::dependent_issue_interval_with(Access::Red(form.parse().unwrap()), cfg) as f64;
             let want = (k as f64 / n).min(1.0);
             let got = r.ops_per_cycle(&format!("hot_lines_{k}_{fam}"));
-            assert!(got <= want + 0.002 && got >= 0.95 * want, "hot_lines_{k}_{fam}: {got} ops/cycle, documented {want}");
+            assert!(
+                got <= want + 0.002 && got >= 0.95 * want,
+                "hot_lines_{k}_{fam}: {got} ops/cycle, documented {want}"
+            );
         }
     }
     assert!(r.ops_per_cycle("distinct") > 0.99, "distinct lines: {}", r.ops_per_cycle("distinct"));

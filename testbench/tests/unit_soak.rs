@@ -68,7 +68,11 @@ fn checkers_with_a_deliberate_bug_fail_on_the_correct_unit() {
     let seed = 0x5eed;
     // A response expected for every dropped request: each one is a "no response" failure.
     let s = soak(seed, &SoakConfig { mutation: Some(Mutation::ExpectDroppedResponse), ..config(5_000) });
-    assert!(s.report.mismatches > 0 && s.report.failures.iter().all(|f| f.note == "no response"), "{}", s.report.describe());
+    assert!(
+        s.report.mismatches > 0 && s.report.failures.iter().all(|f| f.note == "no response"),
+        "{}",
+        s.report.describe()
+    );
     // No dropped request allowed to land: the written ones (responses in the FIFO at the
     // reset, the write stage) make read-backs fail.
     let s = soak(seed, &SoakConfig { mutation: Some(Mutation::NothingLands), ..config(5_000) });
@@ -98,7 +102,8 @@ fn a_failing_unit_shard_is_reproduced_by_its_rerun_command() {
     };
     let hook = ("REDUNIT_SOAK_MUTATION", "nothing-lands");
     let args = ["regress", "--shard", "1/3", "--seed", "0x5eed", "--unit-requests", "30000", "--reset-every", "1000"];
-    let (code, out) = redunit(hook, &[&args[..], &["--drought-every", "5000", "--only", "unit", "--json", "shard.json"]].concat());
+    let (code, out) =
+        redunit(hook, &[&args[..], &["--drought-every", "5000", "--only", "unit", "--json", "shard.json"]].concat());
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("unit faults (a reset per 1000 requests, a drought per 5000): "), "{out}");
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("shard.json")).unwrap()).unwrap();

@@ -57,7 +57,11 @@ fn the_waveform_shows_every_request_and_response_handshake() {
 fn run_vcd_writes_a_waveform() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unit_vcd_cli.vcd");
     let _ = std::fs::remove_file(&path);
-    std::fs::write(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unit_vcd_cli.csv"), "op,addr,value\nst.b32,0,5\nld.b32,0,\n").unwrap();
+    std::fs::write(
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unit_vcd_cli.csv"),
+        "op,addr,value\nst.b32,0,5\nld.b32,0,\n",
+    )
+    .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_redunit"))
         .args(["run", "--engine", "rtl", "--vcd"])
         .arg(&path)
@@ -77,8 +81,9 @@ fn run_vcd_writes_a_waveform() {
 fn viewer_files_name_the_pipeline_signals_of_the_waveform() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let path = dir.join("unit_vcd_viewer.vcd");
-    let reqs: Vec<Request> =
-        (0..12u64).map(|i| Request { access: "red.global.add.f32".parse().unwrap(), addr: (i % 3) * 16, value: 0x3f80_0000 }).collect();
+    let reqs: Vec<Request> = (0..12u64)
+        .map(|i| Request { access: "red.global.add.f32".parse().unwrap(), addr: (i % 3) * 16, value: 0x3f80_0000 })
+        .collect();
     let mut unit = RtlUnit::with_vcd(65536, &path, 0).unwrap();
     unit.run(&reqs, 0, None, true).unwrap();
     drop(unit);

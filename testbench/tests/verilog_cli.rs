@@ -29,7 +29,14 @@ fn lint(v: &Path) -> (bool, String) {
 #[test]
 fn each_top_is_named_for_its_block_and_lints_clean_with_its_waivers() {
     let dir = out_dir("tops");
-    for (top, module) in [("unit", "redunit_unit"), ("alu", "redunit_alu"), ("redux", "redunit_redux"), ("warp", "redunit_warp"), ("axi", "redunit_axi"), ("int-alu", "redunit_int_alu")] {
+    for (top, module) in [
+        ("unit", "redunit_unit"),
+        ("alu", "redunit_alu"),
+        ("redux", "redunit_redux"),
+        ("warp", "redunit_warp"),
+        ("axi", "redunit_axi"),
+        ("int-alu", "redunit_int_alu"),
+    ] {
         let v = dir.join(format!("{module}.v"));
         let out = redunit(&["verilog", "--top", top, "-o", v.to_str().unwrap()], "");
         assert!(out.status.success(), "{top}: {}", text(&out.stderr));
@@ -38,7 +45,11 @@ fn each_top_is_named_for_its_block_and_lints_clean_with_its_waivers() {
         assert!(src.contains(&format!("\nmodule {module}(")), "{top}: no module {module}");
         assert!(!src.contains("\nmodule top"), "{top}: a module still named top");
         let (ok, err) = lint(&v);
-        assert!(ok && err.trim().is_empty(), "{top}: verilator -Wall with {}:\n{err}", v.with_extension("vlt").display());
+        assert!(
+            ok && err.trim().is_empty(),
+            "{top}: verilator -Wall with {}:\n{err}",
+            v.with_extension("vlt").display()
+        );
         assert!(v.with_extension("core").exists());
     }
 }
@@ -77,7 +88,11 @@ fn fusesoc_lints_the_unit_with_its_core() {
     assert!(fusesoc.exists(), "FuseSoC is not installed (synth/.venv/bin/fusesoc missing): run scripts/setup-synth.sh");
     let dir = out_dir("fusesoc");
     let v = dir.join("redunit_unit.v");
-    assert!(redunit(&["verilog", "--top", "alu", "--module", "redunit_unit", "-o", v.to_str().unwrap()], "").status.success());
+    assert!(
+        redunit(&["verilog", "--top", "alu", "--module", "redunit_unit", "-o", v.to_str().unwrap()], "")
+            .status
+            .success()
+    );
     let run = || {
         let _ = std::fs::remove_dir_all(dir.join("build"));
         Command::new(&fusesoc)

@@ -77,7 +77,11 @@ fn run_warp_trace_rows_and_errors() {
     let bad = t.clone() + &t.lines().nth(1).unwrap().replacen("global.add.u32", "atom.global.add.u32", 1) + "\n";
     let o = redunit(&["run", "-"], &bad);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("line 5: `atom.global.add.u32`: a warp row is a `red` form"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("line 5: `atom.global.add.u32`: a warp row is a `red` form"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// Runs `trace` with `--dump-mem` on `engine`: the result rows and the dump.
@@ -95,7 +99,9 @@ fn run_dump(trace: &str, engine: &str, tag: &str) -> (String, String) {
 #[test]
 fn random_sass_traces_dump_the_same_memory_on_both_engines() {
     let seed = testbench::stimulus::seed_from_env().unwrap();
-    eprintln!("random_sass_traces_dump_the_same_memory_on_both_engines: seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
+    eprintln!(
+        "random_sass_traces_dump_the_same_memory_on_both_engines: seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})"
+    );
     for k in 0..3u64 {
         let t = testbench::warp_trace::random_trace(seed.wrapping_add(k), 200);
         assert!(t.contains("RED.E.") && t.contains(",-"), "seed {seed:#x}: the trace has .E rows and negative offsets");
@@ -149,10 +155,16 @@ fn sass_addressing_and_memory_dump() {
             "{engine}"
         );
     }
-    let bad = h.clone() + &row("RED.ADD.U32", "1", &[("0", "1")], "") + &row("RED.E.ADD.U32", "2", &[("", ""), ("100000040", "1")], "");
+    let bad = h.clone()
+        + &row("RED.ADD.U32", "1", &[("0", "1")], "")
+        + &row("RED.E.ADD.U32", "2", &[("", ""), ("100000040", "1")], "");
     let o = redunit(&["run", "-"], &bad);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("line 3: lane 1: address 100000040 is in the shared window"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("line 3: lane 1: address 100000040 is in the shared window"),
+        "{}",
+        text(&o.stderr)
+    );
     assert_eq!(text(&o.stdout).lines().count(), 2, "the row before the bad one is written");
     for (op, msg) in [
         ("shared.add.u32", "line 2: `shared.add.u32`: RED addresses global memory"),
@@ -167,5 +179,9 @@ fn sass_addressing_and_memory_dump() {
     let o = redunit(&["run", "-"], &(h.clone() + &row("RED.ADD.U32", "1", &[("100000000", "1")], "")));
     assert!(text(&o.stderr).contains("lane addresses are 32-bit without .E"), "{}", text(&o.stderr));
     let o = redunit(&["run", "-"], &(h + &row("RED.ADD.U32", "1", &[("0", "1")], "80000")));
-    assert!(text(&o.stderr).contains("line 2: imm: `80000` does not fit: ImmS20 is -80000 to 7ffff"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("line 2: imm: `80000` does not fit: ImmS20 is -80000 to 7ffff"),
+        "{}",
+        text(&o.stderr)
+    );
 }

@@ -191,8 +191,8 @@ impl Logic for AluControl {
         self.vb_i.next = !self.c_ctl.val().get_bits::<4>(3).any();
         self.hold_nx.next = self.ones5.val();
         if self.vb_h.val() {
-            self.hold_nx.next =
-                !((bit_cast::<5, 4>(self.c_ctl.val().get_bits::<4>(3)) << 1) | bit_cast::<5, 1>(self.vb_i.val().into()));
+            self.hold_nx.next = !((bit_cast::<5, 4>(self.c_ctl.val().get_bits::<4>(3)) << 1)
+                | bit_cast::<5, 1>(self.vb_i.val().into()));
         }
         self.hold_r.d.next = self.hold_nx.val();
         self.hold_h.next = self.hold_nx.val();

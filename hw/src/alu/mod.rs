@@ -330,18 +330,15 @@ impl ReductionAlu {
 impl Logic for ReductionAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(
-            self, clock, control, out_select, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi,
-            dly_add16_lo, dly_add16_hi, dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi
-        );
+        clock!(self, clock, control, out_select, dly_valid, dly_form, dly_ctl, dly_int, dly_mm_lo, dly_mm_hi);
+        clock!(self, clock, dly_add16_lo, dly_add16_hi, dly_f32_lo, dly_f32_hi, dly_f64_lo, dly_f64_hi);
 
         // Stage 1: decode the form, feed every unit its slice of the operands (the units
         // register their own stage-1 results).
         self.in_op.next = self.in_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.in_ty.next = self.in_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.in_shared.next = self.in_form.val().get_bit(self.space_lsb.val().index());
-        self.in_bf16.next =
-            (self.in_ty.val() == self.ty_bf16.val()) || (self.in_ty.val() == self.ty_bf16x2.val());
+        self.in_bf16.next = (self.in_ty.val() == self.ty_bf16.val()) || (self.in_ty.val() == self.ty_bf16x2.val());
 
         // The old value of the min/max lanes and of the f32/f64 adders: `in_old`, or its
         // replicas.
@@ -434,11 +431,11 @@ impl Logic for ReductionAlu {
             self.add16_hi.next = (self.add16_hi.val() << 16) | bit_cast::<64, 16>(self.lane_add16.val());
         }
         self.lane_f32.next = self.add_f32[1].sum.val();
-        self.f32_lo.next = (bit_cast::<64, 32>(self.lane_f32.val()) << 32)
-            | bit_cast::<64, 32>(self.add_f32[0].sum.val());
+        self.f32_lo.next =
+            (bit_cast::<64, 32>(self.lane_f32.val()) << 32) | bit_cast::<64, 32>(self.add_f32[0].sum.val());
         self.lane_f32.next = self.add_f32[3].sum.val();
-        self.f32_hi.next = (bit_cast::<64, 32>(self.lane_f32.val()) << 32)
-            | bit_cast::<64, 32>(self.add_f32[2].sum.val());
+        self.f32_hi.next =
+            (bit_cast::<64, 32>(self.lane_f32.val()) << 32) | bit_cast::<64, 32>(self.add_f32[2].sum.val());
         self.dly_add16_lo.d.next = self.add16_lo.val();
         self.dly_add16_hi.d.next = self.add16_hi.val();
         self.dly_f32_lo.d.next = self.f32_lo.val();

@@ -201,7 +201,8 @@ impl Logic for AtopDecode {
             self.xst.next = self.op_st64.val();
         }
         // Multi-beat atomics; the reserved codes and Swap/Compare of other sizes.
-        self.bad.next = (self.k3.val() && !self.xchg.val() && !self.cas.val()) || (self.len.val() != self.c_zero8.val());
+        self.bad.next =
+            (self.k3.val() && !self.xchg.val() && !self.cas.val()) || (self.len.val() != self.c_zero8.val());
         if self.user.val().get_bit(10) && !self.k3.val() {
             self.form.next = self.user.val().get_bits::<CODE_WIDTH>(0);
             if !self.legal.val().get_bit(self.user.val().get_bits::<CODE_WIDTH>(0).index()) {

@@ -340,12 +340,10 @@ impl<const IDW: usize> Logic for AxiUnit<IDW> {
             self.rq_valid.d.next = false;
             self.sk_valid.d.next = false;
         }
-        self.wr.go.next = self.go_any.val()
-            && self.wr.q_valid.val()
-            && (!self.rd.q_valid.val() || self.prefer_w.q.val());
-        self.rd.go.next = self.go_any.val()
-            && self.rd.q_valid.val()
-            && !(self.wr.q_valid.val() && self.prefer_w.q.val());
+        self.wr.go.next =
+            self.go_any.val() && self.wr.q_valid.val() && (!self.rd.q_valid.val() || self.prefer_w.q.val());
+        self.rd.go.next =
+            self.go_any.val() && self.rd.q_valid.val() && !(self.wr.q_valid.val() && self.prefer_w.q.val());
         self.rob.alloc.next = self.go_any.val();
         self.fire.next = self.go_any.val();
         if self.reset.val() {

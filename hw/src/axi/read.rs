@@ -124,8 +124,8 @@ impl<const IDW: usize> Logic for AxiRead<IDW> {
                 self.inc.d.next = self.zero32.val();
                 self.amask.d.next = !self.zero32.val();
             }
-            self.bad.d.next = !(self.arburst.val() == self.burst_incr.val())
-                && !(self.arburst.val() == self.burst_fixed.val());
+            self.bad.d.next =
+                !(self.arburst.val() == self.burst_incr.val()) && !(self.arburst.val() == self.burst_fixed.val());
         }
         if self.reset.val() {
             self.busy.d.next = false;

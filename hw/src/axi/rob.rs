@@ -23,7 +23,8 @@ use crate::k;
 use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;
 
-const _: () = assert!(1 << ROB_TAG_BITS == ROB_DEPTH && ROB_TAG_BITS == crate::lut_ram::LUT_RAM_ADDR_BITS && ROB_TAG_BITS == 5);
+const _: () =
+    assert!(1 << ROB_TAG_BITS == ROB_DEPTH && ROB_TAG_BITS == crate::lut_ram::LUT_RAM_ADDR_BITS && ROB_TAG_BITS == 5);
 
 #[derive(LogicBlock)]
 pub struct ResponseOrder<const IDW: usize> {
@@ -211,9 +212,8 @@ impl<const IDW: usize> Logic for ResponseOrder<IDW> {
             self.bresp.next = self.slverr.val();
         }
 
-        self.retire.next = self.hd.val()
-            && (!self.need_r.val() || self.rready.val())
-            && (!self.need_b.val() || self.bready.val());
+        self.retire.next =
+            self.hd.val() && (!self.need_r.val() || self.rready.val()) && (!self.need_b.val() || self.bready.val());
         self.abit.next = self.one_d.val() << self.tail_r.q.val();
         self.tbit.next = self.one_d.val() << self.rsp_tag.val();
         if self.retire.val() {

@@ -15,9 +15,9 @@
 //! The beat's line (address without its low 4 bits) and the strobes say what is written, so
 //! narrow and unaligned bursts need nothing more.
 
+use super::AWUSER_BITS;
 use super::decode::AtopDecode;
 use super::write_pick::WritePick;
-use super::AWUSER_BITS;
 use crate::k;
 use rust_hdl::prelude::*;
 use sim::memory::req_encoding::REQ_OP_WIDTH;
@@ -190,8 +190,8 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
 impl<const IDW: usize> Logic for AxiWrite<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg, cas, n8, xld, xst, ph,
-            rv, r_op, r_addr, r_data, r_shift, r_r, r_b, r_id);
+        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg);
+        dff_setup!(self, clock, cas, n8, xld, xst, ph, rv, r_op, r_addr, r_data, r_shift, r_r, r_b, r_id);
         self.dec.atop.next = self.awatop.val();
         self.dec.size.next = self.awsize.val();
         self.dec.user.next = self.awuser.val();
@@ -304,8 +304,8 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
             self.ret.d.next = self.dec.returns.val();
             self.bad.d.next = self.dec.bad.val();
             if !self.dec.atomic.val() {
-                self.bad.d.next = !(self.awburst.val() == self.burst_incr.val())
-                    && !(self.awburst.val() == self.burst_fixed.val());
+                self.bad.d.next =
+                    !(self.awburst.val() == self.burst_incr.val()) && !(self.awburst.val() == self.burst_fixed.val());
                 self.ret.d.next = false;
             }
             self.done.d.next = self.zero4.val();

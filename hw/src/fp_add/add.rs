@@ -113,10 +113,8 @@ macro_rules! fp_add_seg {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(self, clock, s1_big, s1_small, s1_exp, s1_sb);
-                clock!(
-                    self, clock, cadd_lo_sum, cadd_carry, cadd_hi0, cadd_hi1, cadd_exp, cadd_lim6,
-                    cadd_lim_big, cadd_sb, cadd_zero
-                );
+                clock!(self, clock, cadd_lo_sum, cadd_carry, cadd_hi0, cadd_hi1, cadd_exp, cadd_lim6, cadd_lim_big);
+                clock!(self, clock, cadd_sb, cadd_zero);
                 // ------------------------------------------------------------------
                 // The `s1_` registers: the end of stage 1.
                 // ------------------------------------------------------------------

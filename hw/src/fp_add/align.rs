@@ -88,10 +88,8 @@ macro_rules! fp_align {
         impl Logic for Align {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(
-                    self, clock, csh_big_sig, csh_small_sig, csh_big_exp, csh_exp_diff, csh_sb,
-                    cal_small, cal_lost, cal_fine, cal_big_sig, cal_big_exp, cal_sb
-                );
+                clock!(self, clock, csh_big_sig, csh_small_sig, csh_big_exp, csh_exp_diff, csh_sb, cal_small, cal_lost);
+                clock!(self, clock, cal_fine, cal_big_sig, cal_big_exp, cal_sb);
                 // ------------------------------------------------------------------
                 // The `csh` cut.
                 // ------------------------------------------------------------------

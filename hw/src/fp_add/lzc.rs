@@ -125,10 +125,8 @@ macro_rules! fp_lzc {
         impl Logic for Lzc {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(
-                    self, clock, csum_sum_y, csum_exp, csum_sb, csum_zero, csum_lzin, clw_lzin,
-                    clw_lzc, clw_sum_y, clw_exp, clw_sb, clz_lz_t, clz_lzc, clz_sum_y, clz_exp, clz_sb
-                );
+                clock!(self, clock, csum_sum_y, csum_exp, csum_sb, csum_zero, csum_lzin, clw_lzin, clw_lzc, clw_sum_y);
+                clock!(self, clock, clw_exp, clw_sb, clz_lz_t, clz_lzc, clz_sum_y, clz_exp, clz_sb);
                 // ------------------------------------------------------------------
                 // The `csum` cut.
                 // ------------------------------------------------------------------

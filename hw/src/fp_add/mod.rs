@@ -232,10 +232,8 @@ macro_rules! fp_adder {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(
-                    self, clock, s0_a, s0_b, s0_ae, s0_be, s0_ftz, s0_nan_quiet, swap, align, add,
-                    lzc, normalise, round, pack
-                );
+                clock!(self, clock, s0_a, s0_b, s0_ae, s0_be, s0_ftz, s0_nan_quiet, swap, align, add, lzc, normalise);
+                clock!(self, clock, round, pack);
                 // ======================================================================
                 // Input registers (s0_): the operands enter the pipeline unchanged, so no
                 // logic sits between the ports and the first registers. (Operand isolation:

@@ -251,10 +251,8 @@ macro_rules! fp_pack {
         impl Logic for Pack {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(
-                    self, clock, crnd_sig_w, crnd_e0, crnd_e1, crnd_e2, crnd_k0, crnd_k1, crnd_k2,
-                    crnd_sign, crnd_spf, cout_result
-                );
+                clock!(self, clock, crnd_sig_w, crnd_e0, crnd_e1, crnd_e2, crnd_k0, crnd_k1, crnd_k2, crnd_sign);
+                clock!(self, clock, crnd_spf, cout_result);
                 // ------------------------------------------------------------------
                 // The `crnd` cut.
                 // ------------------------------------------------------------------

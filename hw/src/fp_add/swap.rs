@@ -156,12 +156,9 @@ macro_rules! fp_swap {
         impl Logic for Swap {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(
-                    self, clock, ccmp_a, ccmp_b, ccmp_nq, ccmp_lt3, ccmp_eq3, ccmp_lt2, ccmp_eq2,
-                    ccmp_lt_lo, ccmp_a_nan, ccmp_b_nan, ccmp_a_inf, ccmp_b_inf, ccmp_a_sig,
-                    ccmp_b_sig, ccmp_a_exp, ccmp_b_exp, ccmp_a_flush, ccmp_b_flush, ccmp_sh_ab,
-                    ccmp_sh_ba, ccmp_sb
-                );
+                clock!(self, clock, ccmp_a, ccmp_b, ccmp_nq, ccmp_lt3, ccmp_eq3, ccmp_lt2, ccmp_eq2, ccmp_lt_lo);
+                clock!(self, clock, ccmp_a_nan, ccmp_b_nan, ccmp_a_inf, ccmp_b_inf, ccmp_a_sig, ccmp_b_sig, ccmp_a_exp);
+                clock!(self, clock, ccmp_b_exp, ccmp_a_flush, ccmp_b_flush, ccmp_sh_ab, ccmp_sh_ba, ccmp_sb);
                 // ------------------------------------------------------------------
                 // The `ccmp` cut.
                 // ------------------------------------------------------------------

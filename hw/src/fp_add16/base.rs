@@ -56,10 +56,8 @@ impl Logic for Base16 {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, s0_a, s0_b);
-        dff_setup!(
-            self, clock, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val,
-            s1_bf16, s2_sign, s2_exp, s2_norm, s2_zero, s2_special, s2_special_val, s2_bf16
-        );
+        dff_setup!(self, clock, s1_sign, s1_exp, s1_big, s1_small, s1_sub, s1_special, s1_special_val, s1_bf16);
+        dff_setup!(self, clock, s2_sign, s2_exp, s2_norm, s2_zero, s2_special, s2_special_val, s2_bf16);
 
         // ==========================================================================
         // Input registers (s0_): the operands enter the pipeline unchanged, so no logic

@@ -162,8 +162,7 @@ impl Logic for Unpack {
         self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
         self.small_ext.next = bit_cast::<14, 11>(self.small_sig.val()) << 3;
         self.small_shifted.next = self.small_ext.val() >> self.exp_diff.val();
-        self.small_lost.next =
-            (self.small_ext.val() & !(self.ones14.val() << self.exp_diff.val())).any();
+        self.small_lost.next = (self.small_ext.val() & !(self.ones14.val() << self.exp_diff.val())).any();
         self.small_x.next = self.small_shifted.val();
         if self.small_lost.val() {
             self.small_x.next = self.small_shifted.val() | self.one14.val();
@@ -173,8 +172,7 @@ impl Logic for Unpack {
         self.sign.next = self.big_sign.val();
         self.sub.next = self.big_sign.val() ^ self.small_sign.val();
         // Special results: any NaN (or inf + -inf) is 7fff; else an infinity passes.
-        self.special.next =
-            self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val();
+        self.special.next = self.a_nan.val() || self.b_nan.val() || self.a_inf.val() || self.b_inf.val();
         self.special_val.next = self.nan16.val();
         if !self.a_nan.val() && !self.b_nan.val() {
             if self.a_inf.val() && self.b_inf.val() {
@@ -262,11 +260,9 @@ impl Logic for AddNormalise {
     #[hdl_gen]
     fn update(&mut self) {
         if self.sub.val() {
-            self.sum15.next =
-                bit_cast::<15, 14>(self.big_x.val()) - bit_cast::<15, 14>(self.small_x.val());
+            self.sum15.next = bit_cast::<15, 14>(self.big_x.val()) - bit_cast::<15, 14>(self.small_x.val());
         } else {
-            self.sum15.next =
-                bit_cast::<15, 14>(self.big_x.val()) + bit_cast::<15, 14>(self.small_x.val());
+            self.sum15.next = bit_cast::<15, 14>(self.big_x.val()) + bit_cast::<15, 14>(self.small_x.val());
         }
         self.low14.next = self.sum15.val().get_bits::<14>(0);
         // Leading zeros of low14 (14 when zero) by binary search on low14 . 11: the two pad
@@ -380,17 +376,15 @@ impl Logic for RoundPack {
     fn update(&mut self) {
         // f16: significand bits 13..3, guard 2, sticky 1..0.
         self.round_up.next = self.norm.val().get_bit(2)
-            && (self.norm.val().get_bit(1)
-                || self.norm.val().get_bit(0)
-                || self.norm.val().get_bit(3));
+            && (self.norm.val().get_bit(1) || self.norm.val().get_bit(0) || self.norm.val().get_bit(3));
         self.sig16.next = bit_cast::<16, 11>(self.norm.val().get_bits::<11>(3));
         self.exp_rebased.next = self.exp.val() - self.f16_emin.val();
         self.exp16.next = bit_cast::<16, 8>(self.exp_rebased.val()) << 10;
         self.inf.next = self.f16_inf.val();
         if self.bf16.val() {
             // bf16: significand bits 13..6, guard 5, sticky 4..0.
-            self.round_up.next = self.norm.val().get_bit(5)
-                && (self.norm.val().get_bits::<5>(0).any() || self.norm.val().get_bit(6));
+            self.round_up.next =
+                self.norm.val().get_bit(5) && (self.norm.val().get_bits::<5>(0).any() || self.norm.val().get_bit(6));
             self.sig16.next = bit_cast::<16, 8>(self.norm.val().get_bits::<8>(6));
             self.exp_rebased.next = self.exp.val() - self.one8.val();
             self.exp16.next = bit_cast::<16, 8>(self.exp_rebased.val()) << 7;

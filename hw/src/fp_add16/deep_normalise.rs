@@ -114,10 +114,8 @@ impl Normalise {
 impl Logic for Normalise {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(
-            self, clock, csum_sum, csum_exp, csum_e_p1, csum_e_m4, csum_e_m8, csum_e_m12, csum_mark,
-            csum_sb, cnrm_low, cnrm_t3, cnrm_exp, cnrm_sb
-        );
+        clock!(self, clock, csum_sum, csum_exp, csum_e_p1, csum_e_m4, csum_e_m8, csum_e_m12, csum_mark, csum_sb);
+        clock!(self, clock, cnrm_low, cnrm_t3, cnrm_exp, cnrm_sb);
         // The `csum` cut.
         self.csum_sum.d.next = self.sum.val();
         self.csum_exp.d.next = self.e_0.val();

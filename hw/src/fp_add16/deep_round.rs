@@ -227,10 +227,12 @@ impl Logic for Pack {
             self.ef.next = self.crnd_ef2.q.val();
             self.ovf.next = self.crnd_ov.q.val().get_bit(2);
         }
-        self.mag.next = (bit_cast::<16, 8>(self.ef.val()) << 10) | bit_cast::<16, 10>(self.crnd_sig.q.val().get_bits::<10>(0));
+        self.mag.next =
+            (bit_cast::<16, 8>(self.ef.val()) << 10) | bit_cast::<16, 10>(self.crnd_sig.q.val().get_bits::<10>(0));
         self.inf_out.next = self.f16_inf.val();
         if self.crnd_sb.q.val().get_bit(0) {
-            self.mag.next = (bit_cast::<16, 8>(self.ef.val()) << 7) | bit_cast::<16, 7>(self.crnd_sig.q.val().get_bits::<7>(3));
+            self.mag.next =
+                (bit_cast::<16, 8>(self.ef.val()) << 7) | bit_cast::<16, 7>(self.crnd_sig.q.val().get_bits::<7>(3));
             self.inf_out.next = self.bf16_inf.val();
         }
         if self.ovf.val() {

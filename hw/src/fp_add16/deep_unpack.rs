@@ -256,7 +256,8 @@ impl Swap {
 impl Logic for Swap {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, ccmp_lt_hi, ccmp_eq_hi, ccmp_lt_lo, ccmp_a_sig, ccmp_b_sig, ccmp_a_exp, ccmp_b_exp, ccmp_fl);
+        clock!(self, clock, ccmp_lt_hi, ccmp_eq_hi, ccmp_lt_lo, ccmp_a_sig, ccmp_b_sig, ccmp_a_exp, ccmp_b_exp);
+        clock!(self, clock, ccmp_fl);
         // The `ccmp` cut.
         self.ccmp_lt_hi.d.next = self.lt_hi.val();
         self.ccmp_eq_hi.d.next = self.eq_hi.val();

@@ -59,9 +59,9 @@
 //! | `Round` | `deep_round.rs` | `s2_`, I |
 //! | `Pack` | `deep_round.rs` | `crnd`, J, `cout` |
 
-use crate::config::{Config, FP16_STAGES_MIN};
 #[cfg(doc)]
 use crate::config::FP16_STAGES_MAX;
+use crate::config::{Config, FP16_STAGES_MIN};
 use base::Base16;
 use deep::Deep16;
 use rust_hdl::prelude::*;

@@ -47,15 +47,16 @@
 
 use crate::k;
 use rust_hdl::prelude::*;
-use sim::mbarrier::mbar_encoding::{ADDR_WIDTH, ARG_WIDTH, ERR_NONE, ERR_UNINIT, ERR_WIDTH, OP_INIT, OP_INVAL, OP_WIDTH, TX_WIDTH};
+use sim::mbarrier::mbar_encoding::{
+    ADDR_WIDTH, ARG_WIDTH, ERR_NONE, ERR_UNINIT, ERR_WIDTH, OP_INIT, OP_INVAL, OP_WIDTH, TX_WIDTH,
+};
 
 mod slot;
-pub use slot::MbarSlot;
 pub use sim::mbarrier::MBARRIER_SLOTS;
+pub use slot::MbarSlot;
 
 const _: () = assert!(MBARRIER_SLOTS == 8, "the loops below");
 const _: () = assert!(OP_WIDTH == 3 && OP_INVAL < 8);
-
 
 #[derive(LogicBlock)]
 pub struct Mbarrier {
@@ -165,7 +166,8 @@ impl Logic for Mbarrier {
         for i in 0..8 {
             self.v_hit.next = self.slots[i].used.val() && (self.slots[i].tag.val() == self.op_addr.val());
             self.v_free.next = !self.slots[i].used.val();
-            self.op_hits.next = (self.op_hits.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_hit.val().into()) << 7);
+            self.op_hits.next =
+                (self.op_hits.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_hit.val().into()) << 7);
             self.frees.next = (self.frees.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_free.val().into()) << 7);
         }
         self.op_hit.next = self.op_hits.val().any();
@@ -193,8 +195,8 @@ impl Logic for Mbarrier {
                 self.op_err.next = self.slots[i].err.val();
             }
         }
-        self.op_wait_complete.next = (self.op_arg.val().get_bit(0) != self.op_parity.val())
-            && (self.op_err.val() == self.e_none.val());
+        self.op_wait_complete.next =
+            (self.op_arg.val().get_bit(0) != self.op_parity.val()) && (self.op_err.val() == self.e_none.val());
 
         // ---- each object's update (the operation routed by the lookup, then complete-tx) ----
         for i in 0..8 {
@@ -219,9 +221,11 @@ impl Logic for Mbarrier {
             self.v_bit.next = self.slots[i].parity.val();
             self.phases.next = (self.phases.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_bit.val().into()) << 7);
             self.v_bit.next = self.slots[i].err.val().any();
-            self.err_bits.next = (self.err_bits.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_bit.val().into()) << 7);
+            self.err_bits.next =
+                (self.err_bits.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_bit.val().into()) << 7);
             self.v_bit.next = self.slots[i].used.val();
-            self.used_bits.next = (self.used_bits.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_bit.val().into()) << 7);
+            self.used_bits.next =
+                (self.used_bits.val() >> 1) | (bit_cast::<MBARRIER_SLOTS, 1>(self.v_bit.val().into()) << 7);
         }
         self.flip.next = self.flips.val();
         self.phase.next = self.phases.val();

@@ -114,7 +114,8 @@ impl Logic for FreeSlot {
         self.push_fire.next = self.push_valid.val() && !self.full.val() && !self.reset.val();
         for i in 0..QUEUE_DEPTH {
             self.vb.next = !self.valid.val().get_bit(i) && !self.seen_free.val() && self.push_fire.val();
-            self.we.next = (self.we.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.we.next =
+                (self.we.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             if !self.valid.val().get_bit(i) {
                 self.seen_free.next = true;
             }
@@ -142,7 +143,8 @@ impl Logic for FreeSlot {
         self.seen_free.next = false;
         for i in 0..QUEUE_DEPTH {
             self.vb.next = !self.valid.val().get_bit(i) && !self.we.val().get_bit(i) && !self.seen_free.val();
-            self.fr_next.next = (self.fr_next.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.fr_next.next =
+                (self.fr_next.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             if !self.valid.val().get_bit(i) && !self.we.val().get_bit(i) {
                 self.seen_free.next = true;
             }

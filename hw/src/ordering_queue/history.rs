@@ -152,7 +152,9 @@ impl Logic for History {
         self.ph_wh[0].d.next = (self.issue_words.val() & self.push_words.val()).any();
         self.ph_wh[1].d.next = (self.h_words[0].q.val() & self.push_words.val()).any();
         for k in 0..self.h_line.len() {
-            if (self.h_line[k].q.val() == self.push_line.val()) && (self.h_words[k].q.val() & self.push_words.val()).any() {
+            if (self.h_line[k].q.val() == self.push_line.val())
+                && (self.h_words[k].q.val() & self.push_words.val()).any()
+            {
                 self.hist.next = self.hist.val() | self.h_t[k].q.val();
             }
         }

@@ -264,7 +264,10 @@ impl OrderingQueue {
     /// window), so no state but the issuing entry's own waits for the pick; for that, every
     /// ordered entry's window is at least 1 (a window of 0 counts as 1).
     pub fn with_registered_push(max_wait: usize, registered: bool) -> Self {
-        assert!((1..=QUEUE_WAIT_MAX).contains(&max_wait), "OrderingQueue: max_wait {max_wait} is not in 1..={QUEUE_WAIT_MAX}");
+        assert!(
+            (1..=QUEUE_WAIT_MAX).contains(&max_wait),
+            "OrderingQueue: max_wait {max_wait} is not in 1..={QUEUE_WAIT_MAX}"
+        );
         let places = (max_wait - 1).max(1);
         Self {
             clock: Default::default(),
@@ -306,7 +309,10 @@ impl OrderingQueue {
     /// The window of a chain dependent (1..=`max_wait`; 1 when not set): it waits this many
     /// cycles after its chain producer's issue, whatever that one's own window.
     pub fn with_chain_wait(mut self, wait: usize) -> Self {
-        assert!((1..=QUEUE_WAIT_MAX).contains(&wait), "OrderingQueue: chain wait {wait} is not in 1..={QUEUE_WAIT_MAX}");
+        assert!(
+            (1..=QUEUE_WAIT_MAX).contains(&wait),
+            "OrderingQueue: chain wait {wait} is not in 1..={QUEUE_WAIT_MAX}"
+        );
         self.ent.set_chain_wait(wait);
         self
     }

@@ -180,7 +180,8 @@ impl Logic for PushMatch {
             if self.fr.val().get_bit(j) {
                 self.vb_nx.next = self.p_eq.val();
             }
-            self.m_nx.next = (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
+            self.m_nx.next =
+                (self.m_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_nx.val().into()) << self.top_sh.val());
         }
         if self.push_nx_keep.val() {
             self.m_nx.next = self.m_r.q.val() | self.fr.val();
@@ -194,7 +195,8 @@ impl Logic for PushMatch {
         self.p_wm.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
             self.vb.next = (self.words[j].val() & self.push_words.val()).any();
-            self.p_wm.next = (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.p_wm.next =
+                (self.p_wm.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
         // (Registered push: the same word matches a cycle ahead, like the line's: next cycle's
         // slot words are `push_words` at `fr` and its own elsewhere, next cycle's push words
@@ -207,7 +209,8 @@ impl Logic for PushMatch {
             if self.fr.val().get_bit(j) {
                 self.vw_nx.next = self.wq.val();
             }
-            self.w_nx.next = (self.w_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vw_nx.val().into()) << self.top_sh.val());
+            self.w_nx.next =
+                (self.w_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vw_nx.val().into()) << self.top_sh.val());
         }
         if self.push_nx_keep.val() {
             self.w_nx.next = self.zero_d.val();
@@ -232,11 +235,13 @@ impl Logic for PushMatch {
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.push_key.val().get_bit(self.key_top.val().index())
                 && ((self.key[j].val() & self.key_ch.val()) == (self.push_key.val() & self.key_ch.val()));
-            self.p_ch.next = (self.p_ch.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.p_ch.next =
+                (self.p_ch.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             self.vb.next = self.push_key.val().get_bit(self.key_top.val().index())
                 && self.push_key.val().get_bit(self.key_fast.val().index())
                 && (self.key[j].val() == self.push_key.val());
-            self.p_fa.next = (self.p_fa.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.p_fa.next =
+                (self.p_fa.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
         // (Registered push: the same key matches a cycle ahead, like the line's: next cycle's
         // slot key is `push_key` at `fr` and its own elsewhere, next cycle's push key
@@ -257,8 +262,10 @@ impl Logic for PushMatch {
             self.vf_nx.next = self.vf_nx.val()
                 && self.push_key_nx.val().get_bit(self.key_top.val().index())
                 && self.push_key_nx.val().get_bit(self.key_fast.val().index());
-            self.pc_nx.next = (self.pc_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vc_nx.val().into()) << self.top_sh.val());
-            self.pf_nx.next = (self.pf_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vf_nx.val().into()) << self.top_sh.val());
+            self.pc_nx.next =
+                (self.pc_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vc_nx.val().into()) << self.top_sh.val());
+            self.pf_nx.next =
+                (self.pf_nx.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vf_nx.val().into()) << self.top_sh.val());
         }
         if self.push_nx_keep.val() {
             self.pc_nx.next = self.zero_d.val();
@@ -278,15 +285,20 @@ impl Logic for PushMatch {
         }
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
-            self.vb.next = self.m.val().get_bit(j) && self.p_wm.val().get_bit(j) && self.valid.val().get_bit(j) && self.ordered.val().get_bit(j);
-            self.m_q.next = (self.m_q.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.vb.next = self.m.val().get_bit(j)
+                && self.p_wm.val().get_bit(j)
+                && self.valid.val().get_bit(j)
+                && self.ordered.val().get_bit(j);
+            self.m_q.next =
+                (self.m_q.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
         }
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.m.val().get_bit(j)
                 && self.valid.val().get_bit(j)
                 && self.ordered.val().get_bit(j)
                 && !self.fs.val().get_bit(j);
-            self.n_dep.next = (self.n_dep.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.n_dep.next =
+                (self.n_dep.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             if self.m.val().get_bit(j) && self.valid.val().get_bit(j) && self.ordered.val().get_bit(j) {
                 if !self.fs.val().get_bit(j) {
                     self.n_blk.next = true;

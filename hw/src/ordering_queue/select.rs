@@ -124,7 +124,9 @@ impl IssueSelect {
             lfs_e: Default::default(),
             pq_mask: std::array::from_fn(|q| {
                 let (lo, hi) = (q * QUEUE_PAYLOAD_BITS / 4, (q + 1) * QUEUE_PAYLOAD_BITS / 4);
-                Constant::new((Bits::<QUEUE_PAYLOAD_BITS>::mask() >> (QUEUE_PAYLOAD_BITS - (hi - lo)) as u64) << lo as u64)
+                Constant::new(
+                    (Bits::<QUEUE_PAYLOAD_BITS>::mask() >> (QUEUE_PAYLOAD_BITS - (hi - lo)) as u64) << lo as u64,
+                )
             }),
             last_fire: Default::default(),
             o_sel: Default::default(),
@@ -184,9 +186,11 @@ impl Logic for IssueSelect {
                     self.bk.next = true;
                 }
             }
-            self.blk.next = (self.blk.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.bk.val().into()) << self.top_sh.val());
+            self.blk.next =
+                (self.blk.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.bk.val().into()) << self.top_sh.val());
             self.win.next = self.pe.val().get_bit(i) && !self.bk.val();
-            self.sel.next = (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
+            self.sel.next =
+                (self.sel.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.win.val().into()) << self.top_sh.val());
         }
         self.fire.next = self.found.val() && self.en.val();
         self.fs.next = self.zero_d.val();

@@ -135,13 +135,17 @@ impl Logic for SlotData {
         self.wt0.next = self.zero_d.val();
         for i in 0..QUEUE_DEPTH {
             self.vb_v.next = self.e_valid[i].q.val();
-            self.valid.next = (self.valid.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_v.val().into()) << self.top_sh.val());
+            self.valid.next =
+                (self.valid.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_v.val().into()) << self.top_sh.val());
             self.vb_o.next = self.e_ordered[i].q.val();
-            self.ordered.next = (self.ordered.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_o.val().into()) << self.top_sh.val());
+            self.ordered.next =
+                (self.ordered.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_o.val().into()) << self.top_sh.val());
             self.vb_l.next = self.e_late[i].q.val();
-            self.late.next = (self.late.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_l.val().into()) << self.top_sh.val());
+            self.late.next =
+                (self.late.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_l.val().into()) << self.top_sh.val());
             self.vb_w.next = self.e_wt[i].q.val().get_bit(0);
-            self.wt0.next = (self.wt0.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_w.val().into()) << self.top_sh.val());
+            self.wt0.next =
+                (self.wt0.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_w.val().into()) << self.top_sh.val());
             self.line[i].next = self.e_line[i].q.val();
             self.payload[i].next = self.e_payload[i].q.val();
             self.words[i].next = self.e_words[i].q.val();

@@ -244,9 +244,11 @@ impl Logic for EntryWait {
         self.fb.next = self.zero_d.val();
         for i in 0..QUEUE_DEPTH {
             self.vb_e.next = self.e_elig[i].q.val();
-            self.elig.next = (self.elig.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_e.val().into()) << self.top_sh.val());
+            self.elig.next =
+                (self.elig.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_e.val().into()) << self.top_sh.val());
             self.vb_f.next = self.e_fb[i].q.val();
-            self.fb.next = (self.fb.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_f.val().into()) << self.top_sh.val());
+            self.fb.next =
+                (self.fb.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_f.val().into()) << self.top_sh.val());
         }
         // Fast chains: the entries the pick may take (from the registers, with a temporary of
         // its own: a statement group that reads the `elig` output and `pick_en` is a loop
@@ -255,7 +257,8 @@ impl Logic for EntryWait {
         self.pe_v.next = self.zero_d.val();
         for i in 0..QUEUE_DEPTH {
             self.vb_p.next = self.e_elig[i].q.val() && !self.e_fb[i].q.val();
-            self.pe_v.next = (self.pe_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_p.val().into()) << self.top_sh.val());
+            self.pe_v.next =
+                (self.pe_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb_p.val().into()) << self.top_sh.val());
         }
         self.s_fa.next = self.zero_d.val();
         if self.rp.val() && self.push_ordered.val() {
@@ -305,15 +308,22 @@ impl Logic for EntryWait {
             self.k_pl.next = (self.e_lp[i].q.val() & self.pe_v.val()).any();
             self.k_ob.next = false;
             for k in 0..QUEUE_DEPTH {
-                if (k != i) && self.pe_v.val().get_bit(k) && self.older[k].val().get_bit(i) && !self.e_lp[i].q.val().get_bit(k) {
+                if (k != i)
+                    && self.pe_v.val().get_bit(k)
+                    && self.older[k].val().get_bit(i)
+                    && !self.e_lp[i].q.val().get_bit(k)
+                {
                     self.k_ob.next = true;
                 }
             }
             // (A fast predecessor not picked yet counts as a wait on the line.)
             self.vb.next = self.valid.val().get_bit(i) && (self.k_dep.val().any() || self.k_fx.val());
-            self.lw_v.next = (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
-            self.vb.next = self.valid.val().get_bit(i) && !self.k_dep.val().any() && !self.k_fx.val() && self.k_hz.val();
-            self.hw_v.next = (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.lw_v.next =
+                (self.lw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
+            self.vb.next =
+                self.valid.val().get_bit(i) && !self.k_dep.val().any() && !self.k_fx.val() && self.k_hz.val();
+            self.hw_v.next =
+                (self.hw_v.val() >> 1) | (bit_cast::<QUEUE_DEPTH, 1>(self.vb.val().into()) << self.top_sh.val());
             // An entry that stays: it waits on its line while an older entry to it stays, and
             // for the result while a late one of them has just issued (`k_hz1`).
             self.k_blk.next = false;
@@ -359,7 +369,10 @@ impl Logic for EntryWait {
             self.e_hzc[i].d.next = self.k_hz1.val() || self.k_c0.val();
             // (`!fs[i]` as the pick's terms: see `blk`; the pick takes `elig & !fb`.)
             self.e_elig[i].d.next = self.valid.val().get_bit(i)
-                && (self.blk.val().get_bit(i) || !self.e_elig[i].q.val() || self.e_fb[i].q.val() || !self.pick_en.val())
+                && (self.blk.val().get_bit(i)
+                    || !self.e_elig[i].q.val()
+                    || self.e_fb[i].q.val()
+                    || !self.pick_en.val())
                 && !self.k_c0.val()
                 && !self.k_blk.val();
             // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
@@ -405,7 +418,9 @@ impl Logic for EntryWait {
             // (An unordered entry's raw matches in its first cycle are not dependences. With a
             // chain window of 1, chain producers are not among the windows of 2 or more.)
             self.e_dw[i].d.next = self.zero_d.val();
-            if (self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i)) || (self.push_ordered.val() && self.ld.val().get_bit(i)) {
+            if (self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i))
+                || (self.push_ordered.val() && self.ld.val().get_bit(i))
+            {
                 self.e_dw[i].d.next = self.d_next.val() & self.wt0.val();
                 if !self.ch_wt0.val() {
                     self.e_dw[i].d.next = self.d_next.val() & self.wt0.val() & !self.ch_next.val();

@@ -164,10 +164,8 @@ impl Logic for Accept {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words);
-        dff_setup!(
-            self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_mask, ad_size, ad_fp, ad_sector, ad_oor,
-            ad_wait, ad_chain, ad_fast, ad_ld
-        );
+        dff_setup!(self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_mask, ad_size, ad_fp, ad_sector);
+        dff_setup!(self, clock, ad_oor, ad_wait, ad_chain, ad_fast, ad_ld);
         self.ac_ld_q.clock.next = self.clock.val();
         // The operation's decode, from the port.
         self.form_dec.op.next = self.req_op.val();

@@ -228,7 +228,8 @@ impl Logic for AccessDecode {
         self.dw_mask8.next = self.dw_payload.val().get_bits::<8>(self.p_mask.val().index());
         self.dw_sector.next = self.dw_mask8.val().any();
         self.dw_ty2.next =
-            bit_cast::<8, TYPE_WIDTH>(self.dw_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
+            bit_cast::<8, TYPE_WIDTH>(self.dw_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index()))
+                << self.one8.val();
         self.dw_elogw.next = self.elem_log2_tbl.val() >> self.dw_ty2.val();
         self.dw_elog.next = self.dw_elogw.val().get_bits::<2>(0);
         self.dw_exp.next = self.zero128.val();
@@ -279,7 +280,8 @@ impl Logic for AccessDecode {
         // a cut there made Verilator see a loop (UNOPTFLAT) through them.)
         self.sr_form.next = self.sr_payload.val().get_bits::<CODE_WIDTH>(0);
         self.sr_ty2.next =
-            bit_cast::<8, TYPE_WIDTH>(self.sr_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index())) << self.one8.val();
+            bit_cast::<8, TYPE_WIDTH>(self.sr_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index()))
+                << self.one8.val();
         self.sr_elogw.next = self.elem_log2_tbl.val() >> self.sr_ty2.val();
         self.sr_vecf.next = self.zero2.val() - self.sr_elogw.val().get_bits::<2>(0);
         self.sr_alu_form.next = self.sr_form.val();

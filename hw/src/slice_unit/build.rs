@@ -33,7 +33,11 @@ impl SliceUnit {
         assert!(mem_bytes >= 32 && (mem_bytes as u64) < 1u64 << 32, "memory size must be in 32..2^32");
         // The written-line stages (`sw_*`) cover the RAM's read latency.
         let mem = LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs);
-        assert_eq!(mem.read_latency(), sh.ram_latency, "SliceUnit: the RAM's read latency and the pipeline shape disagree");
+        assert_eq!(
+            mem.read_latency(),
+            sh.ram_latency,
+            "SliceUnit: the RAM's read latency and the pipeline shape disagree"
+        );
         Self::assemble(mem_bytes, cfg, &sh, mem)
     }
 

@@ -71,10 +71,17 @@ impl Logic for CasCheck {
         }
         self.cas_ne.d.next = self.zero4.val();
         if self.regs.val() && self.cas_v.q.val() {
-            self.cas_ne.d.next = bit_cast::<4, 1>((self.old.val().get_bits::<16>(0) != self.cas_cmp.q.val().get_bits::<16>(0)).into())
-                | (bit_cast::<4, 1>((self.old.val().get_bits::<16>(16) != self.cas_cmp.q.val().get_bits::<16>(16)).into()) << 1)
-                | (bit_cast::<4, 1>((self.old.val().get_bits::<16>(32) != self.cas_cmp.q.val().get_bits::<16>(32)).into()) << 2)
-                | (bit_cast::<4, 1>((self.old.val().get_bits::<16>(48) != self.cas_cmp.q.val().get_bits::<16>(48)).into()) << 3);
+            self.cas_ne.d.next =
+                bit_cast::<4, 1>((self.old.val().get_bits::<16>(0) != self.cas_cmp.q.val().get_bits::<16>(0)).into())
+                    | (bit_cast::<4, 1>(
+                        (self.old.val().get_bits::<16>(16) != self.cas_cmp.q.val().get_bits::<16>(16)).into(),
+                    ) << 1)
+                    | (bit_cast::<4, 1>(
+                        (self.old.val().get_bits::<16>(32) != self.cas_cmp.q.val().get_bits::<16>(32)).into(),
+                    ) << 2)
+                    | (bit_cast::<4, 1>(
+                        (self.old.val().get_bits::<16>(48) != self.cas_cmp.q.val().get_bits::<16>(48)).into(),
+                    ) << 3);
         }
         self.fail.next = self.cas_ne.q.val().any();
         self.cas_b64r.d.next = self.cas_b64.q.val();

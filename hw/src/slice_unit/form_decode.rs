@@ -155,7 +155,8 @@ impl Logic for FormDecode {
     }
 }
 
-const _: () = assert!(sim::form::encoding::OP_LSB == 0 && sim::Op::Min as usize == 4, "`fast` reads the op field's bit 2");
+const _: () =
+    assert!(sim::form::encoding::OP_LSB == 0 && sim::Op::Min as usize == 4, "`fast` reads the op field's bit 2");
 
 /// Bit t: type code t goes to the FP ALU.
 fn fp_type_table() -> u128 {

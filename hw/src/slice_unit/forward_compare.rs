@@ -218,7 +218,8 @@ impl Logic for ForwardCompare {
             }
             for q in 0..4 {
                 self.fs_b.next = self.fs_hq.val().get_bit(q);
-                self.fs_v[q].next = (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
+                self.fs_v[q].next =
+                    (self.fs_v[q].val() >> 1) | (bit_cast::<32, 1>(self.fs_b.val().into()) << self.top31.val());
             }
         }
         for i in 0..self.sup.len() {

@@ -231,14 +231,14 @@
 
 use crate::alu::ReductionAlu;
 use crate::config::{Config, Cut, Delay};
-use crate::int_alu::IntAlu;
-use crate::line_memory::{LINE_BITS, LineMemory};
-use crate::old_extract::OldExtract;
 use crate::ecp5::ram_forward_mux::RamForwardMux;
 use crate::ecp5::replica_reg::ReplicaReg;
+use crate::int_alu::IntAlu;
+use crate::k;
+use crate::line_memory::{LINE_BITS, LineMemory};
+use crate::old_extract::OldExtract;
 use crate::ordering_queue::{OrderingQueue, QUEUE_PAYLOAD_BITS};
 use crate::response_fifo::{RSP_ENTRY_BITS, ResponseFifo};
-use crate::k;
 use rust_hdl::prelude::*;
 use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH};
 use sim::memory::req_encoding::{

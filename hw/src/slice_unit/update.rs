@@ -5,7 +5,10 @@ use super::*;
 impl Logic for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, s1_valid, s1_ordered, s1_line, s1_payload, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, m_fwm, i_iwm, w_we, s1b_valid, s1b_ordered, s1b_line, s1b_payload, s1b_old);
+        dff_setup!(self, clock, sc_ww, si_ww, sr_ww, s1_ww, s1b_ww, w_ww, s1_valid, s1_ordered, s1_line, s1_payload);
+        dff_setup!(self, clock, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra);
+        dff_setup!(self, clock, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, m_fwm, i_iwm, w_we, s1b_valid);
+        dff_setup!(self, clock, s1b_ordered, s1b_line, s1b_payload, s1b_old);
         clock!(self, clock, dly_int64, out_r, accept, access, credit, cas, fwd, cov_bus);
         self.accept.reset.next = self.reset.val();
         self.credit.reset.next = self.reset.val();
@@ -137,7 +140,8 @@ impl Logic for SliceUnit {
         self.access.sr_payload.next = self.sr_payload.q.val();
         self.access.form.next = self.s1_form.val();
         // Unused: the high halves of the 32-bit-only lanes 1 and 3.
-        self.unused_sector.next = self.y_r[1].q.val().get_bits::<32>(32).any() ^ self.y_r[3].q.val().get_bits::<32>(32).any();
+        self.unused_sector.next =
+            self.y_r[1].q.val().get_bits::<32>(32).any() ^ self.y_r[3].q.val().get_bits::<32>(32).any();
 
         // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
         // of their `sp_*` registers (a constant selects the stage).
@@ -192,7 +196,8 @@ impl Logic for SliceUnit {
         self.i_new.next = self.i_base.val() | (self.i_x.val() & self.i_iwm.q.val());
         self.m_x16.next = self.out_r.q.val();
         if self.m_rep.val() == self.rep16.val() {
-            self.m_x16.next = (self.out_r.q.val() & self.mask16.val()) | ((self.out_r.q.val() & self.mask16.val()) << 16);
+            self.m_x16.next =
+                (self.out_r.q.val() & self.mask16.val()) | ((self.out_r.q.val() & self.mask16.val()) << 16);
         }
         self.m_x32.next = self.m_x16.val();
         if !self.m_rep.val().get_bit(1) {
@@ -351,8 +356,10 @@ impl Logic for SliceUnit {
                         self.s1_old_line.next = self.i_new.val();
                         if !self.sp_fp[j].q.val()
                             && !self.s1_fp.val()
-                            && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()))
-                            && ((self.s1_kind.val() == self.kind_red.val()) || (self.s1_kind.val() == self.kind_atom.val()))
+                            && ((self.sp_kind[j].q.val() == self.kind_red.val())
+                                || (self.sp_kind[j].q.val() == self.kind_atom.val()))
+                            && ((self.s1_kind.val() == self.kind_red.val())
+                                || (self.s1_kind.val() == self.kind_atom.val()))
                         {
                             self.cov_bus.int_chain.next = true;
                         }
@@ -442,7 +449,8 @@ impl Logic for SliceUnit {
                 && self.fwd.fsel.val().get_bit(j)
                 && !self.sp_fp[j].q.val()
                 && !self.sp_sector[j].q.val()
-                && ((self.sp_kind[j].q.val() == self.kind_red.val()) || (self.sp_kind[j].q.val() == self.kind_atom.val()));
+                && ((self.sp_kind[j].q.val() == self.kind_red.val())
+                    || (self.sp_kind[j].q.val() == self.kind_atom.val()));
             for d in 0..3 {
                 if self.ch_p.val() && self.ch_m[d].val().get_bit(j) {
                     self.ch_nx[d].next = true;
@@ -483,8 +491,10 @@ impl Logic for SliceUnit {
             self.ox[g].sh.next = self.access.dw_sh.val();
         }
         self.s1_old.next = ((self.c_old_line.val() >> self.access.sh.val()) & self.mask16.val())
-            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_4.val())) & (self.mask32.val() & !self.mask16.val()))
-            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_8.val())) & (self.mask64.val() & !self.mask32.val()))
+            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_4.val()))
+                & (self.mask32.val() & !self.mask16.val()))
+            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_8.val()))
+                & (self.mask64.val() & !self.mask32.val()))
             | (self.c_old_line.val() & !self.mask64.val());
         self.s1_old_int.next = self.s1_old.val();
         self.s1_old_rsp.next = self.s1_old.val();
@@ -593,7 +603,8 @@ impl Logic for SliceUnit {
         // `atom.cas` whose compare fails) keeps the whole line.
         self.sp_data[0].d.next = self.c_old_line.val() & !self.access.wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.sp_data[0].d.next = (self.c_old_line.val() & !self.access.st_mask.val()) | (self.access.st_data.val() & self.access.st_mask.val());
+            self.sp_data[0].d.next = (self.c_old_line.val() & !self.access.st_mask.val())
+                | (self.access.st_data.val() & self.access.st_mask.val());
         }
         if (self.s1_kind.val() == self.kind_ld.val()) || (self.s1_cas.val() && !self.s1_cas_eq.val()) {
             self.sp_data[0].d.next = self.c_old_line.val();
@@ -605,7 +616,9 @@ impl Logic for SliceUnit {
         self.cas.old_r.next = self.sp_rsp[1].q.val().get_bits::<64>(0);
         self.sp_rsp[0].d.next = self.zero128.val();
         if self.c_ordered.val()
-            && ((self.s1_kind.val() == self.kind_ld.val()) || (self.s1_kind.val() == self.kind_atom.val()) || self.s1_cas.val())
+            && ((self.s1_kind.val() == self.kind_ld.val())
+                || (self.s1_kind.val() == self.kind_atom.val())
+                || self.s1_cas.val())
         {
             self.sp_rsp[0].d.next = self.s1_old_rsp.val() & self.access.mask.val();
             if self.ch_any.val() {
@@ -646,7 +659,8 @@ impl Logic for SliceUnit {
             }
             // (After the merges: a CAS's line passes an integer merge stage unchanged.)
             if (j == 2) && self.cas.fail.val() {
-                self.st_nd.next = (self.st_nd.val() & !self.sp_wmask[1].q.val()) | (self.cas.rep.val() & self.sp_wmask[1].q.val());
+                self.st_nd.next =
+                    (self.st_nd.val() & !self.sp_wmask[1].q.val()) | (self.cas.rep.val() & self.sp_wmask[1].q.val());
             }
             self.sp_data[j].d.next = self.st_nd.val();
             self.sp_rsp[j].d.next = self.sp_rsp[j - 1].q.val();
@@ -735,8 +749,10 @@ impl Logic for SliceUnit {
         // place's data are read by nothing else there; synthesis removes them.)
         self.unused_sw.next = false;
         for k in 0..self.sw_valid.len() {
-            self.unused_sw.next =
-                self.unused_sw.val() ^ self.sw_valid[k].q.val() ^ self.sw_line[k].q.val().any() ^ self.sw_data[k].q.val().any();
+            self.unused_sw.next = self.unused_sw.val()
+                ^ self.sw_valid[k].q.val()
+                ^ self.sw_line[k].q.val().any()
+                ^ self.sw_data[k].q.val().any();
         }
         self.unused_sw.next = self.unused_sw.val() ^ self.fsel_sw.val().any();
         // (The last stage's words are read only through its `d` input, by the write.)

@@ -40,26 +40,26 @@ pub fn fp_specials(e: u32, f: u32) -> Vec<u64> {
         0,
         1,
         2,
-        frac_max,                   // largest subnormal
-        quiet,                      // half the smallest normal
-        exp(1),                     // smallest normal
+        frac_max, // largest subnormal
+        quiet,    // half the smallest normal
+        exp(1),   // smallest normal
         exp(1) | 1,
         exp(2),
-        one,                        // 1.0
-        one | 1,                    // 1 + ulp
-        one - 1,                    // 1 - ulp/2 (largest below one)
-        exp(bias - 1),              // 0.5
-        exp(bias - f as u64 - 1),   // half an ulp of one: 1 + this ties
-        exp(bias - f as u64),       // an ulp of one
-        exp(bias + f as u64),       // 2^f: integers above round
+        one,                      // 1.0
+        one | 1,                  // 1 + ulp
+        one - 1,                  // 1 - ulp/2 (largest below one)
+        exp(bias - 1),            // 0.5
+        exp(bias - f as u64 - 1), // half an ulp of one: 1 + this ties
+        exp(bias - f as u64),     // an ulp of one
+        exp(bias + f as u64),     // 2^f: integers above round
         exp(bias + f as u64) | 1,
         exp(bias + f as u64 + 1) | 1,
         exp(max_exp - 1) | frac_max, // largest normal
         exp(max_exp - 1),
-        exp(max_exp),               // infinity
-        exp(max_exp) | quiet,       // quiet NaN
-        exp(max_exp) | 1,           // signalling NaN
-        exp(max_exp) | frac_max,    // all-ones NaN
+        exp(max_exp),            // infinity
+        exp(max_exp) | quiet,    // quiet NaN
+        exp(max_exp) | 1,        // signalling NaN
+        exp(max_exp) | frac_max, // all-ones NaN
         exp(max_exp) | quiet | 5,
     ];
     let sign = 1u64 << (e + f);
@@ -260,4 +260,3 @@ pub fn alu_operands(rng: &mut Rng, form: Form) -> (u128, u128) {
     }
     (m, b)
 }
-

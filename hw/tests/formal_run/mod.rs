@@ -95,7 +95,8 @@ impl<'a> Check<'a> {
         std::fs::write(dir.join("dut.v"), &dut).unwrap();
         let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("formal").join(self.file);
         let defs: String = self.defines.iter().map(|d| format!(" -D{d}")).collect();
-        let connects: String = self.probes.iter().map(|(w, s)| format!("connect -nounset -set {w} dut.{s}\n")).collect();
+        let connects: String =
+            self.probes.iter().map(|(w, s)| format!("connect -nounset -set {w} dut.{s}\n")).collect();
         // `check -assert` after `prep` fails on a probe left undriven.
         let probes = if connects.is_empty() { String::new() } else { format!("cd harness\n{connects}cd ..\n") };
         let script = format!(
@@ -141,7 +142,12 @@ impl<'a> Check<'a> {
             Verdict::Pass
         } else if log.contains("Status: FAILED") {
             let names = failed_properties(&log, dir);
-            assert!(!names.is_empty(), "{}: {base} failed with no failing assertion in its log ({})", self.name, dir.display());
+            assert!(
+                !names.is_empty(),
+                "{}: {base} failed with no failing assertion in its log ({})",
+                self.name,
+                dir.display()
+            );
             eprintln!("{}: {base} of {steps} fails on {names:?}", self.name);
             Verdict::Fail(names)
         } else {

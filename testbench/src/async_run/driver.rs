@@ -9,8 +9,8 @@
 use std::collections::VecDeque;
 
 use anyhow::bail;
-use sim::{MemError, Space};
 use sim::mbarrier::{MBARRIER_BYTES, MbarError, MbarOp, MbarTable};
+use sim::{MemError, Space};
 
 use super::{COMPLETION_BOUND, Event, Row, RowResult, model_events};
 
@@ -240,7 +240,10 @@ impl<'a> Driver<'a> {
     fn check_state(&mut self, c: u64, io: &AsyncIo) {
         let (p, v) = (self.shadow.parities(), self.shadow.valid());
         if io.phase != p || io.mbar_valid != v {
-            self.mismatch(format!("cycle {c}: phase {:08b} valid {:08b}, the model's {p:08b} {v:08b}", io.phase, io.mbar_valid));
+            self.mismatch(format!(
+                "cycle {c}: phase {:08b} valid {:08b}, the model's {p:08b} {v:08b}",
+                io.phase, io.mbar_valid
+            ));
         }
     }
 
@@ -307,7 +310,9 @@ impl<'a> Driver<'a> {
         let data = (io.rsp_data_hi as u128) << 64 | io.rsp_data_lo as u128;
         let access = self.rows[r].request().unwrap().access;
         let result = match io.rsp_status as u8 {
-            sim::memory::req_encoding::STATUS_OK if access.returns() => RowResult::Value(data & crate::unit::mask(access.bytes())),
+            sim::memory::req_encoding::STATUS_OK if access.returns() => {
+                RowResult::Value(data & crate::unit::mask(access.bytes()))
+            }
             sim::memory::req_encoding::STATUS_OK => RowResult::None,
             sim::memory::req_encoding::STATUS_MISALIGNED => RowResult::Mem(MemError::Misaligned),
             _ => RowResult::Mem(MemError::OutOfRange),
@@ -366,7 +371,9 @@ impl<'a> Driver<'a> {
         let rows = self.rows;
         if let Some(&(r, _, acc)) = self.inflight.iter().find(|&&(r, _, _)| rows[r].completes_on().is_some()) {
             if c + 1 - acc > COMPLETION_BOUND {
-                self.mismatch(format!("cycle {c}: row {r}, accepted in cycle {acc}, has not completed within {COMPLETION_BOUND} cycles"));
+                self.mismatch(format!(
+                    "cycle {c}: row {r}, accepted in cycle {acc}, has not completed within {COMPLETION_BOUND} cycles"
+                ));
             }
         }
     }
@@ -432,11 +439,13 @@ pub fn check_against_model(rows: &[Row], run: &RtlRun, mem_bytes: usize) -> Vec<
         Ok(model) => {
             for (i, (m, r)) in model.iter().zip(&run.results).enumerate() {
                 if m != r && out.len() < 20 {
-                    out.push(format!("row {i} ({}): RTL {r:?}, the model following the RTL's completions {m:?}", rows[i].op_name()));
+                    out.push(format!(
+                        "row {i} ({}): RTL {r:?}, the model following the RTL's completions {m:?}",
+                        rows[i].op_name()
+                    ));
                 }
             }
         }
     }
     out
 }
-

@@ -83,7 +83,9 @@
 use std::io::Write;
 
 use anyhow::bail;
-use sim::mbarrier::{CLUSTER_SHARED_BYTES, CTA_SHARED_BYTES, MBARRIER_BYTES, MBARRIER_SLOTS, MbarError, MbarOp, MbarTable};
+use sim::mbarrier::{
+    CLUSTER_SHARED_BYTES, CTA_SHARED_BYTES, MBARRIER_BYTES, MBARRIER_SLOTS, MbarError, MbarOp, MbarTable,
+};
 use sim::red_async::RedAsync;
 use sim::spaces::{Resolved, SHARED_WINDOW_BASE, Spaces};
 use sim::{Access, MemError, Request, Space, TraceOp};
@@ -336,7 +338,13 @@ pub fn run_cmd(input: &[u8], rtl_engine: bool, mem_bytes: usize, out: impl Write
 }
 
 /// [`run_cmd`] with the model engine's lagging completions: `lag` = (seed, most rows).
-pub fn run_cmd_lag(input: &[u8], rtl_engine: bool, mem_bytes: usize, lag: Option<(u64, usize)>, out: impl Write) -> anyhow::Result<u8> {
+pub fn run_cmd_lag(
+    input: &[u8],
+    rtl_engine: bool,
+    mem_bytes: usize,
+    lag: Option<(u64, usize)>,
+    out: impl Write,
+) -> anyhow::Result<u8> {
     if rtl_engine && lag.is_some() {
         bail!("--lag-seed needs --engine model: the RTL completes when the unit retires the request");
     }
@@ -377,7 +385,8 @@ pub fn mbar_at(k: usize) -> u64 {
 /// `test_wait.parity` — the barrier pattern of a producer filling a buffer. Rows execute in
 /// CTA 0; the mbarriers and the destinations are in CTA 1.
 pub fn bench_trace(phases: usize, per_phase: usize) -> Vec<Row> {
-    let form: RedAsync = "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
+    let form: RedAsync =
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
     let mut rows: Vec<Row> = (0..MBARRIER_SLOTS).map(|s| Row::Bar { addr: mbar_at(s), op: MbarOp::Init(1) }).collect();
     let mut line = 0u64;
     for p in 0..phases {
@@ -385,7 +394,12 @@ pub fn bench_trace(phases: usize, per_phase: usize) -> Vec<Row> {
         let parity = (p / MBARRIER_SLOTS) % 2 == 1;
         rows.push(Row::Bar { addr: mbar_at(s), op: MbarOp::ArriveExpectTx(4 * per_phase as u32) });
         for _ in 0..per_phase {
-            rows.push(Row::RedAsync { form, addr: CTA_SHARED_BYTES + 0x100 + (line % 2000) * 16, value: 1, mbar: Some(mbar_at(s)) });
+            rows.push(Row::RedAsync {
+                form,
+                addr: CTA_SHARED_BYTES + 0x100 + (line % 2000) * 16,
+                value: 1,
+                mbar: Some(mbar_at(s)),
+            });
             line += 1;
         }
         rows.push(Row::Bar { addr: mbar_at(s), op: MbarOp::TestWait(parity) });
@@ -397,7 +411,8 @@ pub fn bench_trace(phases: usize, per_phase: usize) -> Vec<Row> {
 /// each of which expects all of its bytes first and is tested at the end: the throughput of
 /// `red.async` through the async unit.
 pub fn stream_trace(n: usize) -> Vec<Row> {
-    let form: RedAsync = "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
+    let form: RedAsync =
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32".parse().unwrap();
     let mut rows = Vec::new();
     for s in 0..MBARRIER_SLOTS {
         let mine = n / MBARRIER_SLOTS + (s < n % MBARRIER_SLOTS) as usize;
@@ -433,7 +448,10 @@ pub fn bench(phases: usize, per_phase: usize, stream: usize) -> anyhow::Result<S
         let mean = v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
         format!("min {min}, mean {mean:.2}, max {max}")
     };
-    writeln!(out, "async unit (hw::AsyncUnit, {ASYNC_MEM_BYTES} bytes), Verilated; every run checked cycle by cycle against the model")?;
+    writeln!(
+        out,
+        "async unit (hw::AsyncUnit, {ASYNC_MEM_BYTES} bytes), Verilated; every run checked cycle by cycle against the model"
+    )?;
     // 1. Phases: expect_tx, the red.async of the phase, test_wait.
     let rows = bench_trace(phases, per_phase);
     let t = std::time::Instant::now();
@@ -441,7 +459,10 @@ pub fn bench(phases: usize, per_phase: usize, stream: usize) -> anyhow::Result<S
     let secs = t.elapsed().as_secs_f64();
     check(&rows, &run)?;
     let s = &run.stats;
-    writeln!(out, "phases: {phases} phases of {per_phase} red.async.add.u32 (4 bytes each), arrive.expect_tx before, test_wait after")?;
+    writeln!(
+        out,
+        "phases: {phases} phases of {per_phase} red.async.add.u32 (4 bytes each), arrive.expect_tx before, test_wait after"
+    )?;
     writeln!(out, "  flips caused by the last byte:            {}", s.flips_by_bytes)?;
     writeln!(out, "  flip latency from the last red.async's acceptance: {} cycles", stat(&s.flip_after_accept))?;
     writeln!(out, "  flip latency from its unit response:              {} cycles", stat(&s.flip_after_response))?;
@@ -474,4 +495,3 @@ pub fn bench(phases: usize, per_phase: usize, stream: usize) -> anyhow::Result<S
     )?;
     Ok(out)
 }
-

@@ -119,7 +119,12 @@ pub fn parse_prefix(input: impl Read) -> anyhow::Result<Parsed<Row>> {
     Parsed::read_any(input, &[HEADER, HEADER_CTA], parse_rows)
 }
 
-fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut Vec<Row>, which: usize) -> anyhow::Result<()> {
+fn parse_rows<R: Read>(
+    rdr: &mut Rows<R>,
+    rec: &mut csv::ByteRecord,
+    rows: &mut Vec<Row>,
+    which: usize,
+) -> anyhow::Result<()> {
     let (cols, header) = if which == 0 { (4, HEADER) } else { (5, HEADER_CTA) };
     while next_record(rdr, rec)? {
         let line = rec.position().map_or(0, |p| p.line());
@@ -142,7 +147,11 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut 
         }
         let op = String::from_utf8_lossy(&rec[0]).into_owned();
         let empty = |col: usize, name: &str, why: &str| -> anyhow::Result<()> {
-            if rec[col].is_empty() { Ok(()) } else { Err(bad(format!("{op} takes no {name}{why}; leave the column empty"))) }
+            if rec[col].is_empty() {
+                Ok(())
+            } else {
+                Err(bad(format!("{op} takes no {name}{why}; leave the column empty")))
+            }
         };
         if op.starts_with("mbarrier.") {
             let row = bar_row(rec, &op).map_err(bad)?;
@@ -158,7 +167,8 @@ fn parse_rows<R: Read>(rdr: &mut Rows<R>, rec: &mut csv::ByteRecord, rows: &mut 
             let cta = cta.unwrap_or(0);
             let form: RedAsync = op.parse().map_err(|e| bad(format!("unknown op `{op}`: {e}")))?;
             let bits = form.bytes() as u32 * 8;
-            let value = hex::parse(&rec[2], bits).map_err(|e| bad(format!("value: {e} (b of {form} is {bits} bits)")))?;
+            let value =
+                hex::parse(&rec[2], bits).map_err(|e| bad(format!("value: {e} (b of {form} is {bits} bits)")))?;
             let mbar = if form.has_mbarrier() {
                 if rec[3].is_empty() {
                     return Err(bad(format!("{form} completes on an mbarrier: give its address in the mbar column")));

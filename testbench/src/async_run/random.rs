@@ -3,9 +3,9 @@
 //! golden model following its completion events.
 
 use sim::mbarrier::{CLUSTER_SHARED_BYTES, CTA_SHARED_BYTES, MBARRIER_SLOTS, MbarOp};
+use sim::ptx::AddrSpace;
 use sim::red_async::RedAsync;
 use sim::spaces::SHARED_WINDOW_BASE;
-use sim::ptx::AddrSpace;
 use sim::{Space, TraceOp};
 
 use super::{Row, mbar_at};
@@ -52,19 +52,21 @@ pub fn random_trace(rng: &mut u64, n: usize) -> Vec<Row> {
     let mut r = || sim::splitmix64_next(rng);
     let forms = RedAsync::all();
     let relaxed: Vec<RedAsync> = forms.iter().copied().filter(|f| f.has_mbarrier()).collect();
-    let mut rows: Vec<Row> =
-        (0..MBARRIER_SLOTS - 1).map(|s| Row::Bar { addr: mbar_at(s), op: MbarOp::Init(1 + (r() % 3) as u32) }).collect();
+    let mut rows: Vec<Row> = (0..MBARRIER_SLOTS - 1)
+        .map(|s| Row::Bar { addr: mbar_at(s), op: MbarOp::Init(1 + (r() % 3) as u32) })
+        .collect();
     while rows.len() < n {
         // Mostly the first 8; the last two overflow the table unless an entry was freed.
-        let k = if r() % 8 == 0 { (r() % RANDOM_MBARS as u64) as usize } else { (r() % MBARRIER_SLOTS as u64) as usize };
+        let k =
+            if r() % 8 == 0 { (r() % RANDOM_MBARS as u64) as usize } else { (r() % MBARRIER_SLOTS as u64) as usize };
         let addr = mbar_at(k);
         match r() % 18 {
             0..=5 => {
                 let form = forms[(r() % forms.len() as u64) as usize];
                 let bytes = form.bytes() as u64;
                 let mut a = match r() % 40 {
-                    0 => CTA_SHARED_BYTES + 2,           // misaligned
-                    1 => CLUSTER_SHARED_BYTES,           // out of range
+                    0 => CTA_SHARED_BYTES + 2,            // misaligned
+                    1 => CLUSTER_SHARED_BYTES,            // out of range
                     2 if !form.has_mbarrier() => 1 << 40, // beyond the 32-bit port
                     _ => hot(&mut r, bytes),
                 };
@@ -79,7 +81,8 @@ pub fn random_trace(rng: &mut u64, n: usize) -> Vec<Row> {
                 // A phase: test_waits before, right after and some rows after its red.async.
                 let parity = r() % 2 == 1;
                 rows.push(Row::Bar { addr, op: MbarOp::TestWait(parity) });
-                let reds: Vec<RedAsync> = (0..1 + r() % 4).map(|_| relaxed[(r() % relaxed.len() as u64) as usize]).collect();
+                let reds: Vec<RedAsync> =
+                    (0..1 + r() % 4).map(|_| relaxed[(r() % relaxed.len() as u64) as usize]).collect();
                 let tx: u32 = reds.iter().map(|f| f.bytes() as u32).sum();
                 rows.push(Row::Bar { addr, op: MbarOp::ArriveExpectTx(tx) });
                 for form in reds {
@@ -103,7 +106,15 @@ pub fn random_trace(rng: &mut u64, n: usize) -> Vec<Row> {
             9..=11 => rows.push(Row::Bar { addr, op: MbarOp::TestWait(r() % 2 == 1) }),
             12 => rows.push(Row::Bar {
                 addr,
-                op: [MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(4), MbarOp::CompleteTx(4), MbarOp::ExpectTx(0xf_ffff), MbarOp::Init(0), MbarOp::Inval][(r() % 7) as usize],
+                op: [
+                    MbarOp::ExpectTx(4),
+                    MbarOp::CompleteTx(4),
+                    MbarOp::ExpectTx(4),
+                    MbarOp::CompleteTx(4),
+                    MbarOp::ExpectTx(0xf_ffff),
+                    MbarOp::Init(0),
+                    MbarOp::Inval,
+                ][(r() % 7) as usize],
             }),
             13 => rows.push(Row::Bar { addr, op: MbarOp::Init(1 + (r() % 2) as u32) }),
             _ => {

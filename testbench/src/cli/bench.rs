@@ -46,7 +46,10 @@ pub fn bench_axi(requests: usize, mem_bytes: usize, json: bool, depths: &DepthAr
         anyhow::bail!("--requests must be at least 1");
     }
     if mem_bytes != testbench::axi::AXI_MEM_BYTES {
-        anyhow::bail!("bench --top axi: the AXI model is built with {} bytes of memory only", testbench::axi::AXI_MEM_BYTES);
+        anyhow::bail!(
+            "bench --top axi: the AXI model is built with {} bytes of memory only",
+            testbench::axi::AXI_MEM_BYTES
+        );
     }
     if depth_config(depths, Top::Axi).map_err(anyhow::Error::msg)? != hw::Config::unit_default() {
         anyhow::bail!("bench --top axi: the AXI model is built in the unit's default configuration only");
@@ -57,8 +60,15 @@ pub fn bench_axi(requests: usize, mem_bytes: usize, json: bool, depths: &DepthAr
         let o: Vec<String> = rows
             .iter()
             .map(|r| {
-                let unit = if r.unit_ops_per_cycle.is_nan() { "null".to_string() } else { format!("{:.4}", r.unit_ops_per_cycle) };
-                format!("\"{}\":{{\"unit_ops_per_cycle\":{unit},\"axi_ops_per_cycle\":{:.4}}}", r.name, r.axi_ops_per_cycle)
+                let unit = if r.unit_ops_per_cycle.is_nan() {
+                    "null".to_string()
+                } else {
+                    format!("{:.4}", r.unit_ops_per_cycle)
+                };
+                format!(
+                    "\"{}\":{{\"unit_ops_per_cycle\":{unit},\"axi_ops_per_cycle\":{:.4}}}",
+                    r.name, r.axi_ops_per_cycle
+                )
             })
             .collect();
         writeln!(out, "{{{}}}", o.join(","))?;
@@ -80,7 +90,9 @@ pub fn bench_redux(insts: usize, seed: u64) -> anyhow::Result<ExitCode> {
 /// `redunit bench-async`.
 pub fn bench_async(phases: usize, per_phase: usize, stream: usize) -> anyhow::Result<ExitCode> {
     if per_phase == 0 || per_phase > 1000 || stream > 1_000_000 {
-        anyhow::bail!("--per-phase must be in 1..=1000 and --stream at most 1000000 (the tx-count limit 2^20-1 bytes per mbarrier)");
+        anyhow::bail!(
+            "--per-phase must be in 1..=1000 and --stream at most 1000000 (the tx-count limit 2^20-1 bytes per mbarrier)"
+        );
     }
     print!("{}", testbench::async_run::bench(phases, per_phase, stream)?);
     Ok(ExitCode::SUCCESS)

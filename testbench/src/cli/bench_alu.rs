@@ -61,13 +61,21 @@ pub fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     let mut res = Vec::with_capacity(cosim::BATCH);
     let r = cosim::random_regression(&mut rtl, 1, n, usize::MAX, None, |_| {})?;
     let cosim = r.ops_per_sec();
-    writeln!(out, "regress stream (stimulus on a 2nd thread, RTL + check):    {:>12.0} ops/s  ({} ops, {:.2} s, {} mismatches)", cosim, r.ops, r.seconds, r.mismatches)?;
+    writeln!(
+        out,
+        "regress stream (stimulus on a 2nd thread, RTL + check):    {:>12.0} ops/s  ({} ops, {:.2} s, {} mismatches)",
+        cosim, r.ops, r.seconds, r.mismatches
+    )?;
     // 2. The parts: stimulus generation, the RTL alone, the RTL with the check, on
     //    pre-generated ops.
     let mut ops = Vec::new();
     let t = Instant::now();
     Stimulus::new(2).fill(n as usize, &mut ops);
-    writeln!(out, "stimulus generation alone:                               {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    writeln!(
+        out,
+        "stimulus generation alone:                               {:>12.0} ops/s",
+        n as f64 / t.elapsed().as_secs_f64()
+    )?;
     let (cosim1, bad, rtl_only) = rtl_speed(&mut rtl, &ops, &mut res)?;
     std::hint::black_box(bad);
     writeln!(out, "verilator RTL + golden check, one core (pre-generated):  {:>12.0} ops/s", cosim1)?;
@@ -76,9 +84,18 @@ pub fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
     //     models, a lane clocked only when an operation uses it).
     let mut split = RtlAlu::split();
     let r = cosim::random_regression(&mut split, 1, n, usize::MAX, None, |_| {})?;
-    writeln!(out, "split model: regress stream (RTL + check):                {:>12.0} ops/s  ({} mismatches)", r.ops_per_sec(), r.mismatches)?;
+    writeln!(
+        out,
+        "split model: regress stream (RTL + check):                {:>12.0} ops/s  ({} mismatches)",
+        r.ops_per_sec(),
+        r.mismatches
+    )?;
     let (split1, bad, split_only) = rtl_speed(&mut split, &ops, &mut res)?;
-    writeln!(out, "split model: RTL + golden check, one core (pre-generated): {:>12.0} ops/s  ({bad} mismatches)", split1)?;
+    writeln!(
+        out,
+        "split model: RTL + golden check, one core (pre-generated): {:>12.0} ops/s  ({bad} mismatches)",
+        split1
+    )?;
     writeln!(out, "split model: RTL alone:                                   {:>12.0} ops/s", split_only)?;
     let stream = rtl_speed_stream_order(&mut split, &ops, &mut res)?;
     writeln!(out, "split model: RTL + check in stream order (not grouped):   {:>12.0} ops/s", stream)?;
@@ -89,20 +106,41 @@ pub fn bench_alu(n: u64, hdl_n: u64) -> anyhow::Result<ExitCode> {
         acc ^= golden(op);
     }
     std::hint::black_box(acc);
-    writeln!(out, "golden model alone:                                      {:>12.0} ops/s", n as f64 / t.elapsed().as_secs_f64())?;
+    writeln!(
+        out,
+        "golden model alone:                                      {:>12.0} ops/s",
+        n as f64 / t.elapsed().as_secs_f64()
+    )?;
     // 3b. The golden check as `regress` runs it: the RTL's results compared form by form.
     let mut expected = Vec::with_capacity(ops.len());
     expected.extend(ops.iter().map(golden));
     let (mut check, mut seen) = (cosim::GroupedCheck::default(), vec![false; 1 << sim::form::encoding::CODE_WIDTH]);
     let t = Instant::now();
-    let bad: usize = ops.chunks(cosim::BATCH).zip(expected.chunks(cosim::BATCH)).map(|(o, e)| check.mismatches(o, e, &golden, &mut seen).len()).sum();
-    writeln!(out, "golden check alone, grouped by form (cosim::GroupedCheck): {:>10.0} ops/s  ({bad} mismatches)", n as f64 / t.elapsed().as_secs_f64())?;
+    let bad: usize = ops
+        .chunks(cosim::BATCH)
+        .zip(expected.chunks(cosim::BATCH))
+        .map(|(o, e)| check.mismatches(o, e, &golden, &mut seen).len())
+        .sum();
+    writeln!(
+        out,
+        "golden check alone, grouped by form (cosim::GroupedCheck): {:>10.0} ops/s  ({bad} mismatches)",
+        n as f64 / t.elapsed().as_secs_f64()
+    )?;
     // 4. rust-hdl's own simulator.
     let (hdl, hdl_bad) = rust_hdl_speed(hdl_n);
-    writeln!(out, "rust-hdl simulate() loop + golden check, one core:        {:>12.0} ops/s  ({hdl_n} ops, {hdl_bad} mismatches)", hdl)?;
+    writeln!(
+        out,
+        "rust-hdl simulate() loop + golden check, one core:        {:>12.0} ops/s  ({hdl_n} ops, {hdl_bad} mismatches)",
+        hdl
+    )?;
     writeln!(out, "ratio, one core, RTL + golden check: verilator / rust-hdl = {:.1}x", cosim1 / hdl)?;
     writeln!(out, "ratio, regress stream / rust-hdl = {:.1}x", cosim / hdl)?;
-    writeln!(out, "ratio, one core, RTL + golden check: split model / rust-hdl = {:.1}x, split / full model = {:.2}x", split1 / hdl, split1 / cosim1)?;
+    writeln!(
+        out,
+        "ratio, one core, RTL + golden check: split model / rust-hdl = {:.1}x, split / full model = {:.2}x",
+        split1 / hdl,
+        split1 / cosim1
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,7 +150,8 @@ fn rtl_speed(rtl: &mut RtlAlu, ops: &[AluOp], res: &mut Vec<u128>) -> anyhow::Re
     // (The check as `regress` does it: grouped by form, cosim::GroupedCheck.)
     let mut check = cosim::GroupedCheck::default();
     let mut seen = vec![false; 1 << sim::form::encoding::CODE_WIDTH];
-    let (checked, bad) = checked_speed(rtl, ops, res, |chunk, res| check.mismatches(chunk, res, &golden, &mut seen).len() as u64)?;
+    let (checked, bad) =
+        checked_speed(rtl, ops, res, |chunk, res| check.mismatches(chunk, res, &golden, &mut seen).len() as u64)?;
     let t = Instant::now();
     for chunk in ops.chunks(cosim::BATCH) {
         res.clear();

@@ -14,7 +14,12 @@ use testbench::rtl::RtlAlu;
 use super::{bar, regress};
 
 /// `redunit conformance`.
-pub fn conformance_cmd(engine: EngineKind, exhaustive16: bool, threads: Option<usize>, data: PathBuf) -> anyhow::Result<ExitCode> {
+pub fn conformance_cmd(
+    engine: EngineKind,
+    exhaustive16: bool,
+    threads: Option<usize>,
+    data: PathBuf,
+) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let t = Instant::now();
     let forms = conformance::vector_forms(&data)?;
@@ -144,4 +149,3 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
-

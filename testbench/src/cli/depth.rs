@@ -68,13 +68,16 @@ impl DepthArgs {
         }
         if let Some(n) = self.unit_regs {
             if n > 1 {
-                return Err(format!("--unit-regs {n}: takes 0 (results forwarded as they appear) or 1 (registered pipeline)"));
+                return Err(format!(
+                    "--unit-regs {n}: takes 0 (results forwarded as they appear) or 1 (registered pipeline)"
+                ));
             }
             c.unit_regs = n == 1;
         }
         c.validate().map_err(|e| {
             // validate() names the first field out of range.
-            let flag = Depth::ALL.into_iter().find(|d| !d.range().contains(&d.get(&c))).map_or("--fp-stages", |d| d.flag());
+            let flag =
+                Depth::ALL.into_iter().find(|d| !d.range().contains(&d.get(&c))).map_or("--fp-stages", |d| d.flag());
             format!("{flag}: {e}")
         })?;
         Ok(c)

@@ -14,7 +14,11 @@ pub fn forms_cmd(csv: bool, all: bool) -> anyhow::Result<ExitCode> {
     if csv {
         writeln!(out, "code,form,bytes,latency,unit,lanes")?;
     } else {
-        writeln!(out, "{:>5} {:>6}  {:<30} {:>5} {:>7}  {:<9} lanes", "code", "hex", "form", "bytes", "latency", "ALU unit")?;
+        writeln!(
+            out,
+            "{:>5} {:>6}  {:<30} {:>5} {:>7}  {:<9} lanes",
+            "code", "hex", "form", "bytes", "latency", "ALU unit"
+        )?;
     }
     for f in sim::Form::all() {
         let (unit, lanes) = hw::unit_lanes(f);

@@ -7,6 +7,7 @@ pub mod conformance;
 pub mod depth;
 pub mod eval;
 pub mod forms;
+pub mod merge;
 pub mod regress;
 pub mod run;
 pub mod synth;
@@ -35,7 +36,9 @@ pub fn project_root() -> PathBuf {
 /// Refuses a memory size the unit cannot take.
 pub fn check_mem_bytes(mem_bytes: usize) -> anyhow::Result<()> {
     if mem_bytes == 0 || !mem_bytes.is_multiple_of(16) || mem_bytes as u64 > 1 << 32 {
-        anyhow::bail!("--mem-bytes {mem_bytes}: the memory size must be a positive multiple of 16 bytes, at most 4 GiB");
+        anyhow::bail!(
+            "--mem-bytes {mem_bytes}: the memory size must be a positive multiple of 16 bytes, at most 4 GiB"
+        );
     }
     Ok(())
 }

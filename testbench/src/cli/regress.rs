@@ -18,6 +18,7 @@ use testbench::stimulus::Stimulus;
 
 use testbench::top::Top;
 
+use super::merge::{summary, write_json};
 use super::verilog::write_verilog;
 use super::{DEFAULT_VERILOG, bar, fail_vcd_path};
 
@@ -71,7 +72,10 @@ impl Part {
         match self {
             Part::Vectors | Part::ReduxH100 => String::new(),
             Part::Alu => format!(" --ops {}", s.ops),
-            Part::Unit => format!(" --unit-requests {} --reset-every {} --drought-every {}", s.unit_requests, s.reset_every, s.drought_every),
+            Part::Unit => format!(
+                " --unit-requests {} --reset-every {} --drought-every {}",
+                s.unit_requests, s.reset_every, s.drought_every
+            ),
             Part::Redux => format!(" --redux-insts {}", s.redux_insts),
             Part::Warp => format!(" --warp-insts {}", s.warp_insts),
             Part::Async => format!(" --async-traces {}", s.async_traces),
@@ -127,7 +131,12 @@ impl Run<'_> {
         c += &format!(" --only {}", part.name());
         let vcd = part.has_vcd().then(|| {
             let s = p.shard;
-            PathBuf::from(super::FAIL_VCD_DIR).join(format!("redunit-fail-shard-{}-of-{}-{}.vcd", s.index, s.count, part.name()))
+            PathBuf::from(super::FAIL_VCD_DIR).join(format!(
+                "redunit-fail-shard-{}-of-{}-{}.vcd",
+                s.index,
+                s.count,
+                part.name()
+            ))
         });
         if let Some(v) = &vcd {
             c += &format!(" --vcd {}", v.display());
@@ -225,12 +234,20 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
         )?;
     }
     if let Some(i) = run.flip {
-        writeln!(run.out, "test hook {FLIP_ENV}={i}: the golden result of random ALU op {i} is flipped in the checker")?;
+        writeln!(
+            run.out,
+            "test hook {FLIP_ENV}={i}: the golden result of random ALU op {i} is flipped in the checker"
+        )?;
     }
     if let Some((m, _)) = &run.mutation {
         writeln!(run.out, "test hook {SOAK_MUTATION_ENV}={m}: the unit stream's checker has that deliberate bug")?;
     }
-    writeln!(run.out, "RTL: hw::ReductionAlu, latency {} cycles, Verilated by {}", hw::ALU_LATENCY, testbench::rtl::VERILATOR_VERSION)?;
+    writeln!(
+        run.out,
+        "RTL: hw::ReductionAlu, latency {} cycles, Verilated by {}",
+        hw::ALU_LATENCY,
+        testbench::rtl::VERILATOR_VERSION
+    )?;
     run.out.flush()?;
     let runs = |part: Part| p.only.is_none_or(|o| o == part);
     if runs(Part::Vectors) {
@@ -269,69 +286,6 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "{}", if res.pass { "PASS" } else { "FAIL" })?;
     Ok(if res.pass { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-fn write_json(path: &Path, r: &RegressResult) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create the folder {}: {e}", dir.display()))?;
-    }
-    let text = serde_json::to_string_pretty(r)?;
-    std::fs::write(path, text + "\n").map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
-}
-
-/// The summary lines of a shard or of a merge.
-fn summary(out: &mut dyn Write, r: &RegressResult) -> anyhow::Result<()> {
-    let get = |b: &str| r.blocks.get(b).map_or(0, |b| b.count);
-    let extra = |b: &str, k: &str| r.blocks.get(b).and_then(|b| b.extra.get(k).copied()).unwrap_or(0);
-    writeln!(out, "---")?;
-    writeln!(out, "forms covered: {}/{}", r.forms_covered, Form::all().len())?;
-    writeln!(out, "operations:    {} ({} H100 rows + {} random)", get("vectors") + get("alu"), get("vectors"), get("alu"))?;
-    let cov = match &r.coverage {
-        None => "the unit did not run".to_string(),
-        Some(c) if c.holes.is_empty() => "all".to_string(),
-        Some(c) => format!("not all: {}", c.holes.join(", ")),
-    };
-    writeln!(out, "unit requests: {} random + {} read-back loads (coverage points hit: {cov})", get("unit"), extra("unit", "sweep_loads"))?;
-    if r.blocks.contains_key("unit") {
-        writeln!(
-            out,
-            "unit faults:   {} resets (queue full {}, FIFO full {}, chain in flight {}), {} dropped, {} droughts",
-            extra("unit", "resets"),
-            extra("unit", "resets_queue_full"),
-            extra("unit", "resets_fifo_full"),
-            extra("unit", "resets_chain"),
-            extra("unit", "dropped"),
-            extra("unit", "droughts")
-        )?;
-    }
-    writeln!(out, "redux:         {} H100 + {} random instructions", get("redux-h100"), get("redux"))?;
-    writeln!(
-        out,
-        "warp:          {} instructions ({} unit requests); async: {} traces, {} rows, {} phase flips",
-        get("warp"),
-        extra("warp", "unit_requests"),
-        get("async"),
-        extra("async", "rows"),
-        extra("async", "phase_flips")
-    )?;
-    writeln!(
-        out,
-        "spaces:        {} rows ({} global, {} shared; {} generic)",
-        get("spaces"),
-        extra("spaces", "global_rows"),
-        extra("spaces", "shared_rows"),
-        extra("spaces", "generic_rows")
-    )?;
-    writeln!(out, "mismatches:    {}", r.mismatches)?;
-    if let Some(alu) = r.blocks.get("alu").filter(|b| b.seconds > 0.0) {
-        writeln!(out, "speed:         {:.2} M ops/s (random stream, RTL + golden model, one thread)", alu.count as f64 / alu.seconds / 1e6)?;
-    }
-    if r.shards.len() > 1 {
-        writeln!(out, "time:          {:.1} s summed over the shards, the longest {:.1} s", r.seconds, r.longest_shard_seconds)?;
-    } else {
-        writeln!(out, "time:          {:.1} s", r.seconds)?;
-    }
-    Ok(())
 }
 
 /// The H100 vectors of this shard's forms.
@@ -480,11 +434,20 @@ fn redux_h100(run: &mut Run) -> anyhow::Result<()> {
         b.mismatches += r.mismatches as u64;
         b.per_form.insert(form.to_string(), r.rows as u64);
         if let (Some((i, row, got)), None) = (r.first, &first) {
-            first = Some(format!("{form} row {i}: mask {:08x} src {:08x?} expected (H100) {:08x} got {got:08x}", row.mask, row.src, row.result));
+            first = Some(format!(
+                "{form} row {i}: mask {:08x} src {:08x?} expected (H100) {:08x} got {got:08x}",
+                row.mask, row.src, row.result
+            ));
         }
     }
     b.seconds = t.elapsed().as_secs_f64();
-    writeln!(run.out, "redux H100 captures: {} forms, {} instructions, {} mismatches", b.per_form.len(), b.count, b.mismatches)?;
+    writeln!(
+        run.out,
+        "redux H100 captures: {} forms, {} instructions, {} mismatches",
+        b.per_form.len(),
+        b.count,
+        b.mismatches
+    )?;
     run.record(Part::ReduxH100, b, first, None)
 }
 
@@ -583,7 +546,9 @@ fn async_traces(run: &mut Run) -> anyhow::Result<()> {
         }
         if first.is_none() {
             first = r.mismatches.first().map(|m| format!("trace {k}: {m}")).or_else(|| {
-                diff.first().map(|&i| format!("trace {k} row {i} ({:?}): model {:?}, RTL {:?}", trace[i], model[i], r.results[i]))
+                diff.first().map(|&i| {
+                    format!("trace {k} row {i} ({:?}): model {:?}, RTL {:?}", trace[i], model[i], r.results[i])
+                })
             });
         }
         bad += (diff.len() + r.mismatches.len()) as u64;
@@ -601,7 +566,13 @@ fn async_traces(run: &mut Run) -> anyhow::Result<()> {
     let mut b = block("random traces", traces, bad, secs);
     b.extra.insert("rows".into(), rows);
     b.extra.insert("phase_flips".into(), flips);
-    for (k, v) in [("waits_incomplete", w_incomplete), ("waits_in_flight", w_flight), ("waits_complete", w_complete), ("global_rows", global), ("shared_rows", shared)] {
+    for (k, v) in [
+        ("waits_incomplete", w_incomplete),
+        ("waits_in_flight", w_flight),
+        ("waits_complete", w_complete),
+        ("global_rows", global),
+        ("shared_rows", shared),
+    ] {
         b.extra.insert(k.into(), v);
     }
     run.record(Part::Async, b, first, None)
@@ -632,7 +603,12 @@ fn spaces(run: &mut Run) -> anyhow::Result<()> {
         c.mismatches.len()
     )?;
     let mut b = block("random rows", c.rows as u64, c.mismatches.len() as u64, secs);
-    for (k, v) in [("global_rows", m.global), ("shared_rows", m.shared), ("generic_rows", m.generic_global + m.generic_shared), ("qualified_rows", m.qualified)] {
+    for (k, v) in [
+        ("global_rows", m.global),
+        ("shared_rows", m.shared),
+        ("generic_rows", m.generic_global + m.generic_shared),
+        ("qualified_rows", m.qualified),
+    ] {
         b.extra.insert(k.into(), v as u64);
     }
     run.record(Part::Spaces, b, c.mismatches.first().cloned(), None)
@@ -691,7 +667,12 @@ pub fn rtl_vectors(
                     hex(m.vector.result as u128, w),
                     hex(m.got as u128, w)
                 );
-                writeln!(out, "first mismatch: {form} row {} (element {} of instruction {idx}, driven in cycle {cycle})", m.row, m.row % n)?;
+                writeln!(
+                    out,
+                    "first mismatch: {form} row {} (element {} of instruction {idx}, driven in cycle {cycle})",
+                    m.row,
+                    m.row % n
+                )?;
                 writeln!(out, "  {values}")?;
                 if n > 1 {
                     let op = ops[idx];
@@ -709,40 +690,4 @@ pub fn rtl_vectors(
         }
     }
     Ok(v)
-}
-
-/// `redunit merge`: sums the shard results in `files`, prints the totals, the coverage over
-/// all shards and each failure with its rerun command, and writes the sum to `json`. Exit
-/// status 1 on a mismatch or a coverage hole over all shards; a bad file is an error (2).
-pub fn merge(files: &[PathBuf], json: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let mut read = Vec::new();
-    for f in files {
-        let r = shard::read_result(f).map_err(anyhow::Error::msg)?;
-        read.push((f.display().to_string(), r));
-    }
-    let m = shard::merge(&read).map_err(anyhow::Error::msg)?;
-    let mut out = std::io::stdout().lock();
-    let count = m.shards.first().map_or(0, |s| s.shard.count);
-    writeln!(out, "redunit merge: {count} shards of seed {}{}", m.seed, m.only.as_ref().map_or(String::new(), |o| format!(" (--only {o})")))?;
-    for (name, r) in &read {
-        let shards: Vec<String> = r.shards.iter().map(|s| format!("{} (seed {})", s.shard, s.seed)).collect();
-        writeln!(out, "  {name}: shard {}, {} mismatches, {:.1} s", shards.join(", "), r.mismatches, r.seconds)?;
-    }
-    for (name, b) in &m.blocks {
-        writeln!(out, "{name:<11} {} {}, {} mismatches, {} forms", b.count, b.unit, b.mismatches, b.per_form.len())?;
-    }
-    if let Some(c) = &m.coverage {
-        writeln!(out, "coverage over all shards: {}/{} coverage points hit", c.hit, c.total)?;
-    }
-    for f in &m.failures {
-        writeln!(out, "FAILED: {} shard {}: {} mismatches; first: {}", f.block, f.shard, f.mismatches, f.first)?;
-        writeln!(out, "  rerun: {}", f.rerun)?;
-    }
-    summary(&mut out, &m)?;
-    if let Some(path) = json {
-        write_json(path, &m)?;
-        writeln!(out, "json:          {}", path.display())?;
-    }
-    writeln!(out, "{}", if m.pass { "PASS" } else { "FAIL" })?;
-    Ok(if m.pass { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -38,7 +38,9 @@ pub fn run_cmd(
     let first_t = first.trim_ascii_end();
     if first_t == testbench::async_run::HEADER.as_bytes() || first_t == testbench::async_run::HEADER_CTA.as_bytes() {
         if coverage || vcd.is_some() || dump_mem.is_some() {
-            anyhow::bail!("--coverage, --vcd and --dump-mem are not available for traces with the mbar column (red.async)");
+            anyhow::bail!(
+                "--coverage, --vcd and --dump-mem are not available for traces with the mbar column (red.async)"
+            );
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
         let code = testbench::async_run::run_cmd_lag(&input, engine == EngineKind::Rtl, mem_bytes, lag, stdout)
@@ -58,7 +60,9 @@ pub fn run_cmd(
     // The header `op,mask,addr0,...` selects warp traces (testbench::warp).
     if testbench::warp::is_warp_header(&String::from_utf8_lossy(first)) {
         if coverage || vcd.is_some() {
-            anyhow::bail!("--coverage and --vcd are not available for warp traces (the warp unit is built without them)");
+            anyhow::bail!(
+                "--coverage and --vcd are not available for warp traces (the warp unit is built without them)"
+            );
         }
         let stdout = BufWriter::new(std::io::stdout().lock());
         let dump = dump.as_mut().map(|d| d as &mut dyn Write);
@@ -116,7 +120,9 @@ pub fn run_cmd(
                     path.with_extension("sucl").display()
                 );
                 if needs_shared {
-                    eprintln!("redunit: the waveform shows the global-memory unit; shared-memory rows ran on a second, untraced unit");
+                    eprintln!(
+                        "redunit: the waveform shows the global-memory unit; shared-memory rows ran on a second, untraced unit"
+                    );
                 }
             }
             (outcomes, Some((cov, cycles)))
@@ -125,7 +131,8 @@ pub fn run_cmd(
     let stdout = BufWriter::new(std::io::stdout().lock());
     trace::write_results(rows, &outcomes, stdout)?;
     if let Some(d) = &mut dump {
-        let spaces: Vec<(sim::Space, &[u8])> = [sim::Space::Global, sim::Space::Shared].into_iter().zip(mem.iter().map(|m| &m[..])).collect();
+        let spaces: Vec<(sim::Space, &[u8])> =
+            [sim::Space::Global, sim::Space::Shared].into_iter().zip(mem.iter().map(|m| &m[..])).collect();
         testbench::mem_dump::write(d, &spaces)?;
     }
     if coverage {
@@ -138,7 +145,11 @@ pub fn run_cmd(
         match cov {
             Some((bits, cycles)) => {
                 c.cov = bits;
-                writeln!(err, "coverage of {} requests over {cycles} cycles (engine rtl, {mem_bytes} bytes):", rows.len())?;
+                writeln!(
+                    err,
+                    "coverage of {} requests over {cycles} cycles (engine rtl, {mem_bytes} bytes):",
+                    rows.len()
+                )?;
             }
             None => writeln!(err, "coverage of {} requests (engine model: no coverage points):", rows.len())?,
         }

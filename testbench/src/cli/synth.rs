@@ -48,7 +48,8 @@ pub fn synth_cmd(
             flow.cache().display()
         );
     }
-    let command = std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>().join(" ");
+    let command =
+        std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>().join(" ");
     let command = command.replacen(&std::env::args().next().unwrap_or_default(), "redunit", 1);
     let opts = synth::SynthOptions {
         top,

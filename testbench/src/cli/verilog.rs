@@ -20,10 +20,16 @@ pub fn verilog_cmd(
     let cfg = depth_config(depths, top).map_err(anyhow::Error::msg)?;
     let module = module.unwrap_or_else(|| testbench::verilog_out::default_module_name(top.name()));
     if !testbench::verilog_out::is_identifier(&module) {
-        anyhow::bail!("--module {module:?}: a module name is a Verilog identifier (a letter or _, then letters, digits or _)");
+        anyhow::bail!(
+            "--module {module:?}: a module name is a Verilog identifier (a letter or _, then letters, digits or _)"
+        );
     }
     let w = write_verilog_with(&output, top, mem_bytes, &cfg, &module)?;
-    let depth = if cfg.is_default() && !matches!(top, Top::Unit | Top::Axi) { String::new() } else { format!(", depths {}", cfg.tag()) };
+    let depth = if cfg.is_default() && !matches!(top, Top::Unit | Top::Axi) {
+        String::new()
+    } else {
+        format!(", depths {}", cfg.tag())
+    };
     println!(
         "wrote the Verilog of {}{depth} (module {module}, {} lines) to {}, with Verilator waivers {} and the FuseSoC core {}",
         top.describe(mem_bytes),

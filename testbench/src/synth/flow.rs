@@ -83,7 +83,8 @@ pub fn commit(root: &Path) -> String {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let h = git(&["rev-parse", "--short=7", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no", "--", "hw", "sim"]).is_some_and(|s| !s.is_empty());
+    let dirty =
+        git(&["status", "--porcelain", "--untracked-files=no", "--", "hw", "sim"]).is_some_and(|s| !s.is_empty());
     if dirty { format!("{h}-dirty") } else { h }
 }
 
@@ -158,7 +159,11 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
     }
     flow.check_installed()?;
     std::fs::create_dir_all(flow.cache())?;
-    let tag = if opts.config == "default" { opts.top.name().to_string() } else { format!("{}-{}", opts.top.name(), opts.config) };
+    let tag = if opts.config == "default" {
+        opts.top.name().to_string()
+    } else {
+        format!("{}-{}", opts.top.name(), opts.config)
+    };
     // Built in a folder of this process, then moved to `synth/out/<tag>`: two runs of one
     // block at a time (a test suite, two shells) do not delete each other's files.
     let name = tag.replace([' ', '=', ','], "_");
@@ -186,7 +191,8 @@ pub fn run(flow: &Flow, opts: &SynthOptions, progress: Progress) -> anyhow::Resu
 fn run_in(flow: &Flow, opts: &SynthOptions, dir: &Path, progress: Progress) -> anyhow::Result<SynthReport> {
     let dir = dir.to_path_buf();
     let (wrapped, wrapper_ff) = register_ports(&opts.verilog)?;
-    std::fs::write(dir.join("top.v"), &wrapped).with_context(|| format!("cannot write {}", dir.join("top.v").display()))?;
+    std::fs::write(dir.join("top.v"), &wrapped)
+        .with_context(|| format!("cannot write {}", dir.join("top.v").display()))?;
     let tools = tool_versions(flow, &dir);
 
     // 1. synth_ecp5, flattened.
@@ -266,7 +272,8 @@ fn tool_versions(flow: &Flow, dir: &Path) -> String {
 pub fn save(flow: &Flow, r: &SynthReport, command: &str) -> anyhow::Result<PathBuf> {
     let dir = flow.root.join("synth/reports");
     std::fs::create_dir_all(&dir)?;
-    let cfg = if r.config == "default" { String::new() } else { format!("-{}", r.config.replace([' ', '=', ','], "_")) };
+    let cfg =
+        if r.config == "default" { String::new() } else { format!("-{}", r.config.replace([' ', '=', ','], "_")) };
     let base = dir.join(format!("{}-{}-{}{}", r.date, r.commit, r.top, cfg));
     std::fs::write(base.with_extension("txt"), format!("$ {command}\n\n{}", r.text()))?;
     std::fs::write(base.with_extension("json"), r.json() + "\n")?;

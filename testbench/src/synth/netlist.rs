@@ -89,9 +89,10 @@ pub(super) fn module_cells<'a>(stat: &'a Value, module: &str) -> Option<&'a serd
 
 /// Parses nextpnr's `--report` JSON: fmax of the clock, the critical path, utilisation.
 pub fn parse_pnr_report(v: &Value) -> (Option<f64>, Option<CriticalPath>, Utilization) {
-    let fmax = v.get("fmax").and_then(Value::as_object).and_then(|m| {
-        m.values().filter_map(|c| c.get("achieved").and_then(Value::as_f64)).reduce(f64::min)
-    });
+    let fmax = v
+        .get("fmax")
+        .and_then(Value::as_object)
+        .and_then(|m| m.values().filter_map(|c| c.get("achieved").and_then(Value::as_f64)).reduce(f64::min));
     let cp = v.get("critical_paths").and_then(Value::as_array).and_then(|paths| {
         // The slowest clock-to-clock path (port paths, `<async>`, only when there is none).
         let sync = |p: &&Value| ["from", "to"].iter().all(|k| p.get(*k).and_then(Value::as_str) != Some("<async>"));
@@ -113,7 +114,12 @@ pub fn parse_pnr_report(v: &Value) -> (Option<f64>, Option<CriticalPath>, Utiliz
                     .unwrap_or_default()
             };
             let cells = steps.iter().filter(|s| s.get("type").and_then(Value::as_str) == Some("logic")).count();
-            let c = CriticalPath { from: name(steps.first(), "from"), to: name(steps.last(), "to"), cells, delay_ns: delay };
+            let c = CriticalPath {
+                from: name(steps.first(), "from"),
+                to: name(steps.last(), "to"),
+                cells,
+                delay_ns: delay,
+            };
             if best.as_ref().is_none_or(|b| c.delay_ns > b.delay_ns) {
                 best = Some(c);
             }

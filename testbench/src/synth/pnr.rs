@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::flow::tail;
 use super::netlist::{block_of, breakdown_modules, read_stat};
 use super::{
-    Area, CriticalPath, DEVICE_ARGS, Flow, Progress, READ_ECP5, SeedResult, SynthOptions, Utilization, median, parse_pnr_report,
+    Area, CriticalPath, DEVICE_ARGS, Flow, Progress, READ_ECP5, SeedResult, SynthOptions, Utilization, median,
+    parse_pnr_report,
 };
 use crate::top::Top;
 
@@ -33,7 +34,14 @@ pub(super) struct Placed {
 
 /// The options that vary between runs: passed to nextpnr and named in the report.
 fn pnr_options(opts: &SynthOptions, seed: String) -> Vec<String> {
-    let mut o = vec!["--freq".to_string(), opts.freq_mhz.to_string(), "--seed".into(), seed, "--placer".into(), opts.placer.name().into()];
+    let mut o = vec![
+        "--freq".to_string(),
+        opts.freq_mhz.to_string(),
+        "--seed".into(),
+        seed,
+        "--placer".into(),
+        opts.placer.name().into(),
+    ];
     if opts.tmg_ripup {
         o.push("--tmg-ripup".into());
     }
@@ -144,9 +152,15 @@ impl Seeds {
 
 /// Places and routes the netlist in `dir` with each seed, `opts.jobs` at a time, while the
 /// breakdown runs; with `opts.no_pnr` only the breakdown.
-pub(super) fn place_and_route(flow: &Flow, opts: &SynthOptions, dir: &Path, progress: Progress) -> anyhow::Result<Placed> {
+pub(super) fn place_and_route(
+    flow: &Flow,
+    opts: &SynthOptions,
+    dir: &Path,
+    progress: Progress,
+) -> anyhow::Result<Placed> {
     let t1 = Instant::now();
-    let seeds: Vec<u64> = if opts.no_pnr { Vec::new() } else { (0..opts.seeds.max(1)).map(|i| opts.seed + i).collect() };
+    let seeds: Vec<u64> =
+        if opts.no_pnr { Vec::new() } else { (0..opts.seeds.max(1)).map(|i| opts.seed + i).collect() };
     let mut runs = Seeds { pending: seeds.iter().copied().collect(), running: Vec::new(), results: Vec::new() };
     let mut bd = start_breakdown(flow, opts, dir)?;
     let (mut pnr_s, mut breakdown_s) = (0.0, 0.0);
@@ -174,7 +188,12 @@ pub(super) fn place_and_route(flow: &Flow, opts: &SynthOptions, dir: &Path, prog
         }
         let e = t1.elapsed().as_secs_f64();
         let pr = if seeds.len() > 1 {
-            format!("nextpnr place and route, {} seeds: {} done, {} running", seeds.len(), runs.results.len(), runs.running.len())
+            format!(
+                "nextpnr place and route, {} seeds: {} done, {} running",
+                seeds.len(),
+                runs.results.len(),
+                runs.running.len()
+            )
         } else {
             "nextpnr place and route".to_string()
         };

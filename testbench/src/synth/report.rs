@@ -220,7 +220,8 @@ mod tests {
             pnr_options: "--freq 150 --seed 1 --placer static --tmg-ripup".into(),
             seeds: vec![SeedResult { seed: 1, fmax_mhz: Some(151.9312), critical_path: Some(path) }],
         };
-        let saved = concat!(env!("CARGO_MANIFEST_DIR"), "/../synth/reports/2026-11-25-518c9a9-unit-fp14-h9-int2-reg.json");
+        let saved =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../synth/reports/2026-11-25-518c9a9-unit-fp14-h9-int2-reg.json");
         assert_eq!(r.json() + "\n", std::fs::read_to_string(saved).unwrap());
         let mut b = r.clone();
         b.breakdown = vec![("ordering queue".into(), Area { lut4: 1, ff: 2, ccu2c: 3, dp16kd: 4, dsp: 5, lutram: 6 })];

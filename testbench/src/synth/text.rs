@@ -30,7 +30,8 @@ impl SynthReport {
                     if f >= TARGET_MHZ { "met" } else { "not met" }
                 );
                 let met = self.seeds_meeting_target();
-                let best = self.seeds.iter().filter_map(|r| Some((r.seed, r.fmax_mhz?))).max_by(|a, b| a.1.total_cmp(&b.1));
+                let best =
+                    self.seeds.iter().filter_map(|r| Some((r.seed, r.fmax_mhz?))).max_by(|a, b| a.1.total_cmp(&b.1));
                 if let Some((seed, f)) = best {
                     let _ = writeln!(
                         s,
@@ -61,7 +62,8 @@ impl SynthReport {
                 let f = r.fmax_mhz.map_or("-".to_string(), |f| format!("{f:.2} MHz"));
                 match &r.critical_path {
                     Some(p) => {
-                        let _ = writeln!(s, "  seed {:>3}: {f:>10}, {:.2} ns: {} -> {}", r.seed, p.delay_ns, p.from, p.to);
+                        let _ =
+                            writeln!(s, "  seed {:>3}: {f:>10}, {:.2} ns: {} -> {}", r.seed, p.delay_ns, p.from, p.to);
                     }
                     None => {
                         let _ = writeln!(s, "  seed {:>3}: {f:>10}", r.seed);
@@ -85,8 +87,11 @@ impl SynthReport {
             let mut total = Area::default();
             for (n, b) in &self.breakdown {
                 total.add(b);
-                let _ =
-                    writeln!(s, "| {n} | {} | {} | {} | {} | {} | {} |", b.lut4, b.ff, b.ccu2c, b.dp16kd, b.dsp, b.lutram);
+                let _ = writeln!(
+                    s,
+                    "| {n} | {} | {} | {} | {} | {} | {} |",
+                    b.lut4, b.ff, b.ccu2c, b.dp16kd, b.dsp, b.lutram
+                );
             }
             let _ = writeln!(
                 s,

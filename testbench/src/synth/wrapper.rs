@@ -64,7 +64,9 @@ pub fn register_ports(verilog: &str) -> anyhow::Result<(String, u64)> {
         let in_bits: u64 = ports.iter().filter(|(i, n, _)| *i && n != "clock").map(|(_, _, b)| b).sum();
         let out_bits: u64 = ports.iter().filter(|(i, _, _)| !*i).map(|(_, _, b)| b).sum();
         w.push_str("module top(clock,scan_in,scan_load,scan_out);\n");
-        w.push_str("    input wire clock;\n    input wire scan_in;\n    input wire scan_load;\n    output wire scan_out;\n");
+        w.push_str(
+            "    input wire clock;\n    input wire scan_in;\n    input wire scan_load;\n    output wire scan_out;\n",
+        );
         let _ = writeln!(w, "    (* keep *) reg {}in_chain;", range(in_bits));
         let _ = writeln!(w, "    (* keep *) reg {}out_chain;", range(out_bits));
         let mut ib = 0u64;

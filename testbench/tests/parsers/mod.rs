@@ -8,9 +8,9 @@ use std::sync::LazyLock;
 use proptest::prelude::*;
 use sim::Form;
 use sim::mbarrier::{CTA_SHARED_BYTES, MBAR_MAX, MBARRIER_BYTES, MBARRIER_SLOTS};
-use sim::spaces::SHARED_WINDOW_BASE;
 use sim::red_async::RedAsync;
 use sim::redux::ReduxForm;
+use sim::spaces::SHARED_WINDOW_BASE;
 use testbench::engine::EngineKind;
 use testbench::{async_run, eval, trace, warp};
 
@@ -175,7 +175,9 @@ pub fn red_inst() -> impl Strategy<Value = Vec<String>> {
             let form = FORMS[f];
             let w = form.elem_bits();
             (0..form.vec())
-                .map(|k| format!("{form},{},{}", hex(init[k], w, (style >> (2 * k)) as u8), hex(b[k], w, (style >> k) as u8)))
+                .map(|k| {
+                    format!("{form},{},{}", hex(init[k], w, (style >> (2 * k)) as u8), hex(b[k], w, (style >> k) as u8))
+                })
                 .collect()
         },
     )
@@ -183,14 +185,16 @@ pub fn red_inst() -> impl Strategy<Value = Vec<String>> {
 
 /// One `redux.sync` row.
 pub fn redux_row() -> impl Strategy<Value = String> {
-    (0..REDUX_FORMS.len(), any::<u32>(), prop::array::uniform32(any::<u32>()), any::<u8>()).prop_map(|(f, mask, src, style)| {
-        let mut r = format!("{},{}", REDUX_FORMS[f], hex(mask as u128, 32, style));
-        for (i, s) in src.iter().enumerate() {
-            r.push(',');
-            r.push_str(&hex(*s as u128, 32, style.wrapping_add(i as u8)));
-        }
-        r
-    })
+    (0..REDUX_FORMS.len(), any::<u32>(), prop::array::uniform32(any::<u32>()), any::<u8>()).prop_map(
+        |(f, mask, src, style)| {
+            let mut r = format!("{},{}", REDUX_FORMS[f], hex(mask as u128, 32, style));
+            for (i, s) in src.iter().enumerate() {
+                r.push(',');
+                r.push_str(&hex(*s as u128, 32, style.wrapping_add(i as u8)));
+            }
+            r
+        },
+    )
 }
 
 /// A byte address: mostly aligned inside the default memory, sometimes anything.
@@ -222,21 +226,26 @@ pub fn request_row() -> impl Strategy<Value = String> {
 pub fn spaced_request_row() -> impl Strategy<Value = String> {
     let window = (0u64..4096).prop_map(|s| sim::spaces::SHARED_WINDOW_BASE + s * 16);
     let addr = prop_oneof![3 => addr(), 1 => window];
-    let qualified = (0..2 * FORMS.len(), any::<u8>(), addr, any::<u128>(), any::<u8>()).prop_map(|(k, q, a, v, style)| {
-        let form = FORMS[k % FORMS.len()];
-        let sem = ["", "relaxed.", "release."][(q % 3) as usize];
-        let scope = ["", "cta.", "cluster.", "gpu.", "sys."][(q / 3 % 5) as usize];
-        let name = form.to_string();
-        let body = if !form.is_vector() && q / 15 % 2 == 1 { name.split_once('.').unwrap().1.to_string() } else { name };
-        let op = if k < FORMS.len() { format!("red.{sem}{scope}{body}") } else { format!("atom.{sem}{scope}{body}") };
-        format!("{op},{},{}", hex(a as u128, 64, style), hex(v, form.bytes() as u32 * 8, style >> 2))
-    });
+    let qualified =
+        (0..2 * FORMS.len(), any::<u8>(), addr, any::<u128>(), any::<u8>()).prop_map(|(k, q, a, v, style)| {
+            let form = FORMS[k % FORMS.len()];
+            let sem = ["", "relaxed.", "release."][(q % 3) as usize];
+            let scope = ["", "cta.", "cluster.", "gpu.", "sys."][(q / 3 % 5) as usize];
+            let name = form.to_string();
+            let body =
+                if !form.is_vector() && q / 15 % 2 == 1 { name.split_once('.').unwrap().1.to_string() } else { name };
+            let op =
+                if k < FORMS.len() { format!("red.{sem}{scope}{body}") } else { format!("atom.{sem}{scope}{body}") };
+            format!("{op},{},{}", hex(a as u128, 64, style), hex(v, form.bytes() as u32 * 8, style >> 2))
+        });
     let spaces = ["", "global.", "shared.", "shared::cta.", "shared::cluster."];
-    let plain = (0..6usize, 0..spaces.len(), (0u64..4096).prop_map(|s| s * 16), any::<u128>()).prop_map(move |(op, sp, a, v)| {
-        let (kind, w) = if op < 3 { ("ld", 32 << op) } else { ("st", 32 << (op - 3)) };
-        let value = if kind == "ld" { String::new() } else { hex(v, w, 0) };
-        format!("{kind}.{}b{w},{a:x},{value}", spaces[sp])
-    });
+    let plain = (0..6usize, 0..spaces.len(), (0u64..4096).prop_map(|s| s * 16), any::<u128>()).prop_map(
+        move |(op, sp, a, v)| {
+            let (kind, w) = if op < 3 { ("ld", 32 << op) } else { ("st", 32 << (op - 3)) };
+            let value = if kind == "ld" { String::new() } else { hex(v, w, 0) };
+            format!("{kind}.{}b{w},{a:x},{value}", spaces[sp])
+        },
+    );
     prop_oneof![2 => request_row(), 2 => qualified, 1 => plain]
 }
 
@@ -340,7 +349,8 @@ pub fn check(target: Target, input: &[u8]) -> Result<Outcome, TestCaseError> {
             }
         }
         Err(msg) => {
-            let n = line_of(msg).ok_or_else(|| TestCaseError::fail(format!("{}: `{msg}` names no line", target.name)))?;
+            let n =
+                line_of(msg).ok_or_else(|| TestCaseError::fail(format!("{}: `{msg}` names no line", target.name)))?;
             let lines = input.split(|&b| b == b'\n').count() as u64;
             prop_assert!(n >= 1 && n <= lines + 1, "{}: line {n} of {lines}: {msg}", target.name);
             prop_assert!(msg.len() < 4096, "{}: a {}-byte message", target.name, msg.len());
@@ -353,7 +363,11 @@ pub fn check(target: Target, input: &[u8]) -> Result<Outcome, TestCaseError> {
                 String::from_utf8_lossy(&before)
             );
             if let Err(m2) = r2 {
-                prop_assert!(line_of(&m2).is_some_and(|n2| n2 >= n), "{}: the lines before {n} stop earlier: {m2}", target.name);
+                prop_assert!(
+                    line_of(&m2).is_some_and(|n2| n2 >= n),
+                    "{}: the lines before {n} stop earlier: {m2}",
+                    target.name
+                );
             }
         }
     }
@@ -364,11 +378,8 @@ pub fn check(target: Target, input: &[u8]) -> Result<Outcome, TestCaseError> {
 /// and the header left out, a byte order mark ignored.
 fn data_rows(input: &[u8]) -> Vec<&[u8]> {
     let input = input.strip_prefix(b"\xef\xbb\xbf").unwrap_or(input);
-    let mut rows: Vec<&[u8]> = input
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .filter(|l| !l.is_empty())
-        .collect();
+    let mut rows: Vec<&[u8]> =
+        input.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l)).filter(|l| !l.is_empty()).collect();
     if !rows.is_empty() {
         rows.remove(0);
     }
