@@ -576,6 +576,8 @@ impl Logic for IntAlu {
             }
         }
         self.hi_sum.next = self.hi_x.val().get_bits::<32>(1);
+        // (Each user ANDs the sum with its own select, in the LUT that ORs it in: a shared
+        // `select ? sum : 0` would be a LUT level of its own after the chain.)
         self.y_hx.next = self.zero32.val();
         if self.c1_h_sum.q.val() {
             self.y_hx.next = self.hi_sum.val();

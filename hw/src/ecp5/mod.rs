@@ -10,6 +10,7 @@
 //! | file | block |
 //! | --- | --- |
 //! | `replica_reg.rs` | [`ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication; `TRELLIS_FF` per bit) |
+//! | `replica_reg.rs` | [`DOnlyReg`]: the same cell for a register whose clear or enable must stay in its D logic (no `LSR`/`CE` inference) |
 //! | `hold_replica_reg.rs` | [`HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
 //! | `ram_forward_mux.rs` | [`RamForwardMux`]: the forwarded line or the RAM's, per quarter, the RAM bit in the last LUT (`LUT4` per bit) |
 //! | `bram.rs` | [`bram::line_brams`]: the line memory as 32 `DP16KD` with their output register |
@@ -22,3 +23,8 @@ pub mod replica_reg;
 pub use hold_replica_reg::HoldReplicaReg;
 pub use ram_forward_mux::RamForwardMux;
 pub use replica_reg::ReplicaReg;
+
+/// A register whose next value is all in its D logic: synthesis cannot move a clear or a load
+/// enable onto the slice's `LSR` or `CE` input (an `LSR` input has a route of its own and 0.4
+/// ns of setup, after the same decode). The cell of [`ReplicaReg`].
+pub type DOnlyReg<T> = ReplicaReg<T>;

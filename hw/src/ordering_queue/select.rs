@@ -77,6 +77,9 @@ pub(super) struct IssueSelect {
     pe: Signal<Local, Bits<QUEUE_DEPTH>>,
     oldest: Signal<Local, Bit>,
     old_waits: Signal<Local, Bit>,
+    /// `old_waits` registered (registered push: overtake coverage a cycle later, with
+    /// `last_fire`, so that no coverage logic follows the valid bits' age compare).
+    c_ow: DFF<Bit>,
     rp: Constant<Bit>,
     ones_line: Constant<Bits<LINE_BITS>>,
     ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
@@ -143,6 +146,7 @@ impl IssueSelect {
             pe: Default::default(),
             oldest: Default::default(),
             old_waits: Default::default(),
+            c_ow: Default::default(),
             rp: Constant::new(registered),
             ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
             ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
@@ -160,7 +164,7 @@ impl IssueSelect {
 impl Logic for IssueSelect {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_fs, last2_fs, last_fire);
+        dff_setup!(self, clock, last_fs, last2_fs, last_fire, c_ow);
         for q in 0..4 {
             self.l2_sel[q].clock.next = self.clock.val();
         }
@@ -268,6 +272,10 @@ impl Logic for IssueSelect {
                 self.old_waits.next = true;
             }
         }
+        self.c_ow.d.next = self.old_waits.val();
         self.cov_overtake.next = self.fire.val() && self.old_waits.val();
+        if self.rp.val() {
+            self.cov_overtake.next = self.last_fire.q.val() && self.c_ow.q.val();
+        }
     }
 }

@@ -26,7 +26,7 @@
 //! entry, older and still eligible, is picked before it.
 
 use super::{QUEUE_DEPTH, QUEUE_WAIT_MAX};
-use crate::ecp5::replica_reg::ReplicaReg;
+use crate::ecp5::DOnlyReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -71,12 +71,10 @@ pub(super) struct EntryWait {
     pub cov_line_wait: Signal<Out, Bit>,
     pub cov_hazard_wait: Signal<Out, Bit>,
     e_dep: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
-    /// Remaining hazard cycles (thermometer). (`ReplicaReg`s for their instantiated
-    /// flip-flops, whose set/reset input is tied off: the cases that clear the count stay in
-    /// the D logic. As a synchronous reset Yosys made of them, the clear reached the
-    /// flip-flops' LSR input after three LUT levels: the unit's slowest path in some
-    /// placements.)
-    e_cnt: [ReplicaReg<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// Remaining hazard cycles (thermometer). (D-only: as a synchronous reset Yosys made of
+    /// the cases that clear the count, the clear reached the flip-flops' LSR input after three
+    /// LUT levels.)
+    e_cnt: [DOnlyReg<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],

@@ -9,6 +9,7 @@
 use super::form_decode::FormDecode;
 use super::push_decode::PushDecode;
 use super::{ID_WIDTH, Shape};
+use crate::ecp5::DOnlyReg;
 use crate::ecp5::replica_reg::ReplicaReg;
 use crate::k;
 use crate::line_memory::LINE_BITS;
@@ -54,7 +55,9 @@ pub(super) struct Accept {
     ad_line: DFF<Bits<LINE_BITS>>,
     ad_data: DFF<Bits<128>>,
     ad_id: DFF<Bits<ID_WIDTH>>,
-    ad_mask: DFF<Bits<8>>,
+    /// (D-only: the decode's zero mask, as a synchronous clear on LSR, was a critical path from
+    /// the port.)
+    ad_mask: DOnlyReg<Bits<8>>,
     ad_size: DFF<Bits<3>>,
     ad_fp: DFF<Bit>,
     ad_sector: DFF<Bit>,
@@ -164,7 +167,9 @@ impl Logic for Accept {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words);
-        dff_setup!(self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_mask, ad_size, ad_fp, ad_sector);
+        dff_setup!(self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_size, ad_fp, ad_sector);
+        self.ad_mask.clock.next = self.clock.val();
+        self.ad_mask.d.next = self.ad_mask.q.val();
         dff_setup!(self, clock, ad_oor, ad_wait, ad_chain, ad_fast, ad_ld);
         self.ac_ld_q.clock.next = self.clock.val();
         // The operation's decode, from the port.
