@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what redunit needs on a Debian/Ubuntu machine: Verilator (cosimulation), Yosys
 # (synthesis checks; its yosys-smtbmc with the z3 solver runs the formal proofs), Icarus
-# Verilog (the event-driven simulation test), a C++ compiler and make. Safe to run again; does
-# nothing when all is there. Rust comes from rustup (https://rustup.rs) and is not installed
-# here.
+# Verilog (the event-driven simulation test), a C++ compiler and make; rustfmt through rustup
+# (the tests check the formatting). Safe to run again; does nothing when all is there. Rust
+# comes from rustup (https://rustup.rs) and is not installed here.
 set -euo pipefail
 need=()
 command -v verilator >/dev/null || need+=(verilator)

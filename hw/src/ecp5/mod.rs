@@ -9,8 +9,7 @@
 //!
 //! | file | block |
 //! | --- | --- |
-//! | `replica_reg.rs` | [`ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication; `TRELLIS_FF` per bit) |
-//! | `replica_reg.rs` | [`DOnlyReg`]: the same cell for a register whose clear or enable must stay in its D logic (no `LSR`/`CE` inference) |
+//! | `replica_reg.rs` | [`ReplicaReg`]: a register that synthesis keeps as its own copy (register duplication; `TRELLIS_FF` per bit); [`DOnlyReg`], the same cell for a register whose clear or enable must stay in its D logic (no `LSR`/`CE` inference) |
 //! | `hold_replica_reg.rs` | [`HoldReplicaReg`]: the same with a load enable (`hold`), a copy of a `HoldReg` |
 //! | `ram_forward_mux.rs` | [`RamForwardMux`]: the forwarded line or the RAM's, per quarter, the RAM bit in the last LUT (`LUT4` per bit) |
 //! | `bram.rs` | [`bram::line_brams`]: the line memory as 32 `DP16KD` with their output register |
