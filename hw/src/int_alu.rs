@@ -18,9 +18,13 @@
 //! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
 //! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
 //! where it is made (a chain of integer reductions to one address runs every `int_stages`
-//! cycles). With the decisions made in segment 1, the loop's last segment is the high sum's
-//! carry chain (fed by registers) and one LUT: the register's input is `(take_y ? yg : a) |
-//! sum`, where `yg` (the rest of `y`, from registers) is selected beside the chain.
+//! cycles). With the decisions made in segment 1, `y` but for the high sum (`yg`) is an
+//! AND-OR of registers, so the register's input is one LUT from them. The high sum, last of
+//! its carry chain, goes only where the chain is: into `ya_hi`, `y`'s high half registered,
+//! which the next op's fast result reads as `M`'s high half under the loop (it is made in
+//! segment 2, fed from the cut beside the chain). The compares of segment 1 read `a`'s
+//! register, whose high half lacks the sum: a compare (min, max, inc, dec) never takes the
+//! loop behind a 64-bit add (the unit's chain keys keep them apart).
 //!
 //! `loop_1` chains fast forms of one width every cycle: with it, an add/and/or/xor whose
 //! producer (the op presented one cycle earlier, also add/and/or/xor of that width) is one
@@ -62,7 +66,8 @@ pub struct IntAlu {
     /// not wanted; lanes fed the same operands then keep registers of their own).
     pub hold: Signal<In, Bit>,
     /// The loop: `M` is this cycle's `y` (the result of the op `int_stages` cycles ahead),
-    /// not `a`.
+    /// not `a`. Not for min, max, inc or dec behind a 64-bit add (the compares do not see
+    /// the loop's high sum).
     pub loop_a: Signal<In, Bit>,
     /// The loop of the fast forms: `M` is the result of the op presented one cycle earlier.
     /// Only when both are add, and, or or xor (any mix) of one width; over `loop_a`.
@@ -134,7 +139,7 @@ pub struct IntAlu {
     hi_cb: Signal<Local, Bits<33>>,
     hi_x: Signal<Local, Bits<33>>,
     /// The high sum (`hi_x`'s bits 32..1) and the rest of `y`'s high half: the sum, last of
-    /// the carry chain, joins each user in one LUT (`y`, `c1_m_hi`, `s0_a`'s loop).
+    /// the carry chain, joins each user in one LUT (`y`, `c1_m_hi`, `ya_hi`).
     hi_sum: Signal<Local, Bits<32>>,
     y_hg: Signal<Local, Bits<32>>,
     m_hg: Signal<Local, Bits<32>>,
@@ -194,6 +199,10 @@ pub struct IntAlu {
     s0_max: HoldReplicaReg<Bit>,
     s0_inc: HoldReplicaReg<Bit>,
     s0_a: LoopReg,
+    /// `loop_a` registered, and `y`'s high half with the sum (the loop's `M` high half for
+    /// the fast result; beside the high chain, apart from `s0_a`'s compares).
+    s0_la: HoldReg<Bit>,
+    ya_hi: HoldReg<Bits<32>>,
     /// (Each lane keeps its own: the unit's lanes overlap, lane 0's high half being lane 1's
     /// low half, and one merged register fed both lanes' compares, placed apart.)
     s0_b: HoldReplicaReg<Bits<64>>,
@@ -206,48 +215,23 @@ pub struct IntAlu {
     cut_on: Constant<Bit>,
 }
 
-/// `M`'s input register: loads `y` (the loop) or `a`, keeps its value while `hold`. `y` comes
-/// in parts, `yg` (all but the high sum) and the high sum with its select, so that the sum,
-/// last of its carry chain, is one LUT from the register: `(take_y ? yg : a) | sum`. A block
-/// of its own, so that no statement group that reads `a` writes `y` (Verilator would see a
-/// loop from `a` to `y` through the unit's chain select). A replica: the unit's lanes overlap,
-/// as for `s0_b`.
-#[derive(LogicBlock)]
+/// `M`'s input register: loads `y` without the high sum (`yg`: the loop) or `a`, keeps its
+/// value while `hold`. The high sum's users in the next op are the fast forms, which read
+/// `M`'s high half from `ya_hi` beside the high carry chain; the compares never follow a
+/// 64-bit add in the loop (see `loop_a`), so the sum never travels to segment 1's chains. A
+/// block of its own, so that no statement group that reads `a` writes `y` (Verilator would
+/// see a loop from `a` to `y` through the unit's chain select). A replica: the unit's lanes
+/// overlap, as for `s0_b`.
+#[derive(LogicBlock, Default)]
 pub struct LoopReg {
     pub clock: Signal<In, Clock>,
     pub a: Signal<In, Bits<64>>,
     /// `y` without the high sum: its low half, and the high half's other candidates.
     pub yg: Signal<In, Bits<64>>,
-    /// The high sum, part of `y`'s high half when `k_sum`.
-    pub hi_sum: Signal<In, Bits<32>>,
-    pub k_sum: Signal<In, Bit>,
     pub take_y: Signal<In, Bit>,
     pub hold: Signal<In, Bit>,
     pub q: Signal<Out, Bits<64>>,
     r: HoldReplicaReg<Bits<64>>,
-    /// The register's input without the sum, and the sum where it is taken.
-    d_g: Signal<Local, Bits<64>>,
-    d_x: Signal<Local, Bits<64>>,
-    zero64: Constant<Bits<64>>,
-}
-
-impl Default for LoopReg {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            a: Default::default(),
-            yg: Default::default(),
-            hi_sum: Default::default(),
-            k_sum: Default::default(),
-            take_y: Default::default(),
-            hold: Default::default(),
-            q: Default::default(),
-            r: Default::default(),
-            d_g: Default::default(),
-            d_x: Default::default(),
-            zero64: Constant::new(bits_u128(0)),
-        }
-    }
 }
 
 impl Logic for LoopReg {
@@ -255,15 +239,10 @@ impl Logic for LoopReg {
     fn update(&mut self) {
         self.r.clock.next = self.clock.val();
         self.r.hold.next = self.hold.val();
-        self.d_g.next = self.a.val();
+        self.r.d.next = self.a.val();
         if self.take_y.val() {
-            self.d_g.next = self.yg.val();
+            self.r.d.next = self.yg.val();
         }
-        self.d_x.next = self.zero64.val();
-        if self.take_y.val() && self.k_sum.val() {
-            self.d_x.next = bit_cast::<64, 32>(self.hi_sum.val()) << 32;
-        }
-        self.r.d.next = self.d_g.val() | self.d_x.val();
         self.q.next = self.r.q.val();
     }
 }
@@ -376,6 +355,8 @@ impl IntAlu {
             s0_max: Default::default(),
             s0_inc: Default::default(),
             s0_a: Default::default(),
+            s0_la: Default::default(),
+            ya_hi: Default::default(),
             s0_b: Default::default(),
             s0_l1: Default::default(),
             lo_fb: Default::default(),
@@ -391,7 +372,7 @@ impl Logic for IntAlu {
         clock!(self, clock, s0_op, s0_is64, s0_flo, s0_fhi, s0_n64, s0_mm64, s0_mm, s0_max, s0_inc, s0_a, s0_b, s0_l1);
         clock!(self, clock, lo_fb, hi_fb, c1_a_lo, c1_m_hi, c1_b, c1_fast_lo, c1_cy, c1_hold, c1_inc, c1_dec);
         clock!(self, clock, c1_s_fast, c1_s_mm, c1_s_inc, c1_k_dec, c1_dec_b, c1_h_sum, c1_h_and, c1_h_or, c1_h_xor);
-        clock!(self, clock, c1_h_mm, c1_take_b);
+        clock!(self, clock, c1_h_mm, c1_take_b, s0_la, ya_hi);
 
         // ==========================================================================
         // Input registers (s0_): the op, its width, the compares' controls, min/max, inc,
@@ -424,6 +405,8 @@ impl Logic for IntAlu {
         self.s0_a.hold.next = self.hold.val();
         self.s0_b.hold.next = self.hold.val();
         self.s0_l1.hold.next = self.hold.val();
+        self.s0_la.hold.next = self.hold.val();
+        self.ya_hi.hold.next = self.hold.val();
 
         // ==========================================================================
         // Segment 1 (from the s0_ registers): the fast low result, the other candidates and
@@ -598,6 +581,9 @@ impl Logic for IntAlu {
             self.p_hi.next = self.y_hg.val();
         }
         self.m_hg.next = self.a_hi.val();
+        if self.s0_la.q.val() {
+            self.m_hg.next = self.ya_hi.q.val();
+        }
         if self.s0_l1.q.val() {
             self.m_hg.next = self.p_hi.val();
         }
@@ -611,9 +597,9 @@ impl Logic for IntAlu {
         // The operands, `M` from the input or the loop.
         self.s0_a.a.next = self.a.val();
         self.s0_a.yg.next = (bit_cast::<64, 32>(self.y_hg.val()) << 32) | bit_cast::<64, 32>(self.y_lo.val());
-        self.s0_a.hi_sum.next = self.hi_sum.val();
-        self.s0_a.k_sum.next = self.c1_h_sum.q.val();
         self.s0_a.take_y.next = self.loop_a.val();
+        self.s0_la.d.next = self.loop_a.val();
+        self.ya_hi.d.next = self.y_hi.val();
         self.s0_b.d.next = self.b.val();
     }
 }

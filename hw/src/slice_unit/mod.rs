@@ -124,24 +124,25 @@
 //!   issue one per cycle.
 //!
 //! # The integer loop (registered pipeline)
-//! A dependent integer operation takes its operand from its producer's result where the
-//! result is made, not from the merged line (SiFive's `SourceD` forwards its ALU's output
-//! to its own input the same way). An integer `red`/`atom` on a plain access carries a
-//! *chain key* (offset and size) into the queue; one that waits on an older entry with the
-//! same key (the same bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or
-//! `atom`) waits a window of `Li - 1` after that entry's issue instead of `Li + 2`
-//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li` to `Li + 2` cycles behind its
-//! producer: s1 sees that its forwarding source is an integer `red`/`atom` that close (the
-//! queue lets no other so close) and registers a one-hot source select (`ch_d`). At `Li` the
-//! producer's result is being made: s1b sets the ALU's `loop_a`, which loads its `a` register
-//! from its own `y` ([`IntAlu`]: the second segment is only an AND-OR of candidates chosen in
-//! the first, so the loop's last cycle is three LUT levels); an `atom`'s old value (that
-//! result) joins its response a stage later, from a register of the ALU's result
-//! (`y_r[0]`). At `Li + 1` and `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on
-//! the ALU's `a` input and in the response. The line it forwarded is right but for its own
-//! bytes (a producer's line carries its bytes cleared until its merge), which its own result
-//! replaces. Dependent integer ops issue every `Li` cycles (2). Masked sector requests, FP
-//! forms and accesses to other bytes take the line.
+//! A dependent integer operation takes its operand from its producer's result where the result
+//! is made, not from the merged line (SiFive's `SourceD` forwards its ALU's output to its own
+//! input the same way). An integer `red`/`atom` on a plain access carries a *chain key* (offset
+//! and size) into the queue; one that waits on an older entry with the same key (the same
+//! bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or `atom`; a 64-bit add's key
+//! is marked, so it chains with 64-bit adds alone: the ALU's loop carries the high sum only to
+//! fast forms) waits a window of `Li - 1` after that entry's issue instead of `Li + 2`
+//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li` to `Li + 2` cycles behind its producer:
+//! s1 sees that its forwarding source is an integer `red`/`atom` that close (the queue lets no
+//! other so close) and registers a one-hot source select (`ch_d`). At `Li` the producer's
+//! result is being made: s1b sets the ALU's `loop_a`, which loads its `a` register from its own
+//! `y` ([`IntAlu`]: the second segment is only an AND-OR of candidates chosen in the first, so
+//! the loop's last cycle is three LUT levels); an `atom`'s old value (that result) joins its
+//! response a stage later, from a register of the ALU's result (`y_r[0]`). At `Li + 1` and
+//! `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on the ALU's `a` input and in the
+//! response. The line it forwarded is right but for its own bytes (a producer's line carries
+//! its bytes cleared until its merge), which its own result replaces. Dependent integer ops
+//! issue every `Li` cycles (2). Masked sector requests, FP forms and accesses to other bytes
+//! take the line.
 //!
 //! **Fast chains.** add/and/or/xor carry a *fast* bit in their key: one behind another to
 //! the same bytes may issue the cycle after it (the queue's fast chains). sc compares its line

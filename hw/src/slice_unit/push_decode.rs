@@ -10,6 +10,7 @@ use crate::k;
 use crate::line_memory::LINE_BITS;
 use crate::ordering_queue::{QUEUE_KEY_BITS, QUEUE_PAYLOAD_BITS};
 use rust_hdl::prelude::*;
+use sim::form::encoding::{OP_LSB, OP_WIDTH};
 use sim::memory::req_encoding::{REQ_OP_WIDTH, STATUS_MISALIGNED, STATUS_OK, STATUS_OUT_OF_RANGE, STATUS_WIDTH};
 
 #[derive(LogicBlock)]
@@ -56,7 +57,10 @@ pub(super) struct PushDecode {
     three4: Constant<Bits<4>>,
     key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
     key_fast: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_sum64: Constant<Bits<QUEUE_KEY_BITS>>,
     zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
+    op_lsb: Constant<Bits<4>>,
+    op_add: Constant<Bits<OP_WIDTH>>,
     p_off: Constant<Bits<8>>,
     p_size: Constant<Bits<8>>,
     p_fp: Constant<Bits<8>>,
@@ -108,7 +112,10 @@ impl PushDecode {
             three4: k(3),
             key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
             key_fast: k(1 << (QUEUE_KEY_BITS - 2)),
+            key_sum64: k(1),
             zero_key: k(0),
+            op_lsb: k(OP_LSB as u128),
+            op_add: k(sim::Op::Add as u128),
             p_off: k(P_OFF as u128),
             p_size: k(P_SIZE as u128),
             p_fp: k(P_FP as u128),
@@ -160,9 +167,11 @@ impl Logic for PushDecode {
             }
         }
         // The chain key: the bytes (offset, size) of a plain integer red/atom, and whether its
-        // op is add/and/or/xor (a fast chain: one may follow another a cycle behind). (Not gated by
-        // the status: the queue never makes an entry wait on an unordered one, and never
-        // holds an unordered one, so an unordered entry's key is never read.)
+        // op is add/and/or/xor (a fast chain: one may follow another a cycle behind). A 64-bit
+        // add sets the offset's bit 0 (never set in an aligned 8-byte offset): it chains only
+        // behind 64-bit adds, as `IntAlu`'s loop carries its high sum to fast forms alone. (Not
+        // gated by the status: the queue never makes an entry wait on an unordered one, and
+        // never holds an unordered one, so an unordered entry's key is never read.)
         self.key.next = self.zero_key.val();
         if self.chain.val() {
             self.key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.off.val())
@@ -170,6 +179,12 @@ impl Logic for PushDecode {
                 | self.key_chain.val();
             if self.fast.val() {
                 self.key.next = self.key.val() | self.key_fast.val();
+            }
+            if self.fast.val()
+                && (self.size.val() == self.size3.val())
+                && (self.op.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index()) == self.op_add.val())
+            {
+                self.key.next = self.key.val() | self.key_sum64.val();
             }
         }
     }
