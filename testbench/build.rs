@@ -73,9 +73,51 @@ fn run(cmd: &mut Command, what: &str) {
     }
 }
 
-fn main() {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+/// The ALU's shim (both models) and the `redux.sync` block's.
+fn alu_and_redux_shims(manifest: &Path, include: &Path, plain: &Path, traced: &Path, redux: &Path) {
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .cpp_link_stdlib(None)
+        .file(manifest.join("csrc/alu_shim.cpp"))
+        .include(include)
+        .include(include.join("vltstd"))
+        .include(plain)
+        .include(traced)
+        .flag_if_supported("-Wno-unused-parameter")
+        .opt_level(2)
+        .compile("redunit_alu_shim");
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .cpp_link_stdlib(None)
+        .file(manifest.join("csrc/redux_shim.cpp"))
+        .include(include)
+        .include(include.join("vltstd"))
+        .include(redux)
+        .flag_if_supported("-Wno-unused-parameter")
+        .opt_level(2)
+        .compile("redunit_redux_shim");
+}
+
+/// Verilator's runtime (`verilated.o`, the VCD writer, threads), built once in the traced
+/// ALU's object directory and archived as `libredunit_verilated_rt.a` for every model.
+fn build_runtime(out: &Path, traced: &Path, jobs: &str) {
+    let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
+    run(
+        Command::new("make").current_dir(traced).args(["-j", jobs, "-f", "Valut.mk"]).args(rt_objs),
+        "building the Verilator runtime",
+    );
+    let rt = out.join("libredunit_verilated_rt.a");
+    let _ = std::fs::remove_file(&rt);
+    run(
+        Command::new("ar").arg("rcs").arg(&rt).args(rt_objs.iter().map(|o| traced.join(o))),
+        "archiving the Verilator runtime",
+    );
+}
+
+/// The build reruns when the design, the shims or this script change.
+fn rerun_if_changed(manifest: &Path) {
     for p in [
         "../hw/src",
         "../sim/src",
@@ -87,6 +129,11 @@ fn main() {
     ] {
         println!("cargo:rerun-if-changed={}", manifest.join(p).display());
     }
+}
+
+/// The Verilator to use (`$VERILATOR` or `verilator`), its version line and its include
+/// directory; fails with an install hint when it is missing or incomplete.
+fn find_verilator() -> (String, String, PathBuf) {
     println!("cargo:rerun-if-env-changed=VERILATOR");
 
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
@@ -115,6 +162,15 @@ fn main() {
             include.display()
         ));
     }
+
+    (verilator, version, include)
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    rerun_if_changed(&manifest);
+    let (verilator, version, include) = find_verilator();
 
     // 1. The Verilog.
     let verilog = hw::alu_verilog();
@@ -169,17 +225,7 @@ fn main() {
     );
 
     // 3. The runtime, once.
-    let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
-    run(
-        Command::new("make").current_dir(&traced).args(["-j", &jobs, "-f", "Valut.mk"]).args(rt_objs),
-        "building the Verilator runtime",
-    );
-    let rt = out.join("libredunit_verilated_rt.a");
-    let _ = std::fs::remove_file(&rt);
-    run(
-        Command::new("ar").arg("rcs").arg(&rt).args(rt_objs.iter().map(|o| traced.join(o))),
-        "archiving the Verilator runtime",
-    );
+    build_runtime(&out, &traced, &jobs);
     let copy_lib = |dir: &Path, prefix: &str| {
         let from = dir.join(format!("{prefix}__ALL.a"));
         let to = out.join(format!("lib{prefix}.a"));
@@ -193,29 +239,7 @@ fn main() {
     copy_lib(&warp, unit::WARP);
 
     // 4. The shim, then the link line (shim first: static libraries resolve left to right).
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/alu_shim.cpp"))
-        .include(&include)
-        .include(include.join("vltstd"))
-        .include(&plain)
-        .include(&traced)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_alu_shim");
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/redux_shim.cpp"))
-        .include(&include)
-        .include(include.join("vltstd"))
-        .include(&redux)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_redux_shim");
+    alu_and_redux_shims(&manifest, &include, &plain, &traced, &redux);
     unit::shim(&manifest, &include, &unit_plain, &unit_traced);
     split::shim_and_link(&manifest, &include, &out, &split_dirs);
     unit::warp_shim(&manifest, &include, &warp);
