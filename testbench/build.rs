@@ -73,31 +73,30 @@ fn run(cmd: &mut Command, what: &str) {
     }
 }
 
-/// The ALU's shim (both models) and the `redux.sync` block's.
-fn alu_and_redux_shims(manifest: &Path, include: &Path, plain: &Path, traced: &Path, redux: &Path) {
-    cc::Build::new()
-        .cpp(true)
+/// Compiles `csrc/<shim>.cpp` against Verilator's headers and the models' directories `dirs`
+/// into the static library `redunit_<shim>`.
+fn compile_shim(manifest: &Path, include: &Path, shim: &str, dirs: &[&Path]) {
+    let mut b = cc::Build::new();
+    b.cpp(true)
         .std("c++17")
         .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/alu_shim.cpp"))
+        .file(manifest.join(format!("csrc/{shim}.cpp")))
         .include(include)
         .include(include.join("vltstd"))
-        .include(plain)
-        .include(traced)
         .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_alu_shim");
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/redux_shim.cpp"))
-        .include(include)
-        .include(include.join("vltstd"))
-        .include(redux)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_redux_shim");
+        .opt_level(2);
+    for d in dirs {
+        b.include(d);
+    }
+    b.compile(&format!("redunit_{shim}"));
+}
+
+/// Copies Verilator's archive of the model `prefix` (in `dir`) to `lib<prefix>.a` in `out`,
+/// the name a static library needs on the link line.
+fn copy_archive(dir: &Path, prefix: &str, out: &Path) {
+    let from = dir.join(format!("{prefix}__ALL.a"));
+    let to = out.join(format!("lib{prefix}.a"));
+    std::fs::copy(&from, &to).unwrap_or_else(|e| fail(format!("Verilator did not leave {}: {e}", from.display())));
 }
 
 /// Verilator's runtime (`verilated.o`, the VCD writer, threads), built once in the traced
@@ -226,11 +225,7 @@ fn main() {
 
     // 3. The runtime, once.
     build_runtime(&out, &traced, &jobs);
-    let copy_lib = |dir: &Path, prefix: &str| {
-        let from = dir.join(format!("{prefix}__ALL.a"));
-        let to = out.join(format!("lib{prefix}.a"));
-        std::fs::copy(&from, &to).unwrap_or_else(|e| fail(format!("Verilator did not leave {}: {e}", from.display())));
-    };
+    let copy_lib = |dir: &Path, prefix: &str| copy_archive(dir, prefix, &out);
     copy_lib(&plain, "Valu");
     copy_lib(&traced, "Valut");
     copy_lib(&redux, "Vredux");
@@ -239,7 +234,8 @@ fn main() {
     copy_lib(&warp, unit::WARP);
 
     // 4. The shim, then the link line (shim first: static libraries resolve left to right).
-    alu_and_redux_shims(&manifest, &include, &plain, &traced, &redux);
+    compile_shim(&manifest, &include, "alu_shim", &[&plain, &traced]);
+    compile_shim(&manifest, &include, "redux_shim", &[&redux]);
     unit::shim(&manifest, &include, &unit_plain, &unit_traced);
     split::shim_and_link(&manifest, &include, &out, &split_dirs);
     unit::warp_shim(&manifest, &include, &warp);

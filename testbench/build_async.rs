@@ -20,20 +20,7 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Pat
 /// Compiles the shim, copies the model's archive, and prints the link line (after the other
 /// shims', before the runtime's).
 pub fn shim_and_link(manifest: &Path, include: &Path, dir: &Path, out: &Path) {
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/async_shim.cpp"))
-        .include(include)
-        .include(include.join("vltstd"))
-        .include(dir)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_async_shim");
-    let from = dir.join(format!("{PREFIX}__ALL.a"));
-    let to = out.join(format!("lib{PREFIX}.a"));
-    std::fs::copy(&from, &to)
-        .unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
+    super::compile_shim(manifest, include, "async_shim", &[dir]);
+    super::copy_archive(dir, PREFIX, out);
     println!("cargo:rustc-link-lib=static={PREFIX}");
 }

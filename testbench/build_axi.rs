@@ -17,20 +17,7 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> Pat
 
 /// Compiles the shim and prints the link lines (after the shim's, before the runtime's).
 pub fn shim_and_link(manifest: &Path, include: &Path, dir: &Path, out: &Path) {
-    let from = dir.join(format!("{PREFIX}__ALL.a"));
-    let to = out.join(format!("lib{PREFIX}.a"));
-    std::fs::copy(&from, &to)
-        .unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/axi_shim.cpp"))
-        .include(include)
-        .include(include.join("vltstd"))
-        .include(dir)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_axi_shim");
+    super::copy_archive(dir, PREFIX, out);
+    super::compile_shim(manifest, include, "axi_shim", &[dir]);
     println!("cargo:rustc-link-lib=static={PREFIX}");
 }

@@ -717,10 +717,7 @@ pub fn shim_and_link(manifest: &Path, include: &Path, out: &Path, dirs: &[(Strin
     }
     b.compile("redunit_alu_split_shim");
     for (prefix, d) in dirs {
-        let from = d.join(format!("{prefix}__ALL.a"));
-        let to = out.join(format!("lib{prefix}.a"));
-        std::fs::copy(&from, &to)
-            .unwrap_or_else(|e| super::fail(format!("Verilator did not leave {}: {e}", from.display())));
+        super::copy_archive(d, prefix, out);
         println!("cargo:rustc-link-lib=static={prefix}");
     }
 }

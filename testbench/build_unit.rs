@@ -20,17 +20,7 @@ pub fn verilate_warp(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -
 
 /// Compiles the warp unit's shim.
 pub fn warp_shim(manifest: &Path, include: &Path, warp: &Path) {
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/warp_shim.cpp"))
-        .include(include)
-        .include(include.join("vltstd"))
-        .include(warp)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_warp_shim");
+    super::compile_shim(manifest, include, "warp_shim", &[warp]);
 }
 
 /// Writes the unit's Verilog and verilates it twice with `model(prefix, trace, vfile)`.
@@ -52,18 +42,7 @@ pub fn verilate(out: &Path, model: &dyn Fn(&str, bool, &Path) -> PathBuf) -> (Pa
 
 /// Compiles the unit's shim against both models.
 pub fn shim(manifest: &Path, include: &Path, plain: &Path, traced: &Path) {
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .cpp_link_stdlib(None)
-        .file(manifest.join("csrc/unit_shim.cpp"))
-        .include(include)
-        .include(include.join("vltstd"))
-        .include(plain)
-        .include(traced)
-        .flag_if_supported("-Wno-unused-parameter")
-        .opt_level(2)
-        .compile("redunit_unit_shim");
+    super::compile_shim(manifest, include, "unit_shim", &[plain, traced]);
 }
 
 /// The link lines of the unit (after the shim's, before the runtime's).
