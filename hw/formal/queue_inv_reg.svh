@@ -10,10 +10,10 @@
 // fast-equal keys form a chain in age order, each waiting for the next older one (`e_lp`,
 // the youngest at its push: `e_tl` marks each chain's youngest) while `e_fb` is set, which
 // the pick never takes and which is set while that one is valid.
-    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl;
+    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl, p_hw, p_hc;
     (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_w_r, p_pc_r, p_pf_r, p_ph_we;
     (* keep *) wire p_last_fire, p_fr_any, p_ph_wh0;
-    (* keep *) wire [15:0] p_ph_w0;
+    (* keep *) wire [15:0] p_ph_w0, p_iwr;
     (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch, p_lp;
     (* keep *) wire [16*`DEPTH-1:0] p_cnt, p_wt;
     (* keep *) wire [28*`DEPTH-1:0] p_line;
@@ -31,6 +31,13 @@
     genvar g;
     generate for (g = 0; g < `DEPTH; g = g + 1) begin : w0
         assign wt0[g] = p_wt[16*g];
+    end endgenerate
+    // The count as it stands: the window of the issue an entry applied in the last cycle
+    // (the issued entry's, `p_iwr`, or the chain's) joins the register a cycle late.
+    wire [15:0] chain_wt = (16'd1 << (`CHAIN_WAIT - 1)) - 16'd1;
+    wire [16*`DEPTH-1:0] cnt;
+    generate for (g = 0; g < `DEPTH; g = g + 1) begin : ce
+        assign cnt[16*g +: 16] = p_cnt[16*g +: 16] | (((p_hw[g] ? p_iwr : 16'd0) | (p_hc[g] ? chain_wt : 16'd0)) >> 1);
     end endgenerate
 
     // Valid ordered entries i, j to one line with fast-equal keys (a chain).
@@ -71,8 +78,10 @@
                 // The last fast predecessor: held (valid, or picked in the last cycle), ordered.
                 assert((p_lp[`DEPTH*i +: `DEPTH] & ~(held & p_ordered)) == 0); // @inv_dep
                 if (p_ordered[i]) assert(p_dw[`DEPTH*i +: `DEPTH] == (p_dep[`DEPTH*i +: `DEPTH] & wt0 & (`CHAIN_WAIT >= 2 ? {`DEPTH{1'b1}} : ~p_ch[`DEPTH*i +: `DEPTH]))); // @inv_dep
-                else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && p_cnt[16*i +: 16] == 0 && !p_hzc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0) && p_lp[`DEPTH*i +: `DEPTH] == 0); // @inv_dep
+                else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && cnt[16*i +: 16] == 0 && !p_hzc[i] && !p_hw[i] && !p_hc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0) && p_lp[`DEPTH*i +: `DEPTH] == 0); // @inv_dep
                 assert(p_ph_we[i] == (g_we[i] && p_ordered[i])); // @inv_dep
+                // A pushed entry applied no issue in the last cycle.
+                if (g_we[i]) assert(!p_hw[i] && !p_hc[i]); // @inv_dep
             end
             if (held[i]) begin
                 // The pushed line's registered matches are exact for the held slots.
@@ -129,7 +138,7 @@
                 // holds the cycles left.
                 if (!g_we[i] && since_a + 1 <= eff) begin
                     assert(p_hzc[i]); // @inv_order
-                    for (k = 0; k < 16; k = k + 1) if (k + since_a + 1 < eff) assert(p_cnt[16*i + k]); // @inv_order
+                    for (k = 0; k < 16; k = k + 1) if (k + since_a + 1 < eff) assert(cnt[16*i + k]); // @inv_order
                 end
             end
             // B picked: A's window is over when its output shows.

@@ -63,9 +63,11 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
 
 /// The probes of the registered queue's invariants (`queue_inv_reg.svh`): those of the default
 /// queue's but the lateness, and the pick of the cycle before, the slot chosen for the next
-/// push, the pushed line's, words' and key's registered matches, the history's newest place, per slot the chain
-/// key, the windows of 2 or more among its dependences, its chain producers, its last fast
-/// predecessor (and whether it waits for it) and whether it is its chain's youngest.
+/// push, the pushed line's, words' and key's registered matches, the history's newest place,
+/// the issued window that joins the counts a cycle late, per slot the chain key, the windows
+/// of 2 or more among its dependences, its chain producers, its last fast predecessor (and
+/// whether it waits for it), whether it is its chain's youngest and whether a window joins its
+/// count late.
 fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
     let d = hw::ordering_queue::QUEUE_DEPTH;
     for i in 0..d {
@@ -75,6 +77,8 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
             ("elig", "ent.e_elig"),
             ("hzc", "ent.e_hzc"),
             ("fb", "ent.e_fb"),
+            ("hw", "ent.e_hw"),
+            ("hc", "ent.e_hc"),
         ] {
             c = c.probe(&format!("p_{w}[{i}]"), &format!("{s}${i}$q"));
         }
@@ -113,6 +117,7 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
         ("ph_we", "history.ph_we$q"),
         ("ph_w0", "history.ph_w$0$q"),
         ("ph_wh0", "history.ph_wh$0$q"),
+        ("iwr", "ent.i_wt_r$q"),
     ] {
         c = c.probe(&format!("p_{w}"), s);
     }

@@ -47,10 +47,11 @@
 //! with no issue applied) and the history's count, and is not eligible in its first cycle;
 //! every entry applies an issue one cycle late (`last_fs`, each entry reading a replica of
 //! its own, away from the issue outputs' select: its dependence bit on the issued entry is
-//! cleared, and that entry's window, `i_wt` read from its slot, joins its count, a cycle
-//! after the issue). So neither the pushed request's decode nor any state of the other
-//! entries waits for this cycle's pick; the price is a
-//! cycle more from push to issue, and a window of at least 1 for every ordered entry.
+//! cleared, and that entry's window, `i_wt` read from its slot, joins its count a cycle
+//! later still, shifted once: the count's D input waits for no match with the issued
+//! slot). So neither the pushed request's decode nor any state of the other entries waits
+//! for this cycle's pick; the price is a cycle more from push to issue, and a window of at
+//! least 1 for every ordered entry.
 //! Three more registers keep the pick and the line compares off each other's paths:
 //! - the windows of the history places the pushed line matches (each place's match ANDed
 //!   with its window) are registered, and join the entry's count a cycle later (the entry is

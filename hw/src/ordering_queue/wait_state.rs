@@ -14,9 +14,11 @@
 //!   pick never takes an entry with `e_fb` set: it may issue from the cycle after that
 //!   entry's pick.
 //!
-//! With a registered push every entry applies an issue one cycle late (`last_fs`, `i_wt`),
-//! and a pushed entry holds its raw matches (`m_q`) and takes the history's windows a cycle
-//! after its push (`ph_we`, `ph_or`): no state here waits for this cycle's pick.
+//! With a registered push every entry applies an issue one cycle late (`last_fs`), and the
+//! window it brings a cycle later still (`e_hw`, `e_hc`, `i_wt_r`: the count then takes it
+//! shifted once, so it counts from the issue as before); a pushed entry holds its raw
+//! matches (`m_q`) and takes the history's windows a cycle after its push (`ph_we`,
+//! `ph_or`): no state here waits for this cycle's pick.
 //!
 //! `e_fb` is not made from the pick (`fs`): that would put the pick and an OR over the slots
 //! in the fast chain's one-cycle loop. Each entry instead sees for itself whether its last
@@ -75,6 +77,14 @@ pub(super) struct EntryWait {
     /// the cases that clear the count, the clear reached the flip-flops' LSR input after three
     /// LUT levels.)
     e_cnt: [DOnlyReg<Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
+    /// Registered push: the window of the dependence whose issue the entry applied in the
+    /// last cycle, which joins its count a cycle late (shifted once): the issued entry's own
+    /// (`e_hw`, the window `i_wt_r`) or the chain's (`e_hc`). So the count's D input takes
+    /// registers only, not the match of the issued slot with the dependences, which would
+    /// fan out to every bit of the count. (D-only, like the count.)
+    e_hw: [DOnlyReg<Bit>; QUEUE_DEPTH],
+    e_hc: [DOnlyReg<Bit>; QUEUE_DEPTH],
+    i_wt_r: DFF<Bits<QUEUE_WAIT_MAX>>,
     /// Waiting for a result in this cycle (coverage).
     e_hzc: [DFF<Bit>; QUEUE_DEPTH],
     e_elig: [DFF<Bit>; QUEUE_DEPTH],
@@ -108,6 +118,7 @@ pub(super) struct EntryWait {
     /// `k_wt`), its next dependences and chain producers, its count's bit 0 for eligibility.
     k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
     k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    k_dw: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     k_hz: Signal<Local, Bit>,
     k_hit: Signal<Local, Bit>,
     k_chain: Signal<Local, Bit>,
@@ -175,6 +186,9 @@ impl EntryWait {
             cov_hazard_wait: Default::default(),
             e_dep: Default::default(),
             e_cnt: Default::default(),
+            e_hw: Default::default(),
+            e_hc: Default::default(),
+            i_wt_r: Default::default(),
             e_hzc: Default::default(),
             e_elig: Default::default(),
             e_dw: Default::default(),
@@ -189,6 +203,7 @@ impl EntryWait {
             vb_e: Default::default(),
             k_dep: Default::default(),
             k_cnt: Default::default(),
+            k_dw: Default::default(),
             k_hz: Default::default(),
             k_hit: Default::default(),
             k_chain: Default::default(),
@@ -226,10 +241,12 @@ impl EntryWait {
 impl Logic for EntryWait {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, c_lw, c_hw, e_tl);
+        dff_setup!(self, clock, c_lw, c_hw, e_tl, i_wt_r);
         for i in 0..QUEUE_DEPTH {
             self.e_dep[i].clock.next = self.clock.val();
             self.e_cnt[i].clock.next = self.clock.val();
+            self.e_hw[i].clock.next = self.clock.val();
+            self.e_hc[i].clock.next = self.clock.val();
             self.e_hzc[i].clock.next = self.clock.val();
             self.e_elig[i].clock.next = self.clock.val();
             self.e_dw[i].clock.next = self.clock.val();
@@ -268,24 +285,31 @@ impl Logic for EntryWait {
         }
         self.lw_v.next = self.zero_d.val();
         self.hw_v.next = self.zero_d.val();
+        self.i_wt_r.d.next = self.i_wt.val();
         for i in 0..QUEUE_DEPTH {
             // The entry's dependences and count this cycle. With a registered push, an entry in
             // its first cycle holds the raw matches of its push (`e_dep`) and the history's
-            // count; the issue of that cycle (`last_fs`, `i_wt`) is applied now.
+            // count; the issue of that cycle (`last_fs`) is applied now, and the window it
+            // brings (`i_wt` or the chain's) a cycle later (`e_hw`, `e_hc`, `k_dw`).
             self.k_dep.next = self.e_dep[i].q.val();
             self.k_cnt.next = self.e_cnt[i].q.val();
+            self.k_dw.next = self.zero_w.val();
             self.k_hz.next = self.e_hzc[i].q.val();
             // (The entries it waits on are ordered, hence late with a registered push.)
             self.k_hit.next = (self.e_dep[i].q.val() & self.last_fs[i].val()).any();
             self.k_chain.next = (self.e_ch[i].q.val() & self.last_fs[i].val()).any();
             if self.rp.val() {
                 self.k_dep.next = self.e_dep[i].q.val() & !self.last_fs[i].val();
-                // (A chain producer's issue adds the chain's window, not its own.)
+                // The window of the issue applied in the last cycle, a cycle on (a chain
+                // producer's issue brings the chain's window, not its own).
+                if self.e_hw[i].q.val() {
+                    self.k_dw.next = self.i_wt_r.q.val();
+                }
+                if self.e_hc[i].q.val() {
+                    self.k_dw.next = self.k_dw.val() | self.ch_wt.val();
+                }
+                self.k_cnt.next = self.e_cnt[i].q.val() | (self.k_dw.val() >> 1);
                 if self.k_hit.val() {
-                    self.k_cnt.next = self.e_cnt[i].q.val() | self.i_wt.val();
-                    if self.k_chain.val() {
-                        self.k_cnt.next = self.e_cnt[i].q.val() | self.ch_wt.val();
-                    }
                     self.k_hz.next = true;
                 }
                 if self.ph_we.val().get_bit(i) {
@@ -353,11 +377,13 @@ impl Logic for EntryWait {
             // eligibility needs it. With a registered push, not from the issued slot's window
             // (`i_wt`, an AND-OR over the slots): an entry that stays blocked on its line is
             // not eligible anyway, and one whose last dependence issued (`k_hit`, none left)
-            // waited on that entry alone, whose window bit 0 is in `e_dw`; the history's bit 0
-            // comes from the push's registered matches.
+            // waited on that entry alone, whose window bit 0 is in `e_dw`; the window of the
+            // issue applied in the last cycle is `k_dw` (its bit 1: this count's bit 0), the
+            // history's bit 0 comes from the push's registered matches.
             self.k_c0.next = self.k_cnt.val().get_bit(0);
             if self.rp.val() {
                 self.k_c0.next = self.e_cnt[i].q.val().get_bit(0)
+                    || self.k_dw.val().get_bit(1)
                     || (self.e_dw[i].q.val() & self.last_fs[i].val()).any()
                     || (self.ph_we.val().get_bit(i) && self.ph_or.val().get_bit(1));
             }
@@ -410,6 +436,18 @@ impl Logic for EntryWait {
                 }
             }
             self.e_dep[i].d.next = self.d_next.val();
+            // (A pushed entry has none; nor has an unordered one, whose first cycle's raw
+            // matches are no dependences.)
+            self.e_hw[i].d.next = self.rp.val()
+                && self.k_hit.val()
+                && !self.k_chain.val()
+                && self.ordered.val().get_bit(i)
+                && !self.ld.val().get_bit(i);
+            self.e_hc[i].d.next = self.rp.val()
+                && self.k_hit.val()
+                && self.k_chain.val()
+                && self.ordered.val().get_bit(i)
+                && !self.ld.val().get_bit(i);
             // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
             // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
             self.e_ch[i].d.next = self.ch_next.val();
