@@ -63,8 +63,9 @@ pub(super) struct Accept {
     ad_sector: DFF<Bit>,
     ad_oor: DFF<Bit>,
     ad_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
-    ad_chain: DFF<Bit>,
-    ad_fast: DFF<Bit>,
+    /// The chain key (see `ac_key`): the queue compares the next push's key with its slots'
+    /// a cycle ahead, from this register.
+    ad_key: DFF<Bits<QUEUE_KEY_BITS>>,
     ad_ld: DFF<Bit>,
     ad_v_nx: Signal<Local, Bit>,
     /// The second step's request: the port's and [`FormDecode`]'s (shallow pipeline) or `ad_*`.
@@ -139,8 +140,7 @@ impl Accept {
             ad_sector: Default::default(),
             ad_oor: Default::default(),
             ad_wait: Default::default(),
-            ad_chain: Default::default(),
-            ad_fast: Default::default(),
+            ad_key: Default::default(),
             ad_ld: Default::default(),
             ad_v_nx: Default::default(),
             d_valid: Default::default(),
@@ -170,7 +170,7 @@ impl Logic for Accept {
         dff_setup!(self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_size, ad_fp, ad_sector);
         self.ad_mask.clock.next = self.clock.val();
         self.ad_mask.d.next = self.ad_mask.q.val();
-        dff_setup!(self, clock, ad_oor, ad_wait, ad_chain, ad_fast, ad_ld);
+        dff_setup!(self, clock, ad_oor, ad_wait, ad_key, ad_ld);
         self.ac_ld_q.clock.next = self.clock.val();
         // The operation's decode, from the port.
         self.form_dec.op.next = self.req_op.val();
@@ -192,8 +192,7 @@ impl Logic for Accept {
             self.ad_sector.d.next = self.form_dec.sector.val();
             self.ad_oor.d.next = self.form_dec.oor.val();
             self.ad_wait.d.next = self.form_dec.window.val();
-            self.ad_chain.d.next = self.form_dec.chain.val();
-            self.ad_fast.d.next = self.form_dec.fast.val();
+            self.ad_key.d.next = self.form_dec.key.val();
         }
         if self.reset.val() {
             self.ad_v_nx.next = false;
@@ -214,8 +213,6 @@ impl Logic for Accept {
         self.push_dec.fp.next = self.form_dec.fp.val();
         self.push_dec.sector.next = self.form_dec.sector.val();
         self.push_dec.oor.next = self.form_dec.oor.val();
-        self.push_dec.chain.next = self.form_dec.chain.val();
-        self.push_dec.fast.next = self.form_dec.fast.val();
         if self.regs.val() {
             self.d_valid.next = self.ad_valid.q.val();
             self.d_wait.next = self.ad_wait.q.val();
@@ -229,8 +226,6 @@ impl Logic for Accept {
             self.push_dec.fp.next = self.ad_fp.q.val();
             self.push_dec.sector.next = self.ad_sector.q.val();
             self.push_dec.oor.next = self.ad_oor.q.val();
-            self.push_dec.chain.next = self.ad_chain.q.val();
-            self.push_dec.fast.next = self.ad_fast.q.val();
         }
 
         // The push: the decoded request, or in the registered pipeline that of the cycle
@@ -248,7 +243,7 @@ impl Logic for Accept {
             self.ac_ordered.d.next = self.push_dec.ordered.val();
             self.ac_wait.d.next = self.d_wait.val();
             self.ac_payload.d.next = self.push_dec.payload.val();
-            self.ac_key.d.next = self.push_dec.key.val();
+            self.ac_key.d.next = self.ad_key.q.val();
             self.ac_words.d.next = self.push_dec.words.val();
         }
         if self.reset.val() {
@@ -284,7 +279,7 @@ impl Logic for Accept {
             self.push_wait.next = self.ac_wait.q.val();
             self.push_payload.next = self.ac_payload.q.val();
             self.push_key.next = self.ac_key.q.val();
-            self.push_key_nx.next = self.push_dec.key.val();
+            self.push_key_nx.next = self.ad_key.q.val();
             self.push_words.next = self.ac_words.q.val();
         }
         // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be

@@ -1,15 +1,15 @@
 //! The accept's first step: what the request's operation is, from the port alone (its size,
 //! whether the FP ALU computes it, a masked sector request, out of range, the queue's window
-//! and whether it may chain).
+//! and its chain key).
 //!
 //! A block of its own: it reads only the port's operation, address and mask, so it can sit
 //! before the accept's first register (`ad_*`) while the address-dependent checks come after.
 
 use super::{Shape, elem_log2_table, is_int_type};
 use crate::k;
-use crate::ordering_queue::QUEUE_WAIT_BITS;
+use crate::ordering_queue::{QUEUE_KEY_BITS, QUEUE_WAIT_BITS};
 use rust_hdl::prelude::*;
-use sim::form::encoding::{CODE_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
+use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
 use sim::memory::req_encoding::{KIND_ATOM, KIND_LD, KIND_LSB, KIND_RED, KIND_ST, KIND_WIDTH, REQ_OP_WIDTH};
 
 #[derive(LogicBlock)]
@@ -32,11 +32,16 @@ pub(super) struct FormDecode {
     /// The queue's window behind it (`Shape`'s: FP forms, integer/bitwise forms, `atom.cas`,
     /// ld/st).
     pub window: Signal<Out, Bits<QUEUE_WAIT_BITS>>,
-    /// A plain integer red/atom (registered pipeline): it may chain.
-    pub chain: Signal<Out, Bit>,
+    /// The queue's chain key (registered pipeline; zero when it takes no loop): the bytes it
+    /// touches (offset, size) of a plain integer red/atom, and whether its op is add, and, or
+    /// or xor (see "The integer loop" in the unit's doc). Decoded here, so that the queue's
+    /// key compares a cycle ahead start from a register.
+    pub key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
+    /// A plain integer red/atom: it may chain.
+    chain: Signal<Local, Bit>,
     /// A chain whose op is add, and, or or xor: its result's low half exists a cycle before
     /// its high half, so a dependent one may follow it a cycle behind (the queue's fast chains).
-    pub fast: Signal<Out, Bit>,
+    fast: Signal<Local, Bit>,
     kind: Signal<Local, Bits<KIND_WIDTH>>,
     form: Signal<Local, Bits<CODE_WIDTH>>,
     ty: Signal<Local, Bits<TYPE_WIDTH>>,
@@ -59,7 +64,14 @@ pub(super) struct FormDecode {
     one8: Constant<Bits<8>>,
     zero8: Constant<Bits<8>>,
     two3: Constant<Bits<3>>,
+    size3: Constant<Bits<3>>,
     size4: Constant<Bits<3>>,
+    key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_fast: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_sum64: Constant<Bits<QUEUE_KEY_BITS>>,
+    zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
+    op_lsb: Constant<Bits<4>>,
+    op_add: Constant<Bits<OP_WIDTH>>,
     win_fp: Constant<Bits<QUEUE_WAIT_BITS>>,
     win_int: Constant<Bits<QUEUE_WAIT_BITS>>,
     win_cas: Constant<Bits<QUEUE_WAIT_BITS>>,
@@ -80,6 +92,7 @@ impl FormDecode {
             sector_mask: Default::default(),
             oor: Default::default(),
             window: Default::default(),
+            key: Default::default(),
             chain: Default::default(),
             fast: Default::default(),
             kind: Default::default(),
@@ -104,7 +117,14 @@ impl FormDecode {
             one8: k(1),
             zero8: k(0),
             two3: k(2),
+            size3: k(3),
             size4: k(4),
+            key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
+            key_fast: k(1 << (QUEUE_KEY_BITS - 2)),
+            key_sum64: k(1),
+            zero_key: k(0),
+            op_lsb: k(OP_LSB as u128),
+            op_add: k(sim::Op::Add as u128),
             win_fp: k(sh.win_fp as u128),
             win_int: k(sh.win_int as u128),
             win_cas: k(sh.win_cas as u128),
@@ -150,6 +170,26 @@ impl Logic for FormDecode {
         self.chain.next = self.regs.val() && !self.fp.val() && !self.sector.val() && self.redatom.val();
         // (Op codes 0..3, the op field's bit 2 clear: add, and, or, xor.)
         self.fast.next = self.chain.val() && !self.form.val().get_bit(2);
+        // The key: offset in bits 3..0, size in 6..4, fast in 7, chain in 8. A 64-bit add
+        // sets the offset's bit 0 (never set in an aligned 8-byte offset): it chains only
+        // behind 64-bit adds, as `IntAlu`'s loop carries its high sum to fast forms alone. (Not
+        // gated by the status: the queue never makes an entry wait on an unordered one, and
+        // never holds an unordered one, so an unordered entry's key is never read.)
+        self.key.next = self.zero_key.val();
+        if self.chain.val() {
+            self.key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.addr.val().get_bits::<4>(0))
+                | (bit_cast::<QUEUE_KEY_BITS, 3>(self.size.val()) << 4)
+                | self.key_chain.val();
+            if self.fast.val() {
+                self.key.next = self.key.val() | self.key_fast.val();
+            }
+            if self.fast.val()
+                && (self.size.val() == self.size3.val())
+                && (self.op.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index()) == self.op_add.val())
+            {
+                self.key.next = self.key.val() | self.key_sum64.val();
+            }
+        }
         // Unused decode bits (the space bit, op bits of ld/st) and table bits.
         self.unused_decode.next = self.form.val().any() ^ self.elog.val().any();
     }

@@ -78,7 +78,7 @@
 //!                                          of regs)
 //! ```
 //! - **ad**: the request is registered with its form's decode (size, FP, sector, range,
-//!   window, chain; `ad_*` takes the port's request while empty or moving into `ac`, so
+//!   window, chain key; `ad_*` takes the port's request while empty or moving into `ac`, so
 //!   `req_ready` is `!ad_valid || ac loads`, from a register): the port drives a few LUTs only.
 //! - **ac**: the access's decode (status, chain key, words) is registered before the queue's
 //!   push (`ac_*`; it takes `ad`'s request while empty or moving into the queue): the queue's

@@ -1,6 +1,6 @@
 //! The accept's second step: the checks and queue fields that need the address with the
-//! operation's size (alignment and range status, the line, the words touched, the chain key)
-//! and the queue entry's payload.
+//! operation's size (alignment and range status, the line, the words touched) and the queue
+//! entry's payload.
 //!
 //! A block of its own: it reads the first step's register (`ad_*`; the port and
 //! [`super::form_decode::FormDecode`] in the shallow pipeline) and feeds the push register.
@@ -8,9 +8,8 @@
 use super::{ID_WIDTH, P_DATA, P_FP, P_ID, P_MASK, P_OFF, P_SIZE, P_STATUS};
 use crate::k;
 use crate::line_memory::LINE_BITS;
-use crate::ordering_queue::{QUEUE_KEY_BITS, QUEUE_PAYLOAD_BITS};
+use crate::ordering_queue::QUEUE_PAYLOAD_BITS;
 use rust_hdl::prelude::*;
-use sim::form::encoding::{OP_LSB, OP_WIDTH};
 use sim::memory::req_encoding::{REQ_OP_WIDTH, STATUS_MISALIGNED, STATUS_OK, STATUS_OUT_OF_RANGE, STATUS_WIDTH};
 
 #[derive(LogicBlock)]
@@ -27,16 +26,13 @@ pub(super) struct PushDecode {
     pub fp: Signal<In, Bit>,
     pub sector: Signal<In, Bit>,
     pub oor: Signal<In, Bit>,
-    pub chain: Signal<In, Bit>,
-    pub fast: Signal<In, Bit>,
     /// The queue's push fields: the line (only the bits the memory has: an ordered request is
     /// in range, and synthesis drops the bits above from every line register and compare),
-    /// ordered (status OK), the payload, the 32-bit words touched, the chain key.
+    /// ordered (status OK), the payload, the 32-bit words touched.
     pub line: Signal<Out, Bits<LINE_BITS>>,
     pub ordered: Signal<Out, Bit>,
     pub payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
     pub words: Signal<Out, Bits<4>>,
-    pub key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     align: Signal<Local, Bits<4>>,
     status: Signal<Local, Bits<STATUS_WIDTH>>,
     regs: Constant<Bit>,
@@ -55,12 +51,6 @@ pub(super) struct PushDecode {
     one4: Constant<Bits<4>>,
     two4: Constant<Bits<4>>,
     three4: Constant<Bits<4>>,
-    key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
-    key_fast: Constant<Bits<QUEUE_KEY_BITS>>,
-    key_sum64: Constant<Bits<QUEUE_KEY_BITS>>,
-    zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
-    op_lsb: Constant<Bits<4>>,
-    op_add: Constant<Bits<OP_WIDTH>>,
     p_off: Constant<Bits<8>>,
     p_size: Constant<Bits<8>>,
     p_fp: Constant<Bits<8>>,
@@ -85,13 +75,10 @@ impl PushDecode {
             fp: Default::default(),
             sector: Default::default(),
             oor: Default::default(),
-            chain: Default::default(),
-            fast: Default::default(),
             line: Default::default(),
             ordered: Default::default(),
             payload: Default::default(),
             words: Default::default(),
-            key: Default::default(),
             align: Default::default(),
             status: Default::default(),
             regs: Constant::new(regs),
@@ -110,12 +97,6 @@ impl PushDecode {
             one4: k(1),
             two4: k(2),
             three4: k(3),
-            key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
-            key_fast: k(1 << (QUEUE_KEY_BITS - 2)),
-            key_sum64: k(1),
-            zero_key: k(0),
-            op_lsb: k(OP_LSB as u128),
-            op_add: k(sim::Op::Add as u128),
             p_off: k(P_OFF as u128),
             p_size: k(P_SIZE as u128),
             p_fp: k(P_FP as u128),
@@ -164,27 +145,6 @@ impl Logic for PushDecode {
                 self.words.next = self.three4.val() << (self.off.val() >> self.two4.val());
             } else if self.size.val() < self.size3.val() {
                 self.words.next = self.one4.val() << (self.off.val() >> self.two4.val());
-            }
-        }
-        // The chain key: the bytes (offset, size) of a plain integer red/atom, and whether its
-        // op is add/and/or/xor (a fast chain: one may follow another a cycle behind). A 64-bit
-        // add sets the offset's bit 0 (never set in an aligned 8-byte offset): it chains only
-        // behind 64-bit adds, as `IntAlu`'s loop carries its high sum to fast forms alone. (Not
-        // gated by the status: the queue never makes an entry wait on an unordered one, and
-        // never holds an unordered one, so an unordered entry's key is never read.)
-        self.key.next = self.zero_key.val();
-        if self.chain.val() {
-            self.key.next = bit_cast::<QUEUE_KEY_BITS, 4>(self.off.val())
-                | (bit_cast::<QUEUE_KEY_BITS, 3>(self.size.val()) << 4)
-                | self.key_chain.val();
-            if self.fast.val() {
-                self.key.next = self.key.val() | self.key_fast.val();
-            }
-            if self.fast.val()
-                && (self.size.val() == self.size3.val())
-                && (self.op.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index()) == self.op_add.val())
-            {
-                self.key.next = self.key.val() | self.key_sum64.val();
             }
         }
     }
