@@ -41,6 +41,7 @@
 //! being a cycle older), so the op after a `hold` cycle may chain to the one before it.
 
 use crate::config::{Config, Cut, HoldReg};
+use crate::ecp5::MuxAdd;
 use crate::ecp5::hold_replica_reg::HoldReplicaReg;
 use crate::fp_add::bits_u128;
 use rust_hdl::prelude::*;
@@ -107,6 +108,8 @@ pub struct IntAlu {
     /// `lo_fb` under `loop_1`.
     lo_m: Signal<Local, Bits<32>>,
     sum_lo: Signal<Local, Bits<33>>,
+    /// The low sum of `lo_m` and `b`: the select and the carry chain in one (see [`MuxAdd`]).
+    add_lo: MuxAdd,
     bw_lo: Signal<Local, Bits<32>>,
     fast_lo: Signal<Local, Bits<32>>,
     dec33: Signal<Local, Bits<33>>,
@@ -297,6 +300,7 @@ impl IntAlu {
             b_hi: Default::default(),
             lo_m: Default::default(),
             sum_lo: Default::default(),
+            add_lo: Default::default(),
             bw_lo: Default::default(),
             fast_lo: Default::default(),
             dec33: Default::default(),
@@ -433,7 +437,13 @@ impl Logic for IntAlu {
         if self.s0_l1.q.val() {
             self.lo_m.next = self.lo_fb.q.val();
         }
-        self.sum_lo.next = bit_cast::<33, 32>(self.lo_m.val()) + bit_cast::<33, 32>(self.b_lo.val());
+        // (The select-and-add's inputs straight from the registers: a statement that wrote
+        // them from `a_lo`, which the sum's users read too, would be a loop for Verilator.)
+        self.add_lo.sel.next = self.s0_l1.q.val();
+        self.add_lo.x.next = self.lo_fb.q.val();
+        self.add_lo.y.next = self.s0_a.q.val().get_bits::<32>(0);
+        self.add_lo.b.next = self.s0_b.q.val().get_bits::<32>(0);
+        self.sum_lo.next = self.add_lo.sum.val();
         self.bw_lo.next = self.lo_m.val() ^ self.b_lo.val();
         if self.s0_op.q.val() == self.op_and.val() {
             self.bw_lo.next = self.lo_m.val() & self.b_lo.val();
