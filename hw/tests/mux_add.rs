@@ -59,19 +59,7 @@ fn mux_add_adds_the_selected_operand() {
 /// equals the behavioural branch for every input: a miter of the two, proved by `sat`.
 #[test]
 fn mux_add_ecp5_carry_cells_equal_the_add() {
-    let v = hw::verilog::verilog(&mut Top::default());
-    let log = yosys(
-        "generic_synth",
-        "mux_add_prove",
-        &v,
-        "read_verilog -DREDUNIT_ECP5 top.v; read_verilog +/ecp5/cells_sim.v; hierarchy -top top; \
-         proc; flatten; rename top ecp5; design -stash ecp5; \
-         read_verilog top.v; hierarchy -top top; proc; flatten; rename top plain; \
-         design -copy-from ecp5 -as ecp5 ecp5; \
-         miter -equiv -flatten -make_assert ecp5 plain miter; hierarchy -top miter; \
-         sat -verify -prove-asserts miter",
-    );
-    assert!(log.contains("SUCCESS!"), "no proof in the log");
+    assert!(ecp5_branch_proved_equal("mux_add_prove", &hw::verilog::verilog(&mut Top::default())), "no proof");
 }
 
 /// `synth_ecp5` keeps the select in the carry cells under `REDUNIT_ECP5` (17 `CCU2C`s and no
@@ -79,16 +67,11 @@ fn mux_add_ecp5_carry_cells_equal_the_add() {
 #[test]
 fn mux_add_select_stays_in_the_carry_cells() {
     let v = hw::verilog::verilog(&mut Top::default());
-    let cells = |define: &str, suffix: &str| {
-        let log = yosys(
-            "generic_synth",
-            &format!("mux_add{suffix}"),
-            &v,
-            &format!("read_verilog {define}top.v; synth_ecp5 -top top; check -assert; stat"),
-        );
+    let cells = |ecp5: bool| {
+        let log = synth_ecp5_log("mux_add", &v, ecp5);
         (stat_count(&log, "CCU2C"), stat_count(&log, "LUT4"))
     };
-    let (ecp5, plain) = (cells("-DREDUNIT_ECP5 ", "_ecp5"), cells("", ""));
+    let (ecp5, plain) = (cells(true), cells(false));
     assert_eq!(ecp5, (17, 0), "CCU2C and LUT4 after synth_ecp5 with REDUNIT_ECP5");
     assert!(plain.1 >= 32, "plain synthesis: {plain:?} (CCU2C, LUT4); the select should be LUTs");
 }

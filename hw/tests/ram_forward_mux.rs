@@ -60,18 +60,7 @@ fn ram_forward_mux_takes_each_quarter_from_its_source() {
 #[test]
 fn ram_forward_mux_ecp5_luts_equal_the_select() {
     let v = hw::verilog::verilog(&mut AndMux::default());
-    let log = yosys(
-        "generic_synth",
-        "ram_forward_mux_prove",
-        &v,
-        "read_verilog -DREDUNIT_ECP5 top.v; read_verilog +/ecp5/cells_sim.v; hierarchy -top top; \
-         proc; flatten; rename top ecp5; design -stash ecp5; \
-         read_verilog top.v; hierarchy -top top; proc; flatten; rename top plain; \
-         design -copy-from ecp5 -as ecp5 ecp5; \
-         miter -equiv -flatten -make_assert ecp5 plain miter; hierarchy -top miter; \
-         sat -verify -prove-asserts miter",
-    );
-    assert!(log.contains("SUCCESS!"), "no proof in the log");
+    assert!(ecp5_branch_proved_equal("ram_forward_mux_prove", &v), "no proof");
 }
 
 /// `synth_ecp5` keeps the instantiated LUTs under `REDUNIT_ECP5`, with the RAM bit alone
@@ -80,20 +69,8 @@ fn ram_forward_mux_ecp5_luts_equal_the_select() {
 #[test]
 fn ram_forward_mux_survives_ecp5_synthesis() {
     let v = hw::verilog::verilog(&mut AndMux::default());
-    let luts = |define: &str, suffix: &str| {
-        let log = yosys(
-            "generic_synth",
-            &format!("ram_forward_mux{suffix}"),
-            &v,
-            &format!("read_verilog {define}top.v; synth_ecp5 -top top; check -assert; stat"),
-        );
-        stat_count(&log, "LUT4")
-    };
-    assert_eq!(
-        (luts("-DREDUNIT_ECP5 ", "_ecp5"), luts("", "")),
-        (256, 128),
-        "LUT4s after synth_ecp5 (REDUNIT_ECP5, plain)"
-    );
+    let luts = |ecp5: bool| stat_count(&synth_ecp5_log("ram_forward_mux", &v, ecp5), "LUT4");
+    assert_eq!((luts(true), luts(false)), (256, 128), "LUT4s after synth_ecp5 (REDUNIT_ECP5, plain)");
 }
 
 #[test]

@@ -161,16 +161,33 @@ pub fn yosys(group: &str, name: &str, verilog: &str, script: &str) -> String {
 /// The `TRELLIS_FF`s that `synth_ecp5` makes of `verilog` with `REDUNIT_ECP5` defined (the
 /// ECP5 flow's replicas) and without it: (with, without).
 pub fn ecp5_flip_flops(name: &str, verilog: &str) -> (usize, usize) {
-    let count = |define: &str, suffix: &str| {
-        let log = yosys(
-            "generic_synth",
-            &format!("{name}{suffix}"),
-            verilog,
-            &format!("read_verilog {define}top.v; synth_ecp5 -top top; check -assert; stat"),
-        );
-        stat_count(&log, "TRELLIS_FF")
-    };
-    (count("-DREDUNIT_ECP5 ", "_ecp5"), count("", ""))
+    let count = |ecp5: bool| stat_count(&synth_ecp5_log(name, verilog, ecp5), "TRELLIS_FF");
+    (count(true), count(false))
+}
+
+/// Whether Yosys proves that `verilog`'s `REDUNIT_ECP5` branch (read with Yosys' own ECP5 cell
+/// models) equals its behavioural branch for every input: a miter of the two, `sat`.
+pub fn ecp5_branch_proved_equal(name: &str, verilog: &str) -> bool {
+    let log = yosys(
+        "generic_synth",
+        name,
+        verilog,
+        "read_verilog -DREDUNIT_ECP5 top.v; read_verilog +/ecp5/cells_sim.v; hierarchy -top top; \
+         proc; flatten; rename top ecp5; design -stash ecp5; \
+         read_verilog top.v; hierarchy -top top; proc; flatten; rename top plain; \
+         design -copy-from ecp5 -as ecp5 ecp5; \
+         miter -equiv -flatten -make_assert ecp5 plain miter; hierarchy -top miter; \
+         sat -verify -prove-asserts miter",
+    );
+    log.contains("SUCCESS!")
+}
+
+/// The log of `synth_ecp5` on `verilog`, with `REDUNIT_ECP5` defined when `ecp5` (the ECP5
+/// flow's cells) and without it (the behavioural branch).
+pub fn synth_ecp5_log(name: &str, verilog: &str, ecp5: bool) -> String {
+    let (define, suffix) = if ecp5 { ("-DREDUNIT_ECP5 ", "_ecp5") } else { ("", "") };
+    let script = format!("read_verilog {define}top.v; synth_ecp5 -top top; check -assert; stat");
+    yosys("generic_synth", &format!("{name}{suffix}"), verilog, &script)
 }
 
 /// The number after the cell type `name` in the last `stat` of a Yosys log (0 if absent).
