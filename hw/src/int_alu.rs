@@ -32,9 +32,9 @@
 //! `a`). Segment 1 takes the low half from `lo_fb` (segment 1's `fast_lo`, loaded with each
 //! op), a cycle after the producer's segment 1: its loop is the operand's 2:1 select, a
 //! 32-bit carry chain (the select in the carry cells' LUTs: [`MuxAdd`]) and the sum/bitwise
-//! select. The high half is selected before the cut (`c1_m_hi`): with a registered cut it is this cycle's `y` (the producer is in segment 2),
-//! so segment 2's loop is the high carry chain, fed by registers, and one LUT (the sum ORed
-//! into the select of the rest);
+//! select. The high half is selected before the cut (`c1_m_hi`): with a registered cut it is
+//! this cycle's `y` (the producer is in segment 2), so segment 2's loop is the high carry
+//! chain, fed by registers, and one LUT (the sum ORed into the select of the rest);
 //! with a wire it is `hi_fb`, `y`'s high half registered. `lo_fb` and `hi_fb` keep their
 //! value while the op's registers hold (`lo_fb` with `hold`, `hi_fb` a cycle later with it,
 //! `c1_hold`): a held op computes the same result again (from `hi_fb`, its producer's result

@@ -119,6 +119,8 @@ pub(super) struct EntryWait {
     k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
     k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     k_dw: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
+    /// The issue applied now is one of its dependences and it stays (`e_hw`, `e_hc`).
+    k_ap: Signal<Local, Bit>,
     k_hz: Signal<Local, Bit>,
     k_hit: Signal<Local, Bit>,
     k_chain: Signal<Local, Bit>,
@@ -204,6 +206,7 @@ impl EntryWait {
             k_dep: Default::default(),
             k_cnt: Default::default(),
             k_dw: Default::default(),
+            k_ap: Default::default(),
             k_hz: Default::default(),
             k_hit: Default::default(),
             k_chain: Default::default(),
@@ -438,16 +441,10 @@ impl Logic for EntryWait {
             self.e_dep[i].d.next = self.d_next.val();
             // (A pushed entry has none; nor has an unordered one, whose first cycle's raw
             // matches are no dependences.)
-            self.e_hw[i].d.next = self.rp.val()
-                && self.k_hit.val()
-                && !self.k_chain.val()
-                && self.ordered.val().get_bit(i)
-                && !self.ld.val().get_bit(i);
-            self.e_hc[i].d.next = self.rp.val()
-                && self.k_hit.val()
-                && self.k_chain.val()
-                && self.ordered.val().get_bit(i)
-                && !self.ld.val().get_bit(i);
+            self.k_ap.next =
+                self.rp.val() && self.k_hit.val() && self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i);
+            self.e_hw[i].d.next = self.k_ap.val() && !self.k_chain.val();
+            self.e_hc[i].d.next = self.k_ap.val() && self.k_chain.val();
             // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
             // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
             self.e_ch[i].d.next = self.ch_next.val();
