@@ -60,7 +60,9 @@ pub(super) struct Accept {
     ad_mask: DOnlyReg<Bits<8>>,
     ad_size: DFF<Bits<3>>,
     ad_fp: DFF<Bit>,
-    ad_sector: DFF<Bit>,
+    /// The words it touches (see `ac_words`): the queue compares the next push's words with
+    /// its slots' a cycle ahead, from this register.
+    ad_words: DFF<Bits<4>>,
     ad_oor: DFF<Bit>,
     ad_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
     /// The chain key (see `ac_key`): the queue compares the next push's key with its slots'
@@ -127,7 +129,7 @@ impl Accept {
             push_words: Default::default(),
             push_words_nx: Default::default(),
             form_dec: FormDecode::new(mem_bytes, regs, sh),
-            push_dec: PushDecode::new(mem_bytes, regs),
+            push_dec: PushDecode::new(mem_bytes),
             ad_valid: Default::default(),
             ad_op: Default::default(),
             ad_off: Default::default(),
@@ -137,7 +139,7 @@ impl Accept {
             ad_mask: Default::default(),
             ad_size: Default::default(),
             ad_fp: Default::default(),
-            ad_sector: Default::default(),
+            ad_words: Default::default(),
             ad_oor: Default::default(),
             ad_wait: Default::default(),
             ad_key: Default::default(),
@@ -167,7 +169,7 @@ impl Logic for Accept {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, ac_valid, ac_ld, ac_line, ac_ordered, ac_wait, ac_payload, ac_key, ac_words);
-        dff_setup!(self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_size, ad_fp, ad_sector);
+        dff_setup!(self, clock, ad_valid, ad_op, ad_off, ad_line, ad_data, ad_id, ad_size, ad_fp, ad_words);
         self.ad_mask.clock.next = self.clock.val();
         self.ad_mask.d.next = self.ad_mask.q.val();
         dff_setup!(self, clock, ad_oor, ad_wait, ad_key, ad_ld);
@@ -189,7 +191,7 @@ impl Logic for Accept {
             self.ad_mask.d.next = self.form_dec.sector_mask.val();
             self.ad_size.d.next = self.form_dec.size.val();
             self.ad_fp.d.next = self.form_dec.fp.val();
-            self.ad_sector.d.next = self.form_dec.sector.val();
+            self.ad_words.d.next = self.form_dec.words.val();
             self.ad_oor.d.next = self.form_dec.oor.val();
             self.ad_wait.d.next = self.form_dec.window.val();
             self.ad_key.d.next = self.form_dec.key.val();
@@ -211,7 +213,6 @@ impl Logic for Accept {
         self.push_dec.sector_mask.next = self.form_dec.sector_mask.val();
         self.push_dec.size.next = self.form_dec.size.val();
         self.push_dec.fp.next = self.form_dec.fp.val();
-        self.push_dec.sector.next = self.form_dec.sector.val();
         self.push_dec.oor.next = self.form_dec.oor.val();
         if self.regs.val() {
             self.d_valid.next = self.ad_valid.q.val();
@@ -224,7 +225,6 @@ impl Logic for Accept {
             self.push_dec.sector_mask.next = self.ad_mask.q.val();
             self.push_dec.size.next = self.ad_size.q.val();
             self.push_dec.fp.next = self.ad_fp.q.val();
-            self.push_dec.sector.next = self.ad_sector.q.val();
             self.push_dec.oor.next = self.ad_oor.q.val();
         }
 
@@ -244,7 +244,7 @@ impl Logic for Accept {
             self.ac_wait.d.next = self.d_wait.val();
             self.ac_payload.d.next = self.push_dec.payload.val();
             self.ac_key.d.next = self.ad_key.q.val();
-            self.ac_words.d.next = self.push_dec.words.val();
+            self.ac_words.d.next = self.ad_words.q.val();
         }
         if self.reset.val() {
             self.ac_v_nx.next = false;
@@ -267,8 +267,8 @@ impl Logic for Accept {
         self.push_payload.next = self.push_dec.payload.val();
         self.push_key.next = self.zero_key.val();
         self.push_key_nx.next = self.zero_key.val();
-        self.push_words.next = self.push_dec.words.val();
-        self.push_words_nx.next = self.push_dec.words.val();
+        self.push_words.next = self.form_dec.words.val();
+        self.push_words_nx.next = self.form_dec.words.val();
         if self.regs.val() {
             self.push_valid.next = self.ac_valid.q.val();
             self.push_line.next = self.ac_line.q.val();
@@ -281,6 +281,7 @@ impl Logic for Accept {
             self.push_key.next = self.ac_key.q.val();
             self.push_key_nx.next = self.ad_key.q.val();
             self.push_words.next = self.ac_words.q.val();
+            self.push_words_nx.next = self.ad_words.q.val();
         }
         // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be
         // empty or `ac_*` loads then.)

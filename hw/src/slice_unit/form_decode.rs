@@ -37,6 +37,11 @@ pub(super) struct FormDecode {
     /// or xor (see "The integer loop" in the unit's doc). Decoded here, so that the queue's
     /// key compares a cycle ahead start from a register.
     pub key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
+    /// The 32-bit words of its line it touches (registered pipeline; the whole line for a
+    /// masked sector request and in the shallow pipeline): its aligned size from its first
+    /// word. Decoded here, so that the queue's word compares a cycle ahead start from a
+    /// register.
+    pub words: Signal<Out, Bits<4>>,
     /// A plain integer red/atom: it may chain.
     chain: Signal<Local, Bit>,
     /// A chain whose op is add, and, or or xor: its result's low half exists a cycle before
@@ -66,6 +71,9 @@ pub(super) struct FormDecode {
     two3: Constant<Bits<3>>,
     size3: Constant<Bits<3>>,
     size4: Constant<Bits<3>>,
+    ones4: Constant<Bits<4>>,
+    one4: Constant<Bits<4>>,
+    three4: Constant<Bits<4>>,
     key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
     key_fast: Constant<Bits<QUEUE_KEY_BITS>>,
     key_sum64: Constant<Bits<QUEUE_KEY_BITS>>,
@@ -93,6 +101,7 @@ impl FormDecode {
             oor: Default::default(),
             window: Default::default(),
             key: Default::default(),
+            words: Default::default(),
             chain: Default::default(),
             fast: Default::default(),
             kind: Default::default(),
@@ -119,6 +128,9 @@ impl FormDecode {
             two3: k(2),
             size3: k(3),
             size4: k(4),
+            ones4: k(15),
+            one4: k(1),
+            three4: k(3),
             key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
             key_fast: k(1 << (QUEUE_KEY_BITS - 2)),
             key_sum64: k(1),
@@ -188,6 +200,14 @@ impl Logic for FormDecode {
                 && (self.op.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index()) == self.op_add.val())
             {
                 self.key.next = self.key.val() | self.key_sum64.val();
+            }
+        }
+        self.words.next = self.ones4.val();
+        if self.regs.val() && !self.sector.val() {
+            if self.size.val() == self.size3.val() {
+                self.words.next = self.three4.val() << self.addr.val().get_bits::<2>(2);
+            } else if self.size.val() < self.size3.val() {
+                self.words.next = self.one4.val() << self.addr.val().get_bits::<2>(2);
             }
         }
         // Unused decode bits (the space bit, op bits of ld/st) and table bits.

@@ -77,8 +77,8 @@
 //!                                          (AND-OR    store merge                              forwarded
 //!                                          of regs)
 //! ```
-//! - **ad**: the request is registered with its form's decode (size, FP, sector, range,
-//!   window, chain key; `ad_*` takes the port's request while empty or moving into `ac`, so
+//! - **ad**: the request is registered with its form's decode (size, FP, range, window,
+//!   chain key, words; `ad_*` takes the port's request while empty or moving into `ac`, so
 //!   `req_ready` is `!ad_valid || ac loads`, from a register): the port drives a few LUTs only.
 //! - **ac**: the access's decode (status, chain key, words) is registered before the queue's
 //!   push (`ac_*`; it takes `ad`'s request while empty or moving into the queue): the queue's

@@ -1,6 +1,5 @@
 //! The accept's second step: the checks and queue fields that need the address with the
-//! operation's size (alignment and range status, the line, the words touched) and the queue
-//! entry's payload.
+//! operation's size (alignment and range status, the line) and the queue entry's payload.
 //!
 //! A block of its own: it reads the first step's register (`ad_*`; the port and
 //! [`super::form_decode::FormDecode`] in the shallow pipeline) and feeds the push register.
@@ -24,18 +23,15 @@ pub(super) struct PushDecode {
     pub sector_mask: Signal<In, Bits<8>>,
     pub size: Signal<In, Bits<3>>,
     pub fp: Signal<In, Bit>,
-    pub sector: Signal<In, Bit>,
     pub oor: Signal<In, Bit>,
     /// The queue's push fields: the line (only the bits the memory has: an ordered request is
     /// in range, and synthesis drops the bits above from every line register and compare),
-    /// ordered (status OK), the payload, the 32-bit words touched.
+    /// ordered (status OK), the payload.
     pub line: Signal<Out, Bits<LINE_BITS>>,
     pub ordered: Signal<Out, Bit>,
     pub payload: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
-    pub words: Signal<Out, Bits<4>>,
     align: Signal<Local, Bits<4>>,
     status: Signal<Local, Bits<STATUS_WIDTH>>,
-    regs: Constant<Bit>,
     line_mask: Constant<Bits<LINE_BITS>>,
     status_ok: Constant<Bits<STATUS_WIDTH>>,
     status_mis: Constant<Bits<STATUS_WIDTH>>,
@@ -47,10 +43,6 @@ pub(super) struct PushDecode {
     align3: Constant<Bits<4>>,
     align7: Constant<Bits<4>>,
     align15: Constant<Bits<4>>,
-    ones4: Constant<Bits<4>>,
-    one4: Constant<Bits<4>>,
-    two4: Constant<Bits<4>>,
-    three4: Constant<Bits<4>>,
     p_off: Constant<Bits<8>>,
     p_size: Constant<Bits<8>>,
     p_fp: Constant<Bits<8>>,
@@ -61,9 +53,8 @@ pub(super) struct PushDecode {
 }
 
 impl PushDecode {
-    /// For a memory of `mem_bytes`; `regs`: the registered pipeline (where requests are
-    /// ordered per word; the shallow one orders per line).
-    pub(super) fn new(mem_bytes: usize, regs: bool) -> Self {
+    /// For a memory of `mem_bytes`.
+    pub(super) fn new(mem_bytes: usize) -> Self {
         Self {
             op: Default::default(),
             off: Default::default(),
@@ -73,15 +64,12 @@ impl PushDecode {
             sector_mask: Default::default(),
             size: Default::default(),
             fp: Default::default(),
-            sector: Default::default(),
             oor: Default::default(),
             line: Default::default(),
             ordered: Default::default(),
             payload: Default::default(),
-            words: Default::default(),
             align: Default::default(),
             status: Default::default(),
-            regs: Constant::new(regs),
             line_mask: k(((mem_bytes / 16).next_power_of_two() - 1) as u128),
             status_ok: k(STATUS_OK as u128),
             status_mis: k(STATUS_MISALIGNED as u128),
@@ -93,10 +81,6 @@ impl PushDecode {
             align3: k(3),
             align7: k(7),
             align15: k(15),
-            ones4: k(15),
-            one4: k(1),
-            two4: k(2),
-            three4: k(3),
             p_off: k(P_OFF as u128),
             p_size: k(P_SIZE as u128),
             p_fp: k(P_FP as u128),
@@ -137,15 +121,5 @@ impl Logic for PushDecode {
             | (bit_cast::<QUEUE_PAYLOAD_BITS, ID_WIDTH>(self.id.val()) << self.p_id.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 128>(self.data.val()) << self.p_data.val())
             | (bit_cast::<QUEUE_PAYLOAD_BITS, 8>(self.sector_mask.val()) << self.p_mask.val());
-        // The words the access touches: its aligned size from its first word (a masked sector
-        // request, and every request of the shallow pipeline, the whole line).
-        self.words.next = self.ones4.val();
-        if self.regs.val() && !self.sector.val() {
-            if self.size.val() == self.size3.val() {
-                self.words.next = self.three4.val() << (self.off.val() >> self.two4.val());
-            } else if self.size.val() < self.size3.val() {
-                self.words.next = self.one4.val() << (self.off.val() >> self.two4.val());
-            }
-        }
     }
 }
