@@ -23,6 +23,10 @@ pub(super) struct FreeSlot {
     pub push_ready_nx: Signal<Out, Bit>,
     /// The slot a push goes to this cycle (one-hot, zero when none).
     pub we: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// `we` without `reset` (registered push): for state whose value a reset leaves
+    /// meaningless (the entries' chain marks, read only for valid entries), so that the reset's
+    /// fan-out is not on their path.
+    pub we_nr: Signal<Out, Bits<QUEUE_DEPTH>>,
     /// The slots whose line, payload and entry state load the pushed ones (`we`, or `fr`
     /// with a registered push).
     pub ld: Signal<Out, Bits<QUEUE_DEPTH>>,
@@ -48,6 +52,9 @@ pub(super) struct FreeSlot {
     last_line: DFF<Bits<LINE_BITS>>,
     full: Signal<Local, Bit>,
     push_fire: Signal<Local, Bit>,
+    /// Registered push: the push fires, `reset` aside (the next `fr`, which a reset sets
+    /// anyway, is chosen from it).
+    push_go: Signal<Local, Bit>,
     seen_free: Signal<Local, Bit>,
     vb: Signal<Local, Bit>,
     rp: Constant<Bit>,
@@ -69,6 +76,7 @@ impl FreeSlot {
             push_ready: Default::default(),
             push_ready_nx: Default::default(),
             we: Default::default(),
+            we_nr: Default::default(),
             ld: Default::default(),
             fr_q: Default::default(),
             cov_full: Default::default(),
@@ -85,6 +93,7 @@ impl FreeSlot {
             last_line: Default::default(),
             full: Default::default(),
             push_fire: Default::default(),
+            push_go: Default::default(),
             seen_free: Default::default(),
             vb: Default::default(),
             rp: Constant::new(registered),
@@ -135,6 +144,14 @@ impl Logic for FreeSlot {
                 self.we.next = self.fr.q.val();
             }
         }
+        self.push_go.next = self.push_valid.val() && self.fr_any.q.val();
+        self.we_nr.next = self.we.val();
+        if self.rp.val() {
+            self.we_nr.next = self.zero_d.val();
+            if self.push_go.val() {
+                self.we_nr.next = self.fr.q.val();
+            }
+        }
         self.free_n.next = !self.valid.val();
         self.free_p.next = !self.valid.val() & !self.fr.q.val();
         self.fr_pn.next = self.free_n.val() & (!self.free_n.val() + self.one_d.val());
@@ -152,11 +169,12 @@ impl Logic for FreeSlot {
         self.fr_any_nx.next = self.fr_next.val().any();
         // Registered push: the same choice without the serial search behind the handshake.
         // Both outcomes of this cycle's push are chosen from registers (the lowest set bit of
-        // the free slots, `x & -x`, on the carry chain), and the handshake selects one.
+        // the free slots, `x & -x`, on the carry chain), and the handshake selects one (`reset`
+        // aside: it sets `fr` below).
         if self.rp.val() {
             self.fr_next.next = self.fr_pn.val();
             self.fr_any_nx.next = self.free_n.val().any();
-            if self.push_fire.val() {
+            if self.push_go.val() {
                 self.fr_next.next = self.fr_pp.val();
                 self.fr_any_nx.next = self.free_p.val().any();
             }

@@ -439,7 +439,7 @@ impl Logic for OrderingQueue {
         }
         self.ent.i_wt.next = self.pick.i_wt.val();
         self.ent.ld.next = self.alloc.ld.val();
-        self.ent.we.next = self.alloc.we.val();
+        self.ent.we.next = self.alloc.we_nr.val();
         self.ent.push_ordered.next = self.push_ordered.val();
         self.ent.n_dep.next = self.push.n_dep.val();
         self.ent.n_blk.next = self.push.n_blk.val();

@@ -52,8 +52,9 @@ pub(super) struct EntryWait {
     /// ([`super::free_slot::FreeSlot`]), the pushed entry's matches
     /// ([`super::push_match::PushMatch`]) and history windows ([`super::history::History`]).
     pub ld: Signal<In, Bits<QUEUE_DEPTH>>,
-    /// The slot a push goes to (one-hot, zero when none) and the age matrix (`older[k]` bit
-    /// i: entry k is older than entry i).
+    /// The slot a push goes to (one-hot, zero when none; with a registered push whether or
+    /// not `reset` is high: it marks chains only, which a reset empties) and the age matrix
+    /// (`older[k]` bit i: entry k is older than entry i).
     pub we: Signal<In, Bits<QUEUE_DEPTH>>,
     pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub push_ordered: Signal<In, Bit>,
