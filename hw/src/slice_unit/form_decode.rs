@@ -22,9 +22,8 @@ pub(super) struct FormDecode {
     pub size: Signal<Out, Bits<3>>,
     /// The FP ALU computes it.
     pub fp: Signal<Out, Bit>,
-    /// A masked sector request (red/atom with a non-zero mask: its whole 16-byte line), and
-    /// its mask (zero otherwise).
-    pub sector: Signal<Out, Bit>,
+    /// A masked sector request's mask (red/atom with a non-zero mask: its whole 16-byte line;
+    /// zero otherwise).
     pub sector_mask: Signal<Out, Bits<8>>,
     /// Its first byte is beyond the memory (an aligned access is in range when its first
     /// byte is).
@@ -42,6 +41,8 @@ pub(super) struct FormDecode {
     /// word. Decoded here, so that the queue's word compares a cycle ahead start from a
     /// register.
     pub words: Signal<Out, Bits<4>>,
+    /// A masked sector request.
+    sector: Signal<Local, Bit>,
     /// A plain integer red/atom: it may chain.
     chain: Signal<Local, Bit>,
     /// A chain whose op is add, and, or or xor: its result's low half exists a cycle before
