@@ -31,8 +31,10 @@ pub struct AxiRead<const IDW: usize> {
     busy: DFF<Bit>,
     id: DFF<Bits<IDW>>,
     addr: DFF<Bits<32>>,
-    len: DFF<Bits<8>>,
-    beat: DFF<Bits<8>>,
+    /// Beats left after the current one, and whether it is the last (a register of its own,
+    /// so that no compare stands between the grant and the next transaction's load).
+    left: DFF<Bits<8>>,
+    last: DFF<Bit>,
     inc: DFF<Bits<32>>,
     amask: DFF<Bits<32>>,
     bad: DFF<Bit>,
@@ -69,8 +71,8 @@ impl<const IDW: usize> Default for AxiRead<IDW> {
             busy: Default::default(),
             id: Default::default(),
             addr: Default::default(),
-            len: Default::default(),
-            beat: Default::default(),
+            left: Default::default(),
+            last: Default::default(),
             inc: Default::default(),
             amask: Default::default(),
             bad: Default::default(),
@@ -91,7 +93,7 @@ impl<const IDW: usize> Default for AxiRead<IDW> {
 impl<const IDW: usize> Logic for AxiRead<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, bad);
+        dff_setup!(self, clock, busy, id, addr, left, last, inc, amask, bad);
         self.q_valid.next = self.busy.q.val();
         self.q_op.next = self.op_ld128.val();
         if self.bad.q.val() {
@@ -99,25 +101,26 @@ impl<const IDW: usize> Logic for AxiRead<IDW> {
         } else {
             self.q_addr.next = self.addr.q.val() & self.line_mask.val();
         }
-        self.q_rlast.next = self.beat.q.val() == self.len.q.val();
+        self.q_rlast.next = self.last.q.val();
         self.q_id.next = self.id.q.val();
 
         // The handshake side: reads `go`.
-        self.arready.next = !self.busy.q.val() || (self.go.val() && (self.beat.q.val() == self.len.q.val()));
+        self.arready.next = !self.busy.q.val() || (self.go.val() && self.last.q.val());
         if self.go.val() {
-            self.beat.d.next = self.beat.q.val() + self.one8.val();
+            self.left.d.next = self.left.q.val() - self.one8.val();
+            self.last.d.next = self.left.q.val() == self.one8.val();
             self.addr.d.next = (self.addr.q.val() & self.amask.q.val()) + self.inc.q.val();
-            if self.beat.q.val() == self.len.q.val() {
+            if self.last.q.val() {
                 self.busy.d.next = false;
             }
         }
         self.step.next = self.one32.val() << self.arsize.val();
-        if self.arvalid.val() && (!self.busy.q.val() || (self.go.val() && (self.beat.q.val() == self.len.q.val()))) {
+        if self.arvalid.val() && (!self.busy.q.val() || (self.go.val() && self.last.q.val())) {
             self.busy.d.next = true;
             self.id.d.next = self.arid.val();
             self.addr.d.next = self.araddr.val();
-            self.len.d.next = self.arlen.val();
-            self.beat.d.next = self.zero8.val();
+            self.left.d.next = self.arlen.val();
+            self.last.d.next = self.arlen.val() == self.zero8.val();
             self.inc.d.next = self.step.val();
             self.amask.d.next = self.zero32.val() - self.step.val();
             if self.arburst.val() == self.burst_fixed.val() {

@@ -55,8 +55,10 @@ pub struct AxiWrite<const IDW: usize> {
     busy: DFF<Bit>,
     id: DFF<Bits<IDW>>,
     addr: DFF<Bits<32>>,
-    len: DFF<Bits<8>>,
-    beat: DFF<Bits<8>>,
+    /// Beats left after the current one, and whether it is the last (a register of its own:
+    /// the beat's pick reads it with the strobes).
+    left: DFF<Bits<8>>,
+    last: DFF<Bit>,
     inc: DFF<Bits<32>>,
     amask: DFF<Bits<32>>,
     atomic: DFF<Bit>,
@@ -137,8 +139,8 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
             busy: Default::default(),
             id: Default::default(),
             addr: Default::default(),
-            len: Default::default(),
-            beat: Default::default(),
+            left: Default::default(),
+            last: Default::default(),
             inc: Default::default(),
             amask: Default::default(),
             atomic: Default::default(),
@@ -190,7 +192,7 @@ impl<const IDW: usize> Default for AxiWrite<IDW> {
 impl<const IDW: usize> Logic for AxiWrite<IDW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, id, addr, len, beat, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg);
+        dff_setup!(self, clock, busy, id, addr, left, last, inc, amask, atomic, op, inv, bad, ret, done, pdone, xchg);
         dff_setup!(self, clock, cas, n8, xld, xst, ph, rv, r_op, r_addr, r_data, r_shift, r_r, r_b, r_id);
         self.dec.atop.next = self.awatop.val();
         self.dec.size.next = self.awsize.val();
@@ -204,7 +206,7 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
         self.pick.ret.next = self.ret.q.val();
         self.pick.op.next = self.op.q.val();
         self.pick.addr.next = self.addr.q.val();
-        self.pick.last_beat.next = self.beat.q.val() == self.len.q.val();
+        self.pick.last_beat.next = self.last.q.val();
         self.pick.done.next = self.done.q.val();
         self.pick.pdone.next = self.pdone.q.val();
         self.pick.wvalid.next = self.wvalid.val();
@@ -267,7 +269,8 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
         self.awready.next = !self.busy.q.val() || self.finish.val();
         self.wready.next = self.pick.swallow.val() || (self.push.val() && self.pick.beat_end.val());
         if self.pick.swallow.val() || (self.push.val() && self.pick.beat_end.val()) {
-            self.beat.d.next = self.beat.q.val() + self.one8.val();
+            self.left.d.next = self.left.q.val() - self.one8.val();
+            self.last.d.next = self.left.q.val() == self.one8.val();
             self.addr.d.next = (self.addr.q.val() & self.amask.q.val()) + self.inc.q.val();
             self.done.d.next = self.zero4.val();
             self.pdone.d.next = false;
@@ -290,8 +293,8 @@ impl<const IDW: usize> Logic for AxiWrite<IDW> {
             self.busy.d.next = true;
             self.id.d.next = self.awid.val();
             self.addr.d.next = self.awaddr.val();
-            self.len.d.next = self.awlen.val();
-            self.beat.d.next = self.zero8.val();
+            self.left.d.next = self.awlen.val();
+            self.last.d.next = self.awlen.val() == self.zero8.val();
             self.inc.d.next = self.step.val();
             self.amask.d.next = self.zero32.val() - self.step.val();
             if self.awburst.val() == self.burst_fixed.val() {
