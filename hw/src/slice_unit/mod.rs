@@ -255,6 +255,7 @@ mod coverage;
 mod credits;
 mod form_decode;
 mod forward_compare;
+mod merge;
 mod push_decode;
 mod shape;
 mod update;
@@ -264,6 +265,7 @@ use access::AccessDecode;
 use cas::CasCheck;
 use credits::Credits;
 use forward_compare::ForwardCompare;
+use merge::ResultMerge;
 
 pub use build::{unit_verilog, unit_verilog_with};
 pub use coverage::*;
@@ -357,6 +359,7 @@ pub struct SliceUnit {
     fwd: ForwardCompare,
     /// The registered pipeline's `atom.cas` compare and restore value.
     cas: CasCheck,
+    merge: ResultMerge,
     /// The coverage bus `cov` from the events below.
     cov_bus: CoverageBus,
 
@@ -546,7 +549,6 @@ pub struct SliceUnit {
     xs_8: Constant<Bits<7>>,
     s1_fwd_fp: Signal<Local, Bit>,
     zero_form: Constant<Bits<CODE_WIDTH>>,
-    unused_sector: Signal<Local, Bit>,
     /// sM's own write mask (the merges read registered masks loaded beside it) and the write
     /// stage's kind (the write enable `w_we` is loaded beside it).
     unused_wm: Signal<Local, Bit>,
@@ -582,8 +584,6 @@ pub struct SliceUnit {
 
     // The integer merge stage (`int_at`), as seen by the merge.
     i_rep: Signal<Local, Bits<2>>,
-    i_x32: Signal<Local, Bits<64>>,
-    i_x: Signal<Local, Bits<128>>,
     i_base: Signal<Local, Bits<128>>,
     i_sector: Signal<Local, Bit>,
     /// The integer merge's write mask: the merge stage's write mask where its op is an
@@ -594,15 +594,11 @@ pub struct SliceUnit {
     w_ww: DFF<Bits<4>>,
     /// The stage being loaded is a `red`/`atom` (for the write masks).
     ra_nx: Signal<Local, Bit>,
-    i_intvec: Signal<Local, Bits<128>>,
     i_new: Signal<Local, Bits<128>>,
 
     // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
     m_fp: Signal<Local, Bit>,
     m_rep: Signal<Local, Bits<2>>,
-    m_x16: Signal<Local, Bits<128>>,
-    m_x32: Signal<Local, Bits<128>>,
-    m_x: Signal<Local, Bits<128>>,
     m_data: Signal<Local, Bits<128>>,
     /// The FP merge's write mask: sM's write mask where its op is an FP `red`/`atom`, else
     /// zero. Registered beside `sp_*[fp_at]`, from what they load, so that the merge's 128
@@ -610,8 +606,6 @@ pub struct SliceUnit {
     m_fwm: DFF<Bits<128>>,
     m_new: Signal<Local, Bits<128>>,
     zero_kind: Constant<Bits<KIND_WIDTH>>,
-    rep16: Constant<Bits<2>>,
-    rep32: Constant<Bits<2>>,
     rep128: Constant<Bits<2>>,
     zero_status: Constant<Bits<STATUS_WIDTH>>,
     zero_id: Constant<Bits<ID_WIDTH>>,

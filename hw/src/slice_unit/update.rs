@@ -139,10 +139,6 @@ impl Logic for SliceUnit {
         self.access.payload.next = self.s1_payload.q.val();
         self.access.sr_payload.next = self.sr_payload.q.val();
         self.access.form.next = self.s1_form.val();
-        // Unused: the high halves of the 32-bit-only lanes 1 and 3.
-        self.unused_sector.next =
-            self.y_r[1].q.val().get_bits::<32>(32).any() ^ self.y_r[3].q.val().get_bits::<32>(32).any();
-
         // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
         // of their `sp_*` registers (a constant selects the stage).
         self.i_rep.next = self.rep128.val();
@@ -165,49 +161,27 @@ impl Logic for SliceUnit {
                 self.unused_wm.next = self.sp_wmask[j].q.val().any();
             }
         }
-        // The integer results (registered once more in the registered pipeline: `y_r`), and
-        // the lanes' results of a sector request as a line.
+        // The integer results (registered once more in the registered pipeline: `y_r`) and the
+        // FP result (`out_r`), merged into their stages' lines (`ResultMerge`).
         self.y_r[0].d.next = self.int_alu.y.val();
         for i in 0..3 {
             self.y_r[i + 1].d.next = self.int_lane[i].y.val();
         }
         self.out_r.d.next = self.alu.out_data.val();
-        self.i_intvec.next =
-            bit_cast::<128, 64>(self.y_r[0].q.val()) | (bit_cast::<128, 64>(self.y_r[2].q.val()) << 64);
-        if !self.dly_int64.q.val() {
-            self.i_intvec.next = bit_cast::<128, 32>(self.y_r[0].q.val().get_bits::<32>(0))
-                | (bit_cast::<128, 32>(self.y_r[1].q.val().get_bits::<32>(0)) << 32)
-                | (bit_cast::<128, 32>(self.y_r[2].q.val().get_bits::<32>(0)) << 64)
-                | (bit_cast::<128, 32>(self.y_r[3].q.val().get_bits::<32>(0)) << 96);
+        for i in 0..4 {
+            self.merge.y[i].next = self.y_r[i].q.val();
         }
-        // The merges place a result without a shifter: the result is replicated across the
-        // line by its access size (a 4-byte result in every 4-byte slot of the line, ..) and
-        // the write mask keeps the accessed bytes (the access is aligned to its size). A
-        // sector request's lanes are already in place (`rep128`: as is).
-        self.i_x32.next = self.y_r[0].q.val();
-        if self.i_rep.val() == self.rep32.val() {
-            self.i_x32.next = bit_cast::<64, 32>(self.y_r[0].q.val().get_bits::<32>(0))
-                | (bit_cast::<64, 32>(self.y_r[0].q.val().get_bits::<32>(0)) << 32);
-        }
-        self.i_x.next = bit_cast::<128, 64>(self.i_x32.val()) | (bit_cast::<128, 64>(self.i_x32.val()) << 64);
-        if self.i_sector.val() {
-            self.i_x.next = self.i_intvec.val();
-        }
-        self.i_new.next = self.i_base.val() | (self.i_x.val() & self.i_iwm.q.val());
-        self.m_x16.next = self.out_r.q.val();
-        if self.m_rep.val() == self.rep16.val() {
-            self.m_x16.next =
-                (self.out_r.q.val() & self.mask16.val()) | ((self.out_r.q.val() & self.mask16.val()) << 16);
-        }
-        self.m_x32.next = self.m_x16.val();
-        if !self.m_rep.val().get_bit(1) {
-            self.m_x32.next = (self.m_x16.val() & self.mask32.val()) | ((self.m_x16.val() & self.mask32.val()) << 32);
-        }
-        self.m_x.next = self.m_x32.val();
-        if self.m_rep.val() != self.rep128.val() {
-            self.m_x.next = (self.m_x32.val() & self.mask64.val()) | ((self.m_x32.val() & self.mask64.val()) << 64);
-        }
-        self.m_new.next = self.m_data.val() | (self.m_x.val() & self.m_fwm.q.val());
+        self.merge.int64.next = self.dly_int64.q.val();
+        self.merge.i_rep.next = self.i_rep.val();
+        self.merge.i_base.next = self.i_base.val();
+        self.merge.i_sector.next = self.i_sector.val();
+        self.merge.i_wm.next = self.i_iwm.q.val();
+        self.i_new.next = self.merge.i_new.val();
+        self.merge.out.next = self.out_r.q.val();
+        self.merge.m_rep.next = self.m_rep.val();
+        self.merge.m_data.next = self.m_data.val();
+        self.merge.m_wm.next = self.m_fwm.q.val();
+        self.m_new.next = self.merge.m_new.val();
 
         // ==========================================================================
         // Issue: the queue picks the oldest eligible entry; the queue itself holds requests to
