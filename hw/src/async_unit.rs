@@ -2,7 +2,7 @@
 //! ([`Mbarrier`]). Verilog: [`async_verilog`] (`redunit verilog --top async`).
 //!
 //! ```text
-//!            req (+ mbar_en, mbar) ──► completion table (16, tag = unit req_id) ──► SliceUnit
+//!            req (+ mbar_en, mbar) ──► completion table (32, tag = unit req_id) ──► SliceUnit
 //!                                         │ done/status/data ◄── unit rsp (any order)
 //!   rsp (request order) ◄── retire head ──┤
 //!                                         └─ mbar_en && status ok ─► complete-tx ─► Mbarrier
@@ -41,44 +41,56 @@
 //! operation first); a barrier operation in the cycle a request is accepted is earlier than
 //! that request.
 //!
+//! # The unit inside
+//! The unit is built with its default configuration ([`ASYNC_UNIT_CONFIG`] =
+//! [`Config::unit_default`]), the one `redunit verilog` writes for the unit alone.
+//!
 //! # Completion bound
 //! With `rsp_ready` high, a `red.async` performs its complete-tx at most
-//! [`ASYNC_COMPLETION_BOUND`] cycles after its acceptance (it retires behind at most
-//! `ASYNC_TAGS - 1` older requests, each answered by the unit within a few cycles of the one
-//! before it); a phase therefore completes at most that many cycles after its last arrival
-//! and the acceptance of the last `red.async` it waits for. The testbench checks the bound
-//! every cycle.
+//! [`ASYNC_COMPLETION_BOUND`] cycles after its acceptance: it retires behind at most
+//! `ASYNC_TAGS - 1` older requests, and the unit answers each of them at most one cycle more
+//! than its longest dependent interval after the one before it (an FP op's:
+//! [`crate::slice_unit::dependent_issue_interval_with`]); a phase therefore completes at most
+//! that many cycles after its last arrival and the acceptance of the last `red.async` it
+//! waits for. The testbench checks the bound every cycle.
 //!
 //! # Timing (no waits)
-//! Request accepted in cycle a → unit response in cycle a + [`UNIT_MIN_LATENCY`] → retire and
-//! complete-tx in the next cycle → the phase flip is visible on `phase` one cycle after that:
-//! [`ASYNC_FLIP_LATENCY`] = 8 cycles from acceptance, 2 from the unit's response
-//! (`u_rsp_valid`, `u_rsp_tag` show the unit's responses).
+//! Request accepted in cycle a → unit response in cycle a + the unit's latency
+//! ([`unit_latency`]) → retire and complete-tx in the next cycle → the phase flip is visible
+//! on `phase` one cycle after that: [`ASYNC_FLIP_LATENCY`] cycles from acceptance, 2 from the
+//! unit's response (`u_rsp_valid`, `u_rsp_tag` show the unit's responses).
 //!
 //! # Reset
 //! Synchronous `reset` resets the unit (in-flight requests are dropped), the table and the
 //! mbarriers (all uninitialised).
 
+use crate::config::Config;
 use crate::k;
 use crate::mbarrier::{MBARRIER_SLOTS, Mbarrier};
-use crate::slice_unit::{ID_WIDTH, SliceUnit, UNIT_MIN_LATENCY};
+use crate::slice_unit::{ID_WIDTH, SliceUnit, unit_latency};
 use rust_hdl::prelude::*;
 use sim::form::encoding::{TYPE_LSB, TYPE_WIDTH};
 use sim::mbarrier::mbar_encoding::{ADDR_WIDTH, ARG_WIDTH, ERR_WIDTH, OP_WIDTH, TX_WIDTH};
 use sim::memory::req_encoding::{REQ_OP_WIDTH, STATUS_OK, STATUS_WIDTH};
 
 /// Completion-table entries (requests in flight at most).
-pub const ASYNC_TAGS: usize = 16;
+pub const ASYNC_TAGS: usize = 32;
 /// Cycles from a `red.async`'s acceptance to its phase flip being visible on `phase`, when
 /// it is the last byte and nothing waits.
-pub const ASYNC_FLIP_LATENCY: usize = UNIT_MIN_LATENCY + 2;
+pub const ASYNC_FLIP_LATENCY: usize = unit_latency(&ASYNC_UNIT_CONFIG) + 2;
 /// Cycles from the unit's response (`u_rsp_valid`) to the flip being visible.
 pub const ASYNC_FLIP_AFTER_RESPONSE: usize = 2;
+/// The unit's configuration inside (the unit's default).
+pub const ASYNC_UNIT_CONFIG: Config = Config::unit_default();
+/// The longest interval between dependent requests to one line of the unit inside: an FP
+/// op's (its FP window, `alu_latency + 2`, and one).
+pub const ASYNC_UNIT_MAX_INTERVAL: usize = ASYNC_UNIT_CONFIG.alu_latency() + 3;
 /// The most cycles from a `red.async`'s acceptance to its complete-tx while `rsp_ready` is
-/// high (module doc): the minimum latency plus 4 cycles for each older request in the table.
-pub const ASYNC_COMPLETION_BOUND: usize = ASYNC_FLIP_LATENCY + 4 * (ASYNC_TAGS - 1);
+/// high (module doc): the flip latency plus, for each older request in the table, the unit's
+/// longest dependent interval and one cycle.
+pub const ASYNC_COMPLETION_BOUND: usize = ASYNC_FLIP_LATENCY + (ASYNC_UNIT_MAX_INTERVAL + 1) * (ASYNC_TAGS - 1);
 
-const _: () = assert!(ASYNC_TAGS == 16 && MBARRIER_SLOTS == 8, "loops and pointer widths below");
+const _: () = assert!(ASYNC_TAGS == 32 && MBARRIER_SLOTS == 8, "pointer and count widths below");
 
 #[derive(LogicBlock)]
 pub struct AsyncUnit {
@@ -118,7 +130,7 @@ pub struct AsyncUnit {
     pub tx_addr: Signal<Out, Bits<ADDR_WIDTH>>,
     pub tx_bytes: Signal<Out, Bits<4>>,
     pub u_rsp_valid: Signal<Out, Bit>,
-    pub u_rsp_tag: Signal<Out, Bits<4>>,
+    pub u_rsp_tag: Signal<Out, Bits<5>>,
 
     unit: SliceUnit,
     mbar: Mbarrier,
@@ -130,18 +142,18 @@ pub struct AsyncUnit {
     e_done: [DFF<Bit>; ASYNC_TAGS],
     e_status: [DFF<Bits<STATUS_WIDTH>>; ASYNC_TAGS],
     e_data: [DFF<Bits<128>>; ASYNC_TAGS],
-    wr_ptr: DFF<Bits<4>>,
-    rd_ptr: DFF<Bits<4>>,
-    count: DFF<Bits<5>>,
+    wr_ptr: DFF<Bits<5>>,
+    rd_ptr: DFF<Bits<5>>,
+    count: DFF<Bits<6>>,
 
     ty_lsb: Constant<Bits<4>>,
     bytes8_tbl: Constant<Bits<16>>,
     status_ok: Constant<Bits<STATUS_WIDTH>>,
-    one16: Constant<Bits<ASYNC_TAGS>>,
-    one4: Constant<Bits<4>>,
-    one5: Constant<Bits<5>>,
-    zero4: Constant<Bits<4>>,
-    zero5: Constant<Bits<5>>,
+    one_oh: Constant<Bits<ASYNC_TAGS>>,
+    one_p: Constant<Bits<5>>,
+    one_c: Constant<Bits<6>>,
+    zero_p: Constant<Bits<5>>,
+    zero_c: Constant<Bits<6>>,
     zero128: Constant<Bits<128>>,
     /// `req_mask` of a plain (unmasked) unit request.
     zero_mask: Constant<Bits<8>>,
@@ -214,7 +226,7 @@ impl AsyncUnit {
             tx_bytes: Default::default(),
             u_rsp_valid: Default::default(),
             u_rsp_tag: Default::default(),
-            unit: SliceUnit::new(mem_bytes),
+            unit: SliceUnit::with_config(mem_bytes, &ASYNC_UNIT_CONFIG),
             mbar: Default::default(),
             e_mbar_en: Default::default(),
             e_mbar: Default::default(),
@@ -228,11 +240,11 @@ impl AsyncUnit {
             ty_lsb: k(TYPE_LSB as u128),
             bytes8_tbl: k(b8),
             status_ok: k(STATUS_OK as u128),
-            one16: k(1),
-            one4: k(1),
-            one5: k(1),
-            zero4: k(0),
-            zero5: k(0),
+            one_oh: k(1),
+            one_p: k(1),
+            one_c: k(1),
+            zero_p: k(0),
+            zero_c: k(0),
             zero128: k(0),
             zero_mask: k(0),
             zero_status: k(0),
@@ -266,7 +278,7 @@ impl Logic for AsyncUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, wr_ptr, rd_ptr, count);
-        for i in 0..16 {
+        for i in 0..ASYNC_TAGS {
             self.e_mbar_en[i].clock.next = self.clock.val();
             self.e_mbar[i].clock.next = self.clock.val();
             self.e_bytes8[i].clock.next = self.clock.val();
@@ -286,20 +298,20 @@ impl Logic for AsyncUnit {
         self.mbar.reset.next = self.reset.val();
 
         // ---- accept: a free table entry and a ready unit ----
-        self.req_ready.next = self.unit.req_ready.val() && !self.count.q.val().get_bit(4) && !self.reset.val();
+        self.req_ready.next = self.unit.req_ready.val() && !self.count.q.val().get_bit(5) && !self.reset.val();
         self.acc.next = self.req_valid.val() && self.req_ready.val();
-        self.unit.req_valid.next = self.req_valid.val() && !self.count.q.val().get_bit(4) && !self.reset.val();
+        self.unit.req_valid.next = self.req_valid.val() && !self.count.q.val().get_bit(5) && !self.reset.val();
         self.unit.req_op.next = self.req_op.val();
         self.unit.req_addr.next = self.req_addr.val();
         self.unit.req_data.next = self.req_data.val();
         self.unit.req_mask.next = self.zero_mask.val();
-        self.unit.req_id.next = bit_cast::<ID_WIDTH, 4>(self.wr_ptr.q.val());
+        self.unit.req_id.next = bit_cast::<ID_WIDTH, 5>(self.wr_ptr.q.val());
         self.ty.next = self.req_op.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         self.b8_shift.next = self.bytes8_tbl.val() >> self.ty.val();
         self.acc_bytes8.next = self.b8_shift.val().get_bit(0);
         self.unused_b8.next = self.b8_shift.val().get_bits::<15>(1).any();
-        self.wr_oh.next = self.one16.val() << self.wr_ptr.q.val();
-        for i in 0..16 {
+        self.wr_oh.next = self.one_oh.val() << self.wr_ptr.q.val();
+        for i in 0..ASYNC_TAGS {
             if self.acc.val() && self.wr_oh.val().get_bit(i) {
                 self.e_mbar_en[i].d.next = self.req_mbar_en.val();
                 self.e_mbar[i].d.next = self.req_mbar.val();
@@ -311,9 +323,9 @@ impl Logic for AsyncUnit {
         // ---- unit responses (any order) mark their entry done ----
         self.unit.rsp_ready.next = true;
         self.ursp_fire.next = self.unit.rsp_valid.val();
-        self.ursp_oh.next = self.one16.val() << self.unit.rsp_id.val().get_bits::<4>(0);
-        self.unused_unit.next = self.unit.rsp_id.val().get_bits::<12>(4).any() ^ self.unit.cov.val().any();
-        for i in 0..16 {
+        self.ursp_oh.next = self.one_oh.val() << self.unit.rsp_id.val().get_bits::<5>(0);
+        self.unused_unit.next = self.unit.rsp_id.val().get_bits::<11>(5).any() ^ self.unit.cov.val().any();
+        for i in 0..ASYNC_TAGS {
             if self.ursp_fire.val() && self.ursp_oh.val().get_bit(i) {
                 self.e_done[i].d.next = true;
                 self.e_status[i].d.next = self.unit.rsp_status.val();
@@ -321,17 +333,17 @@ impl Logic for AsyncUnit {
             }
         }
         self.u_rsp_valid.next = self.ursp_fire.val();
-        self.u_rsp_tag.next = self.unit.rsp_id.val().get_bits::<4>(0);
+        self.u_rsp_tag.next = self.unit.rsp_id.val().get_bits::<5>(0);
 
         // ---- retire the head in request order ----
-        self.rd_oh.next = self.one16.val() << self.rd_ptr.q.val();
+        self.rd_oh.next = self.one_oh.val() << self.rd_ptr.q.val();
         self.hd_done.next = false;
         self.hd_mbar_en.next = false;
         self.hd_mbar.next = self.zero_mbar.val();
         self.hd_bytes8.next = false;
         self.hd_status.next = self.zero_status.val();
         self.hd_data.next = self.zero128.val();
-        for i in 0..16 {
+        for i in 0..ASYNC_TAGS {
             if self.rd_oh.val().get_bit(i) {
                 self.hd_done.next = self.e_done[i].q.val();
                 self.hd_mbar_en.next = self.e_mbar_en[i].q.val();
@@ -345,22 +357,22 @@ impl Logic for AsyncUnit {
         self.rsp_data.next = self.hd_data.val();
         self.rsp_status.next = self.hd_status.val();
         self.retire.next = self.rsp_valid.val() && self.rsp_ready.val();
-        for i in 0..16 {
+        for i in 0..ASYNC_TAGS {
             if self.retire.val() && self.rd_oh.val().get_bit(i) {
                 self.e_done[i].d.next = false;
             }
         }
         if self.acc.val() {
-            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one4.val();
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one_p.val();
         }
         if self.retire.val() {
-            self.rd_ptr.d.next = self.rd_ptr.q.val() + self.one4.val();
+            self.rd_ptr.d.next = self.rd_ptr.q.val() + self.one_p.val();
         }
         if self.acc.val() && !self.retire.val() {
-            self.count.d.next = self.count.q.val() + self.one5.val();
+            self.count.d.next = self.count.q.val() + self.one_c.val();
         }
         if self.retire.val() && !self.acc.val() {
-            self.count.d.next = self.count.q.val() - self.one5.val();
+            self.count.d.next = self.count.q.val() - self.one_c.val();
         }
 
         // ---- complete-tx of a retiring red.async ----
@@ -395,10 +407,10 @@ impl Logic for AsyncUnit {
         self.flip.next = self.mbar.flip.val();
 
         if self.reset.val() {
-            self.wr_ptr.d.next = self.zero4.val();
-            self.rd_ptr.d.next = self.zero4.val();
-            self.count.d.next = self.zero5.val();
-            for i in 0..16 {
+            self.wr_ptr.d.next = self.zero_p.val();
+            self.rd_ptr.d.next = self.zero_p.val();
+            self.count.d.next = self.zero_c.val();
+            for i in 0..ASYNC_TAGS {
                 self.e_done[i].d.next = false;
             }
         }

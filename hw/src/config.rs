@@ -65,7 +65,7 @@ impl Default for Config {
 
 impl Config {
     /// Every block at its deepest pipeline: the fastest clock.
-    pub fn fastest_clock() -> Self {
+    pub const fn fastest_clock() -> Self {
         Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX, unit_regs: true }
     }
 
@@ -80,7 +80,7 @@ impl Config {
     /// reaches 150 MHz on the ECP5 85k part. `hw::unit_verilog`, `redunit verilog`,
     /// `synth`, `bench`, `run --engine rtl` and `regress` use it unless told otherwise;
     /// `--preset most-ops-per-cycle` gives the shallow unit.
-    pub fn unit_default() -> Self {
+    pub const fn unit_default() -> Self {
         Config::fastest_clock()
     }
 
@@ -138,17 +138,17 @@ impl Config {
     }
 
     /// Cycles from inputs to `sum` of the f32/f64 adders.
-    pub fn fp_add_latency(&self) -> usize {
+    pub const fn fp_add_latency(&self) -> usize {
         self.fp_stages
     }
 
     /// Cycles from inputs to `sum` of the f16/bf16 add lane.
-    pub fn fp16_add_latency(&self) -> usize {
+    pub const fn fp16_add_latency(&self) -> usize {
         self.fp16_stages
     }
 
     /// Cycles from inputs to `y` of the integer ALU.
-    pub fn int_alu_latency(&self) -> usize {
+    pub const fn int_alu_latency(&self) -> usize {
         self.int_stages
     }
 
@@ -161,8 +161,10 @@ impl Config {
 
     /// Cycles from request to result of the reduction ALU (`alu/`): its deepest lane; the
     /// others are delayed to it, so every form has this latency.
-    pub fn alu_latency(&self) -> usize {
-        self.fp_add_latency().max(self.fp16_add_latency()).max(self.int_alu_latency())
+    pub const fn alu_latency(&self) -> usize {
+        let (fp, h, i) = (self.fp_add_latency(), self.fp16_add_latency(), self.int_alu_latency());
+        let fp = if fp > h { fp } else { h };
+        if fp > i { fp } else { i }
     }
 
     /// Whether candidate cut `k` (0-based, in the block's priority order) of a block whose

@@ -30,15 +30,18 @@
 //! nothing. `reset` empties `pending`.
 //!
 //! # [`WarpUnit`]
-//! [`WarpCoalescer`] → [`SliceUnit`] (its `req_mask` port), plus a plain request port for
+//! [`WarpCoalescer`] → [`SliceUnit`] (its `req_mask` port; the unit's default configuration,
+//! [`Config::unit_default`]), plus a plain request port for
 //! `ld`/`st`/single requests between instructions. The coalescer has priority: the plain port
 //! is ready only when no warp request is pending (so trace order is kept: a plain request
 //! enters the unit after every request of the instructions before it). The top numbers the
 //! unit requests itself (`req_id` = a 16-bit count of requests entered, never more than
-//! 2^16 in flight: the unit holds at most 16), and reports every entry on `fire`, with its
+//! 2^16 in flight: the unit holds at most its queue, its pipeline and its response FIFO, a few
+//! dozen), and reports every entry on `fire`, with its
 //! `fire_id`, `fire_lanes` (0 for a plain request) and `fire_mask`, so that a testbench can
 //! map each response (`rsp_id`) to its lanes.
 
+use crate::config::Config;
 use crate::k;
 use crate::slice_unit::{COV_WIDTH, ID_WIDTH, SliceUnit, elem_log2_table};
 use rust_hdl::prelude::*;
@@ -487,7 +490,7 @@ impl WarpUnit {
             busy: Default::default(),
             cov: Default::default(),
             coalescer: Default::default(),
-            unit: SliceUnit::new(mem_bytes),
+            unit: SliceUnit::with_config(mem_bytes, &Config::unit_default()),
             next_id: Default::default(),
             one_id: k(1),
             zero_id: k(0),

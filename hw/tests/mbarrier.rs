@@ -7,7 +7,9 @@
 
 mod common;
 use common::{Rng, b128, lint, seed, u128_of};
-use hw::async_unit::{ASYNC_FLIP_AFTER_RESPONSE, ASYNC_FLIP_LATENCY, AsyncUnit};
+use hw::async_unit::{
+    ASYNC_FLIP_AFTER_RESPONSE, ASYNC_FLIP_LATENCY, ASYNC_UNIT_CONFIG, ASYNC_UNIT_MAX_INTERVAL, AsyncUnit,
+};
 use hw::mbarrier::Mbarrier as MbarBlock;
 use rust_hdl::prelude::*;
 use sim::mbarrier::{MBAR_MAX, MbarError, MbarOp, MbarTable};
@@ -268,7 +270,7 @@ fn async_unit_flips_the_phase_on_the_last_byte() {
     for addr in [0x40u32, 0x80] {
         let mut got = None;
         let mut sent = false;
-        for _ in 0..20 {
+        for _ in 0..ASYNC_FLIP_LATENCY + 10 {
             let req = (!sent).then_some((Access::Ld(sim::Width::B32), addr, 0, None));
             let o = a.step(In { req, bar: None });
             sent |= o.req_taken;
@@ -280,6 +282,19 @@ fn async_unit_flips_the_phase_on_the_last_byte() {
         let exp = mem.execute(&Request { access: Access::Ld(sim::Width::B32), addr: addr as u64, value: 0 }).unwrap();
         assert_eq!(got, exp, "memory at {addr:#x}");
     }
+}
+
+/// The completion bound's step is the longest interval between dependent requests of the
+/// unit inside, over every form of `red` and `atom` and the memory accesses.
+#[test]
+fn async_bound_steps_by_the_units_longest_dependent_interval() {
+    let mut accesses: Vec<Access> =
+        sim::Form::all().into_iter().flat_map(|f| [Access::Red(f), Access::Atom(f)]).collect();
+    accesses.extend([Access::Ld(sim::Width::B32), Access::St(sim::Width::B128), Access::Cas(sim::Width::B64)]);
+    let longest =
+        accesses.iter().map(|&a| hw::slice_unit::dependent_issue_interval_with(a, &ASYNC_UNIT_CONFIG)).max().unwrap();
+    assert_eq!(longest, ASYNC_UNIT_MAX_INTERVAL);
+    assert!(ASYNC_UNIT_CONFIG.unit_regs, "the async unit holds the unit's default (registered) configuration");
 }
 
 #[test]

@@ -14,7 +14,7 @@ pub const UNIT_MIN_LATENCY: usize = 6;
 /// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
 /// (registered pipeline: 10 more, for `ad`, `ac`, the queue's registered push and its late
 /// issue outputs, sc, si, sr, s1b, the result and the merged-line registers).
-pub fn unit_latency(cfg: &Config) -> usize {
+pub const fn unit_latency(cfg: &Config) -> usize {
     if cfg.unit_regs { cfg.alu_latency() + 13 } else { cfg.alu_latency() + 3 }
 }
 

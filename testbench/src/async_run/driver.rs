@@ -143,7 +143,7 @@ struct Driver<'a> {
     /// (row, tag, accept cycle) of the requests in flight, in request order.
     inflight: VecDeque<(usize, u64, u64)>,
     /// The cycle of each unit tag's response (the async unit's `u_rsp_*`).
-    u_rsp_cycle: [u64; 16],
+    u_rsp_cycle: [u64; hw::async_unit::ASYNC_TAGS],
     tags: u64,
     first_accept: Option<u64>,
     last_rsp: u64,
@@ -173,7 +173,7 @@ impl<'a> Driver<'a> {
             },
             shadow: MbarTable::default(),
             inflight: VecDeque::new(),
-            u_rsp_cycle: [0; 16],
+            u_rsp_cycle: [0; hw::async_unit::ASYNC_TAGS],
             tags: 0,
             first_accept: None,
             last_rsp: 0,
@@ -321,7 +321,7 @@ impl<'a> Driver<'a> {
         if let Some((m, b)) = self.rows[r].completes_on() {
             self.run.events.push(Event::Complete(r));
             if result == RowResult::None {
-                *expect_tx = Some((m, b, acc, self.u_rsp_cycle[(tag % 16) as usize]));
+                *expect_tx = Some((m, b, acc, self.u_rsp_cycle[(tag % hw::async_unit::ASYNC_TAGS as u64) as usize]));
                 self.run.stats.max_completion = self.run.stats.max_completion.max(c - acc);
             }
         }
