@@ -21,7 +21,10 @@
 //!    order;
 //! 4. `out_addr` = the sector, `out_mask` = the selected lanes' element bits (all elements
 //!    of a vector lane), `out_data` = their operands shifted to their byte offsets,
-//!    `out_lanes` = the selected lanes.
+//!    `out_lanes` = the selected lanes;
+//! 5. a leader selected alone goes as a plain request (`out_mask` 0, its address, its
+//!    operand's low bytes), as a thread's own `red`: the unit's integer loop chains plain
+//!    requests to one address, not masked ones.
 //!
 //! At the `out_valid && out_ready` handshake the selected lanes leave `pending`. `in_ready`
 //! is high when nothing is pending, or in the cycle whose handshake sends the last request,
@@ -304,6 +307,11 @@ impl Logic for CoalescerPick {
         self.out_addr.next = self.la.val() & self.sector_mask.val();
         self.out_mask.next = self.o_mask.val();
         self.out_data.next = self.o_data.val();
+        if self.o_sel.val() == self.leader.val() {
+            self.out_addr.next = self.la.val();
+            self.out_mask.next = self.zero8.val();
+            self.out_data.next = self.ld.val() & self.bytes_mask.val();
+        }
         if !self.la_ok.val() {
             self.out_addr.next = self.la.val();
             self.out_mask.next = self.zero8.val();

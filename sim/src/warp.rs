@@ -25,7 +25,10 @@
 //! 4. the request is a *masked sector request* ([`Memory::execute_masked`]): the sector's
 //!    address, the element enable mask (bit i = element i of the form's element size; all
 //!    elements of a vector lane are enabled together) and the operands at their byte
-//!    offsets.
+//!    offsets;
+//! 5. except when the leader joins alone: then it is a plain request at the leader's address
+//!    with its operand (its low [`Form::bytes`] bytes), as a thread's own `red` is, so that
+//!    lanes at one hot address reach the unit as the requests its integer loop chains.
 //!
 //! # Line accesses ([`line_accesses`]): what the SASS text counts
 //! "RED instructions coalesce global accesses to different addresses in the same 128B cache
@@ -166,7 +169,11 @@ fn rounds(
             mask |= lane_elem_mask(form, off);
             data |= (operands[i] & bytes_mask(size as usize)) << (8 * off);
         }
-        out.push((sector * sector_bytes, mask, data, lanes));
+        if lanes == 1 << leader {
+            out.push((la, 0, operands[leader] & bytes_mask(size as usize), lanes));
+        } else {
+            out.push((sector * sector_bytes, mask, data, lanes));
+        }
         pending &= !lanes;
     }
     out
@@ -367,10 +374,15 @@ mod tests {
         let r = coalesce(&w);
         assert_eq!(r.len(), 8);
         assert!(r.iter().all(|r| r.mask == 0xf && r.lanes.count_ones() == 4));
-        // All lanes one address: 32 rounds, 32 requests.
-        let w = inst("global.add.f32", !0, |_| 0x40, |_| 0x3f80_0000);
+        // All lanes one address: 32 rounds, 32 requests, each lane alone: plain requests with
+        // the operand's own bytes only.
+        let w = inst("global.add.f32", !0, |_| 0x40, |i| (0xdead_u128 << 64) | (0x3f80_0000 + i as u128));
         assert_eq!(line_accesses(&w), 32);
-        assert_eq!(coalesce(&w).len(), 32);
+        let r = coalesce(&w);
+        assert_eq!(r.len(), 32);
+        for (i, r) in r.iter().enumerate() {
+            assert_eq!((r.addr, r.mask, r.data, r.lanes), (0x40, 0, 0x3f80_0000 + i as u128, 1 << i));
+        }
         // One line per lane.
         let w = inst("global.add.u32", !0, |i| 128 * i as u32, |_| 1);
         assert_eq!(line_accesses(&w), 32);
@@ -383,6 +395,7 @@ mod tests {
         let w = inst("global.v4.f32.add", !0, |i| 16 * i as u32, |_| 0);
         assert_eq!(line_accesses(&w), 4);
         assert_eq!(coalesce(&w).len(), 32);
+        assert!(coalesce(&w).iter().enumerate().all(|(i, r)| r.mask == 0 && r.addr == 16 * i as u32));
         // Partial mask: lanes 0 and 1 at one address, lane 2 elsewhere in the line.
         let w = inst("global.add.u32", 0b111, |i| if i < 2 { 0 } else { 20 }, |_| 1);
         assert_eq!(line_accesses(&w), 2);
