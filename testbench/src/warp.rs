@@ -350,35 +350,39 @@ pub fn bench(insts: usize) -> anyhow::Result<Vec<WarpBench>> {
     let mut out = Vec::new();
     for name in PATTERNS {
         for f in BENCH_FORMS {
-            let form: sim::Form = f.parse().unwrap();
-            let ws: Vec<WarpInst> = (0..insts).map(|n| pattern(name, form, n)).collect();
-            let mut rtl = RtlWarp::new();
-            let items: Vec<Item> = ws.iter().map(|w| Item::Warp(*w)).collect();
-            let (res, cycles) = rtl.run(&items)?;
-            let mut model = Memory::new(RtlWarp::MEM_BYTES);
-            let exp = execute_model(&mut model, &ws);
-            let mut mismatches = 0;
-            let mut reqs = 0;
-            for (r, e) in res.iter().zip(&exp) {
-                if let ItemResult::Warp { requests, outcome } = r {
-                    reqs += requests;
-                    mismatches += usize::from(*requests != e.requests || *outcome != e.outcome);
-                }
-            }
-            let mem = rtl.read_memory(RtlWarp::MEM_BYTES)?;
-            mismatches += usize::from(mem != model.bytes());
-            out.push(WarpBench {
-                pattern: name,
-                form,
-                insts,
-                lines_per_inst: exp.iter().map(|e| e.lines).sum::<usize>() as f64 / insts as f64,
-                requests_per_inst: reqs as f64 / insts as f64,
-                cycles_per_inst: cycles as f64 / insts as f64,
-                mismatches,
-            });
+            out.push(bench_pattern(name, f.parse().unwrap(), insts)?);
         }
     }
     Ok(out)
+}
+
+/// [`bench`]'s row of one pattern and form.
+pub fn bench_pattern(name: &'static str, form: sim::Form, insts: usize) -> anyhow::Result<WarpBench> {
+    let ws: Vec<WarpInst> = (0..insts).map(|n| pattern(name, form, n)).collect();
+    let mut rtl = RtlWarp::new();
+    let items: Vec<Item> = ws.iter().map(|w| Item::Warp(*w)).collect();
+    let (res, cycles) = rtl.run(&items)?;
+    let mut model = Memory::new(RtlWarp::MEM_BYTES);
+    let exp = execute_model(&mut model, &ws);
+    let mut mismatches = 0;
+    let mut reqs = 0;
+    for (r, e) in res.iter().zip(&exp) {
+        if let ItemResult::Warp { requests, outcome } = r {
+            reqs += requests;
+            mismatches += usize::from(*requests != e.requests || *outcome != e.outcome);
+        }
+    }
+    let mem = rtl.read_memory(RtlWarp::MEM_BYTES)?;
+    mismatches += usize::from(mem != model.bytes());
+    Ok(WarpBench {
+        pattern: name,
+        form,
+        insts,
+        lines_per_inst: exp.iter().map(|e| e.lines).sum::<usize>() as f64 / insts as f64,
+        requests_per_inst: reqs as f64 / insts as f64,
+        cycles_per_inst: cycles as f64 / insts as f64,
+        mismatches,
+    })
 }
 
 /// The warp rows of `redunit bench`'s table.

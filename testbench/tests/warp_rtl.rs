@@ -17,6 +17,19 @@ fn warp_unit_random_against_model() {
     eprintln!("{} instructions, {} unit requests, {} cycles: all as the model", r.insts, r.requests, r.cycles);
 }
 
+/// All 32 lanes of an integer add at one address reach the unit as plain requests, which its
+/// integer loop chains at one per cycle: an instruction takes its 32 lanes' cycles and no
+/// more (as masked sector requests, which take the line path, it took about 124).
+#[test]
+fn one_address_integer_lanes_run_one_per_cycle() {
+    for f in ["global.add.u32", "global.xor.b32", "global.add.u64"] {
+        let r = testbench::warp::bench_pattern("one_address", f.parse().unwrap(), 40).unwrap();
+        assert_eq!(r.mismatches, 0, "{f}");
+        assert_eq!(r.requests_per_inst, 32.0, "{f}");
+        assert!(r.cycles_per_inst < 33.0, "{f}: {} cycles per instruction", r.cycles_per_inst);
+    }
+}
+
 /// A warp trace of `insts`; shared forms are written as their global twins (a warp row is
 /// global: RED addresses global memory).
 fn trace(insts: &[WarpInst]) -> String {
