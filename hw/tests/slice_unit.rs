@@ -339,7 +339,12 @@ fn slice_unit_reset_writes_only_the_write_stage() {
 
 /// Requests per cycle over the responses of a stream sent back to back, rsp_ready high.
 fn throughput(reqs: &[Req]) -> f64 {
-    let mut h = Harness::new(65536);
+    throughput_with(&Config::default(), reqs)
+}
+
+/// [`throughput`] of the unit built with `cfg`.
+fn throughput_with(cfg: &Config, reqs: &[Req]) -> f64 {
+    let mut h = Harness::with_config(65536, cfg);
     let mut rng = Rng(1);
     h.run(reqs, &mut rng, 100, 100);
     let first = h.rsp_cycles[0];
@@ -349,6 +354,26 @@ fn throughput(reqs: &[Req]) -> f64 {
 
 fn form(name: &str) -> sim::Form {
     name.parse().unwrap()
+}
+
+/// `atom.cas` to one address, back to back (every other one's compare value matching): one
+/// per `dependent_issue_interval_with` cycles, in the shallow and the registered pipeline
+/// (whose CAS settles its line two stages after a store's, behind its own window).
+#[test]
+fn slice_unit_cas_chain_interval() {
+    for cfg in [Config::default(), Config::fastest_clock()] {
+        for w in [Width::B32, Width::B64] {
+            let a = Access::Cas(w);
+            let bits = 8 * w.bytes() as u32;
+            let reqs: Vec<Req> = (0..120u128)
+                .map(|i| Req { mask: 0, access: a, addr: 0x40, data: ((i / 2) << bits) | (i / 2 + 1) })
+                .collect();
+            let t = throughput_with(&cfg, &reqs);
+            let n = hw::slice_unit::dependent_issue_interval_with(a, &cfg) as f64;
+            eprintln!("{a} ({}): {t:.4} requests/cycle, documented 1 per {n}", cfg.tag());
+            assert!((t * n - 1.0).abs() < 0.02, "{a} ({cfg:?}): {t} requests/cycle, documented 1 per {n} cycles");
+        }
+    }
 }
 
 #[test]

@@ -114,7 +114,8 @@ pub fn shape(cfg: &Config) -> Shape {
 /// unit built with `cfg`: the FP window for the FP forms; for the integer forms 1 for a fast
 /// chain (add/and/or/xor in the registered pipeline: the integer ALU's `loop_1`), else the
 /// integer chain's (other integer accesses to the line wait [`Shape::win_int`]); the
-/// `ld`/`st` window for those.
+/// `atom.cas` window for `atom.cas` ([`Shape::win_cas`]: the registered pipeline settles its
+/// line two stages after a store's); the `ld`/`st` window for those.
 pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
     match access {
         sim::Access::Red(f) | sim::Access::Atom(f) => {
@@ -127,6 +128,7 @@ pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize
                 sh.win_chain + 1
             }
         }
+        sim::Access::Cas(_) => shape(cfg).win_cas + 1,
         _ => shape(cfg).win_mem + 1,
     }
 }
