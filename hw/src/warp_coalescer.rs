@@ -307,15 +307,15 @@ impl Logic for CoalescerPick {
         self.out_addr.next = self.la.val() & self.sector_mask.val();
         self.out_mask.next = self.o_mask.val();
         self.out_data.next = self.o_data.val();
+        // A leader alone (a misaligned one always is: `o_sel` above) goes as a plain request;
+        // a misaligned one keeps its whole operand, which the unit never reads.
         if self.o_sel.val() == self.leader.val() {
             self.out_addr.next = self.la.val();
             self.out_mask.next = self.zero8.val();
             self.out_data.next = self.ld.val() & self.bytes_mask.val();
-        }
-        if !self.la_ok.val() {
-            self.out_addr.next = self.la.val();
-            self.out_mask.next = self.zero8.val();
-            self.out_data.next = self.ld.val();
+            if !self.la_ok.val() {
+                self.out_data.next = self.ld.val();
+            }
         }
         self.sel.next = self.o_sel.val();
         self.unused.next = self.elogw.val().any();
