@@ -10,7 +10,7 @@
 // fast-equal keys form a chain in age order, each waiting for the next older one (`e_lp`,
 // the youngest at its push: `e_tl` marks each chain's youngest) while `e_fb` is set, which
 // the pick never takes and which is set while that one is valid.
-    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl, p_hw, p_hc;
+    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl, p_hw, p_hc, p_lc;
     (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_w_r, p_pc_r, p_pf_r, p_ph_we;
     (* keep *) wire p_last_fire, p_fr_any, p_ph_wh0;
     (* keep *) wire [15:0] p_ph_w0, p_iwr;
@@ -18,14 +18,14 @@
     (* keep *) wire [16*`DEPTH-1:0] p_cnt, p_wt;
     (* keep *) wire [28*`DEPTH-1:0] p_line;
     (* keep *) wire [4*`DEPTH-1:0] p_words;
-    (* keep *) wire [9*`DEPTH-1:0] p_key;
+    (* keep *) wire [`KB*`DEPTH-1:0] p_key;
 
     // The slot pushed in the cycle before (its first cycle now).
     reg [`DEPTH-1:0] g_we = 0;
     always @(posedge clock) g_we <= (!reset && push_fire) ? p_fr : 0;
 
     // A's and B's window as the order check takes it.
-    wire [4:0] eff = fast_b ? 5'd0 : chain_b ? `CHAIN_WAIT : wa;
+    wire [4:0] eff = fast_b ? 5'd0 : chain_b ? cwait(ka) : wa;
     wire [`DEPTH-1:0] held = p_valid | p_last_fs;
     wire [`DEPTH-1:0] wt0;
     genvar g;
@@ -34,15 +34,15 @@
     end endgenerate
     // The count as it stands: the window of the issue an entry applied in the last cycle
     // (the issued entry's, `p_iwr`, or the chain's) joins the register a cycle late.
-    wire [15:0] chain_wt = (16'd1 << (`CHAIN_WAIT - 1)) - 16'd1;
     wire [16*`DEPTH-1:0] cnt;
     generate for (g = 0; g < `DEPTH; g = g + 1) begin : ce
+        wire [15:0] chain_wt = (16'd1 << (cwait(p_key[`KB*g +: `KB]) - 1)) - 16'd1;
         assign cnt[16*g +: 16] = p_cnt[16*g +: 16] | (((p_hw[g] ? p_iwr : 16'd0) | (p_hc[g] ? chain_wt : 16'd0)) >> 1);
     end endgenerate
 
     // Valid ordered entries i, j to one line with fast-equal keys (a chain).
-`define CHAIN2(i, j) (p_valid[i] && p_valid[j] && p_ordered[i] && p_ordered[j] && p_key[9*(i) + 8] && p_key[9*(i) + 7] \
-        && p_key[9*(i) +: 9] == p_key[9*(j) +: 9] && p_line[28*(i) +: 28] == p_line[28*(j) +: 28])
+`define CHAIN2(i, j) (p_valid[i] && p_valid[j] && p_ordered[i] && p_ordered[j] && p_key[`KB*(i) + `KCH] && p_key[`KB*(i) + `KFA] \
+        && p_key[`KB*(i) +: `KB] == p_key[`KB*(j) +: `KB] && p_line[28*(i) +: 28] == p_line[28*(j) +: 28])
 
     integer i, j, l, k;
     reg younger;
@@ -52,9 +52,11 @@
         if (reset) assert(occ == 0 && sa == 0 && sb == 0 && p_valid == 0 && p_elig == 0 && p_last_fs == 0 && !p_last_fire && g_we == 0); // @inv_reset
         assert(sa != 3 && sb != 3 && (sb == 0 || (sa != 0 && oa)) && (sa == 0 || wa <= `WMAX)); // @inv_mark
         assert(sa != 2 || since_a != 0); // @inv_mark
-        assert(!oa || !ka[8] || wa >= `CHAIN_WAIT); // @inv_mark
+        assert(!oa || !ka[`KCH] || wa >= cwait(ka)); // @inv_mark
         assert(!fast_b || chain_b); // @inv_mark
-        assert(sb == 0 || !fast_b || (ka[8] && ka[7])); // @inv_mark
+        // Each slot's long-chain bit is its key's (both loaded by the push into the slot).
+        for (i = 0; i < `DEPTH; i = i + 1) assert(p_lc[i] == p_key[`KB*i + `KLO]); // @inv_dep
+        assert(sb == 0 || !fast_b || (ka[`KCH] && ka[`KFA])); // @inv_mark
         n_valid = 0; n_a = 0; n_b = 0; n_lf = 0; n_fr = 0;
         for (i = 0; i < `DEPTH; i = i + 1) begin
             n_valid = n_valid + p_valid[i];
@@ -69,7 +71,7 @@
             assert((p_lp[`DEPTH*i +: `DEPTH] & (p_lp[`DEPTH*i +: `DEPTH] - 1)) == 0); // @inv_dep
             if (p_valid[i] && (p_lp[`DEPTH*i +: `DEPTH] & p_valid) != 0) assert(p_fb[i]); // @inv_dep
             // A fast key's words are its key's (the push contract).
-            if (p_valid[i] && p_ordered[i] && p_key[9*i + 8] && p_key[9*i + 7]) assert(p_words[4*i +: 4] == key_words(p_key[9*i +: 9])); // @inv_dep
+            if (p_valid[i] && p_ordered[i] && p_key[`KB*i + `KCH] && p_key[`KB*i + `KFA]) assert(p_words[4*i +: 4] == key_words(p_key[`KB*i +: `KB])); // @inv_dep
             if (p_valid[i]) begin
                 // Dependences: on held slots only; the windows of 2 or more among them
                 // (the chain producers' left out when the chain's window is 1); an unordered
@@ -77,7 +79,7 @@
                 assert((p_dep[`DEPTH*i +: `DEPTH] & ~(held & p_ordered)) == 0); // @inv_dep
                 // The last fast predecessor: held (valid, or picked in the last cycle), ordered.
                 assert((p_lp[`DEPTH*i +: `DEPTH] & ~(held & p_ordered)) == 0); // @inv_dep
-                if (p_ordered[i]) assert(p_dw[`DEPTH*i +: `DEPTH] == (p_dep[`DEPTH*i +: `DEPTH] & wt0 & (`CHAIN_WAIT >= 2 ? {`DEPTH{1'b1}} : ~p_ch[`DEPTH*i +: `DEPTH]))); // @inv_dep
+                if (p_ordered[i]) assert(p_dw[`DEPTH*i +: `DEPTH] == (p_dep[`DEPTH*i +: `DEPTH] & wt0 & (cwait(p_key[`KB*i +: `KB]) >= 2 ? {`DEPTH{1'b1}} : ~p_ch[`DEPTH*i +: `DEPTH]))); // @inv_dep
                 else assert(p_dw[`DEPTH*i +: `DEPTH] == 0 && cnt[16*i +: 16] == 0 && !p_hzc[i] && !p_hw[i] && !p_hc[i] && (g_we[i] || p_dep[`DEPTH*i +: `DEPTH] == 0) && p_lp[`DEPTH*i +: `DEPTH] == 0); // @inv_dep
                 assert(p_ph_we[i] == (g_we[i] && p_ordered[i])); // @inv_dep
                 // A pushed entry applied no issue in the last cycle.
@@ -88,20 +90,22 @@
                 assert(p_m_r[i] == (p_line[28*i +: 28] == push_line)); // @inv_match
                 // So are the pushed words' and key's (chain-equal: all bits but the fast one).
                 assert(p_w_r[i] == ((p_words[4*i +: 4] & push_words) != 0)); // @inv_match
-                assert(p_pc_r[i] == (push_key[8] && (p_key[9*i +: 9] & 9'h17f) == (push_key & 9'h17f))); // @inv_match
-                assert(p_pf_r[i] == (push_key[8] && push_key[7] && p_key[9*i +: 9] == push_key)); // @inv_match
+                assert(p_pc_r[i] == (push_key[`KCH] && (p_key[`KB*i +: `KB] & `KMASK) == (push_key & `KMASK))); // @inv_match
+                assert(p_pf_r[i] == (push_key[`KCH] && push_key[`KFA] && p_key[`KB*i +: `KB] == push_key)); // @inv_match
                 // A chainable entry's window is at least the chain's.
-                if (`CHAIN_WAIT >= 2 && p_ordered[i] && p_key[9*i + 8]) assert(wt0[i]); // @inv_dep
+                if (cwait(p_key[`KB*i +: `KB]) >= 2 && p_ordered[i] && p_key[`KB*i + `KCH]) assert(wt0[i]); // @inv_dep
             end
             if (held[i] && p_pay0[i]) begin
                 // A: with the line, flag, words, key and window it was pushed with.
-                assert(sa == 1 && p_line[28*i +: 28] == la && p_ordered[i] == oa && p_words[4*i +: 4] == wda && p_key[9*i +: 9] == ka); // @inv_mark
+                assert(sa == 1 && p_line[28*i +: 28] == la && p_ordered[i] == oa && p_words[4*i +: 4] == wda && p_key[`KB*i +: `KB] == ka); // @inv_mark
                 for (k = 0; k < 16; k = k + 1) if (oa && k + 1 < wa) assert(p_wt[16*i + k]); // @inv_mark
             end
             // B: not A, ordered, to A's line, with A's key when fast-equal.
-            if (held[i] && p_pay1[i]) assert(sb == 1 && !p_pay0[i] && p_ordered[i] && p_line[28*i +: 28] == la && (!fast_b || p_key[9*i +: 9] == ka)); // @inv_mark
+            if (held[i] && p_pay1[i]) assert(sb == 1 && !p_pay0[i] && p_ordered[i] && p_line[28*i +: 28] == la && (!fast_b || p_key[`KB*i +: `KB] == ka)); // @inv_mark
+            // (A chain-equal B's key: A's but perhaps the fast bit, so their chain windows agree.)
+            if (held[i] && p_pay1[i] && chain_b) assert((p_key[`KB*i +: `KB] & `KMASK) == (ka & `KMASK)); // @inv_mark
             // A chain's youngest entry, and only it, is marked.
-            if (p_valid[i] && p_ordered[i] && p_key[9*i + 8] && p_key[9*i + 7]) begin
+            if (p_valid[i] && p_ordered[i] && p_key[`KB*i + `KCH] && p_key[`KB*i + `KFA]) begin
                 younger = 0;
                 for (l = 0; l < `DEPTH; l = l + 1) if (`CHAIN2(i, l) && p_older[`DEPTH*i + l]) younger = 1;
                 assert(p_tl[i] == !younger); // @inv_dep
@@ -109,11 +113,11 @@
             for (j = 0; j < `DEPTH; j = j + 1) begin
                 if (p_valid[i] && p_valid[j] && i != j) assert(p_older[`DEPTH*i + j] != p_older[`DEPTH*j + i]); // @inv_age
                 // A chain producer among the dependences is chainable.
-                if (p_valid[i] && p_dep[`DEPTH*i + j] && p_ch[`DEPTH*i + j]) assert(p_key[9*j + 8]); // @inv_dep
+                if (p_valid[i] && p_dep[`DEPTH*i + j] && p_ch[`DEPTH*i + j]) assert(p_key[`KB*j + `KCH]); // @inv_dep
                 // The last fast predecessor is older, to the line, with the key; while it is
                 // valid no entry of the chain lies between them, and every older entry of the
                 // chain leaves it valid.
-                if (p_valid[i] && p_lp[`DEPTH*i + j]) assert(p_older[`DEPTH*j + i] && p_key[9*i + 8] && p_key[9*i + 7] && p_key[9*i +: 9] == p_key[9*j +: 9] && p_line[28*i +: 28] == p_line[28*j +: 28]); // @inv_dep
+                if (p_valid[i] && p_lp[`DEPTH*i + j]) assert(p_older[`DEPTH*j + i] && p_key[`KB*i + `KCH] && p_key[`KB*i + `KFA] && p_key[`KB*i +: `KB] == p_key[`KB*j +: `KB] && p_line[28*i +: 28] == p_line[28*j +: 28]); // @inv_dep
                 if (p_valid[i] && p_lp[`DEPTH*i + j] && p_valid[j])
                     for (l = 0; l < `DEPTH; l = l + 1) if (`CHAIN2(i, l) && p_older[`DEPTH*j + l] && p_older[`DEPTH*l + i]) assert(0); // @inv_dep
                 if (`CHAIN2(i, j) && p_older[`DEPTH*j + i]) assert((p_lp[`DEPTH*i +: `DEPTH] & p_valid) != 0); // @inv_dep

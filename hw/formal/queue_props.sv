@@ -1,8 +1,8 @@
 // Formal harness of the ordering queue (hw::ordering_queue::OrderingQueue, module `top`).
 // Parameters (defines): DEPTH (slots), WMAX (largest push_wait), LBITS (line bits used),
 // REGISTERED (the registered push, whose chain keys shorten a dependent's window to
-// CHAIN_WAIT, default 1, and whose fast-equal keys let it issue in any cycle after its
-// producer's),
+// CHAIN_WAIT, default 1, or CHAIN_WAIT_LONG for a key with the long bit, and whose
+// fast-equal keys let it issue in any cycle after its producer's),
 // LIVE_BOUND (cycles within which a pushed entry issues while issue_enable stays high).
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
 // solver), bit 1 one later ordered entry B to A's line and one of its words. Every entry could be A or B, so a
@@ -19,6 +19,13 @@
 // Each property's assertions carry its name as `@name` on the assertion's line. INV adds the
 // invariants the k-induction needs (queue_inv.svh, or queue_inv_reg.svh with REGISTERED),
 // over the queue's registers read through probes the test connects.
+// The chain key: KB bits, chainable KB - 1, fast KB - 2, long KB - 3 (hw::ordering_queue).
+`ifndef KB
+`define KB 12
+`endif
+`define KCH (`KB - 1)
+`define KFA (`KB - 2)
+`define KLO (`KB - 3)
 module harness(
     input clock,
     input push_valid,
@@ -26,7 +33,7 @@ module harness(
     input keep,
     input push_ordered,
     input [4:0] push_wait,
-    input [8:0] key_nx,
+    input [`KB-1:0] key_nx,
     input [3:0] words_nx,
     input issue_enable,
     input pick_a,
@@ -42,7 +49,7 @@ module harness(
     // queue compares lines only for equality).
     wire [27:0] nx = {{(28 - `LBITS){1'b0}}, line_nx[`LBITS-1:0]};
     reg [27:0] push_line = 0;
-    reg [8:0] push_key = 0;
+    reg [`KB-1:0] push_key = 0;
     reg [3:0] push_words = 0;
     always @(posedge clock) if (!keep) begin
         push_line <= nx;
@@ -62,7 +69,7 @@ module harness(
     reg [1:0] sa = 0, sb = 0;
     reg [27:0] la = 0;
     reg [4:0] wa = 0;
-    reg [8:0] ka = 0;
+    reg [`KB-1:0] ka = 0;
     reg [3:0] wda = 0;
     reg oa = 0;
     reg [7:0] since_a = 0, age_a = 0;
@@ -90,17 +97,24 @@ module harness(
 `ifndef CHAIN_WAIT
 `define CHAIN_WAIT 5'd1
 `endif
-// Keys: bit 8 chainable, bit 7 fast. Chain-equal: chainable, equal but for the fast bit;
-// fast-equal: chainable and fast, equal in all bits.
+`ifndef CHAIN_WAIT_LONG
+`define CHAIN_WAIT_LONG `CHAIN_WAIT
+`endif
+// Chain-equal keys: chainable, equal but for the fast bit; fast-equal: chainable and fast,
+// equal in all bits. A key's chain window: the long one with the long bit.
+`define KMASK (~(32'd1 << `KFA))
+function [4:0] cwait(input [`KB-1:0] key);
+    cwait = key[`KLO] ? `CHAIN_WAIT_LONG : `CHAIN_WAIT;
+endfunction
 `ifdef REGISTERED
-    wire key_eq = push_key[8] && {push_key[8], push_key[6:0]} == {ka[8], ka[6:0]};
-    wire key_fast = push_key[8] && push_key[7] && push_key == ka;
+    wire key_eq = push_key[`KCH] && (push_key & `KMASK) == (ka & `KMASK);
+    wire key_fast = push_key[`KCH] && push_key[`KFA] && push_key == ka;
 `else
     wire key_eq = 1'b0;
     wire key_fast = 1'b0;
 `endif
 // The words of a fast key (one word, or two aligned words).
-function [3:0] key_words(input [8:0] key);
+function [3:0] key_words(input [`KB-1:0] key);
     key_words = key[2] ? (4'b0011 << {key[1], 1'b0}) : (4'b0001 << key[1:0]);
 endfunction
 `ifdef MUT_DROP_PUSH
@@ -133,8 +147,8 @@ endfunction
         // The chain contract: a chainable entry's own window is at least the chain's, and
         // fast keys name the words they touch (entries to one line with fast-equal keys touch
         // the same words).
-        assume(!push_key[8] || push_wait >= `CHAIN_WAIT);
-        assume(!(push_key[8] && push_key[7]) || push_words == key_words(push_key));
+        assume(!push_key[`KCH] || push_wait >= cwait(push_key));
+        assume(!(push_key[`KCH] && push_key[`KFA]) || push_words == key_words(push_key));
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.
@@ -152,7 +166,7 @@ endfunction
             // order: B (ordered, same line, pushed after A) issues after A, and more than A's
             // window later (more than CHAIN_WAIT cycles when B chains behind A: chain-equal
             // keys; a cycle or more when the keys are fast-equal).
-            assert(!iss_b || (sa == 2 && since_a > (fast_ok ? 5'd0 : chain_b ? `CHAIN_WAIT : wa))); // @order
+            assert(!iss_b || (sa == 2 && since_a > (fast_ok ? 5'd0 : chain_b ? cwait(ka) : wa))); // @order
             // no_loss: A issues within LIVE_BOUND cycles of its push while issue_enable is high.
 `ifndef SKIP_LIVE
             assert(!(sa == 1 && en_all && age_a >= `LIVE_BOUND)); // @no_loss

@@ -82,8 +82,8 @@ pub const ASYNC_FLIP_LATENCY: usize = unit_latency(&ASYNC_UNIT_CONFIG) + 2;
 pub const ASYNC_FLIP_AFTER_RESPONSE: usize = 2;
 /// The unit's configuration inside (the unit's default).
 pub const ASYNC_UNIT_CONFIG: Config = Config::unit_default();
-/// The longest interval between dependent requests to one line of the unit inside: an FP
-/// op's (its FP window, `alu_latency + 2`, and one).
+/// The longest interval between dependent requests to one line of the unit inside: behind
+/// an FP op it does not chain with (the FP window, `alu_latency + 2`, and one).
 pub const ASYNC_UNIT_MAX_INTERVAL: usize = ASYNC_UNIT_CONFIG.alu_latency() + 3;
 /// The most cycles from a `red.async`'s acceptance to its complete-tx while `rsp_ready` is
 /// high (module doc): the flip latency plus, for each older request in the table, the unit's

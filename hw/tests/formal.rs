@@ -79,6 +79,7 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
             ("fb", "ent.e_fb"),
             ("hw", "ent.e_hw"),
             ("hc", "ent.e_hc"),
+            ("lc", "ent.e_lc"),
         ] {
             c = c.probe(&format!("p_{w}[{i}]"), &format!("{s}${i}$q"));
         }
@@ -136,8 +137,8 @@ fn queue_proof() {
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
 }
 
-/// The default unit's queue (registered push, windows 0..=16, chain window 2; lines over 4
-/// values), proven by k-induction: `issue_valid`, `capacity`, `push_ready`, `once`, `order`
+/// The default unit's queue (registered push, windows 0..=16, chain windows 1 and 13 (long);
+/// lines over 4 values), proven by k-induction: `issue_valid`, `capacity`, `push_ready`, `once`, `order`
 /// (not `no_loss`).
 #[test]
 #[ignore = "k-induction of the registered queue, minutes: scripts/formal.sh"]
@@ -155,7 +156,11 @@ fn queue_registered_proof() {
 fn queue_registered() -> (String, Vec<String>) {
     let sh = hw::slice_unit::shape(&hw::Config::unit_default());
     let w = sh.win_fp.max(1);
-    let v = hw::verilog::verilog(&mut OrderingQueue::with_registered_push(w, true).with_chain_wait(sh.win_chain));
+    let v = hw::verilog::verilog(
+        &mut OrderingQueue::with_registered_push(w, true)
+            .with_chain_wait(sh.win_chain)
+            .with_long_chain_wait(sh.win_fp_chain),
+    );
     let defs = [
         "DEPTH=8".to_string(),
         format!("WMAX={w}"),
@@ -163,6 +168,8 @@ fn queue_registered() -> (String, Vec<String>) {
         "LIVE_BOUND=200".into(),
         "REGISTERED".into(),
         format!("CHAIN_WAIT={}", sh.win_chain),
+        format!("CHAIN_WAIT_LONG={}", sh.win_fp_chain),
+        format!("KB={}", hw::ordering_queue::QUEUE_KEY_BITS),
     ];
     (v, defs.to_vec())
 }

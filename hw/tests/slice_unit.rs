@@ -525,3 +525,78 @@ fn slice_unit_mixed_integer_chains_against_golden() {
         assert!(h.cov_seen >> bit & 1 == 1, "coverage point {name} never hit");
     }
 }
+
+/// Dependent FP ops to one address in the default unit, back to back: one per
+/// `dependent_issue_interval_with` cycles (the FP loop: `L`), for each FP unit's forms.
+#[test]
+fn slice_unit_fp_chain_interval() {
+    let cfg = Config::unit_default();
+    let l = cfg.alu_latency() as f64;
+    for (name, red, addr, data) in [
+        ("global.add.f32", true, 0x40, 0x3f80_0000u128),
+        ("global.add.f64", false, 0x48, 0x3ff0_0000_0000_0000),
+        ("global.add.noftz.f16", true, 0x42, 0x3c00),
+        ("global.add.noftz.bf16x2", false, 0x44, 0x3f80_3f80),
+        ("global.v2.f16.max.noftz", true, 0x4c, 0x3c00_3c01),
+        ("global.v4.f32.add", true, 0x50, 0x3f80_0000_3f80_0000_3f80_0000_3f80_0000),
+    ] {
+        let f = form(name);
+        let a = if red { Access::Red(f) } else { Access::Atom(f) };
+        let reqs: Vec<Req> = (0..60).map(|_| Req { mask: 0, access: a, addr, data }).collect();
+        let t = throughput_with(&cfg, &reqs);
+        let n = hw::slice_unit::dependent_issue_interval_with(a, &cfg) as f64;
+        eprintln!("{a}: {t:.4} requests/cycle, documented 1 per {n}");
+        assert_eq!(n, l, "{a}: the FP loop's interval is the ALU's latency");
+        assert!((t * n - 1.0).abs() < 0.03, "{a}: {t} requests/cycle, documented 1 per {n} cycles");
+    }
+}
+
+/// FP forms of every FP unit on a few bytes of two lines, `red` and `atom`, with stalls on
+/// both sides: chains through the lanes' loop (`L` behind), through the result registers
+/// (`L + 1`, `L + 2`), and forms of other units on the same bytes (the line). Every response
+/// and the final memory against the golden model; both FP loop coverage points hit. (A unit
+/// whose chained op reads the line instead of the loop returns stale old values here.)
+#[test]
+fn slice_unit_mixed_fp_chains_against_golden() {
+    let s = seed("slice_unit_mixed_fp_chains_against_golden");
+    let mut rng = Rng(s);
+    let mut h = Harness::with_config(256, &Config::unit_default());
+    // (form, addresses it may take)
+    let forms: [(&str, &[u32]); 10] = [
+        ("add.f32", &[0x40, 0x44]),
+        ("add.f32", &[0x40]),
+        ("add.f64", &[0x48, 0x80]),
+        ("add.noftz.f16", &[0x40, 0x42]),
+        ("add.noftz.bf16x2", &[0x40, 0x44]),
+        ("add.noftz.f16x2", &[0x44]),
+        ("v2.f16.max.noftz", &[0x40, 0x4c]),
+        ("v2.bf16.min.noftz", &[0x4c]),
+        ("v2.f32.add", &[0x48, 0x80]),
+        ("v4.f32.add", &[0x40, 0x80]),
+    ];
+    let mut reqs = Vec::new();
+    for _ in 0..600 {
+        // Runs of one form and address, so that chains form, among single requests.
+        let (name, addrs) = forms[rng.below(forms.len())];
+        let space = if !name.starts_with('v') && rng.below(4) == 0 { "shared" } else { "global" };
+        let f = form(&format!("{space}.{name}"));
+        let addr = addrs[rng.below(addrs.len())];
+        for _ in 0..1 + rng.below(6) {
+            let access = if rng.below(3) == 0 { Access::Atom(f) } else { Access::Red(f) };
+            // Small values of both signs, some large or special: sums round, cancel and overflow.
+            let data = match rng.below(4) {
+                0 => 0x3f80_3c00_3f80_3c00_3ff0_0000_0000_0000u128 ^ (rng.below(4) as u128) << 31,
+                1 => rng.next() as u128 | (rng.next() as u128) << 64,
+                _ => 0x4000_4000_4000_4000_4000_4000_4000_4000u128 | (rng.below(256) as u128) * 0x0001_0001_0001_0001,
+            };
+            reqs.push(Req { mask: 0, access, addr, data });
+        }
+    }
+    h.run(&reqs, &mut rng, 85, 90);
+    h.check_memory();
+    for (name, bit) in
+        [("fp_chain_loop", hw::slice_unit::COV_FP_LOOP), ("fp_chain_reg", hw::slice_unit::COV_FP_LOOP_REG)]
+    {
+        assert!(h.cov_seen >> bit & 1 == 1, "coverage point {name} never hit");
+    }
+}

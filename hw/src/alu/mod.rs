@@ -158,6 +158,12 @@ pub struct ReductionAlu {
     /// Otherwise unused.
     pub pre_valid: Signal<In, Bit>,
     pub pre_form: Signal<In, Bits<CODE_WIDTH>>,
+    /// The FP loop: the operation entering now takes each FP lane's own result (that of the
+    /// operation that entered [`Config::alu_latency`] cycles ago, in the same unit) as its
+    /// old value in place of `in_old`, lane by lane: a chained op to the same bytes, whose
+    /// producer's result is on the lanes in the cycle the consumer enters. The integer ALU
+    /// ignores it. 0 when unused.
+    pub loop_a: Signal<In, Bit>,
     /// The result of the operation that entered [`Config::alu_latency`] cycles ago.
     pub out_valid: Signal<Out, Bit>,
     pub out_form: Signal<Out, Bits<CODE_WIDTH>>,
@@ -199,6 +205,11 @@ pub struct ReductionAlu {
     no_int: Constant<Bit>,
     old_mm: Signal<Local, Bits<128>>,
     old_wide: Signal<Local, Bits<128>>,
+    /// Each unit's old value after the FP loop's select (`loop_a`).
+    old16: Signal<Local, Bits<128>>,
+    old_mm16: Signal<Local, Bits<128>>,
+    old_f32: Signal<Local, Bits<128>>,
+    old_f64: Signal<Local, Bits<128>>,
     // Lane gathering (lanes 0-3 / 4-7 of the 16-bit units, 0-1 / 2-3 of the f32 adders).
     lane_mm: Signal<Local, Bits<16>>,
     lane_add16: Signal<Local, Bits<16>>,
@@ -276,6 +287,7 @@ impl ReductionAlu {
             in_old_wide: Default::default(),
             pre_valid: Default::default(),
             pre_form: Default::default(),
+            loop_a: Default::default(),
             out_valid: Default::default(),
             out_form: Default::default(),
             out_data: Default::default(),
@@ -302,6 +314,10 @@ impl ReductionAlu {
             no_int: Constant::new(false),
             old_mm: Default::default(),
             old_wide: Default::default(),
+            old16: Default::default(),
+            old_mm16: Default::default(),
+            old_f32: Default::default(),
+            old_f64: Default::default(),
             lane_mm: Default::default(),
             lane_add16: Default::default(),
             lane_f32: Default::default(),
@@ -349,6 +365,23 @@ impl Logic for ReductionAlu {
             self.old_wide.next = self.in_old_wide.val();
         }
 
+        // The FP loop: each unit's lanes take their own results (the delay lines' ends, every
+        // lane at the ALU's latency; registers) in place of the old value.
+        self.old16.next = self.in_old.val();
+        self.old_mm16.next = self.old_mm.val();
+        self.old_f32.next = self.old_wide.val();
+        self.old_f64.next = self.old_wide.val();
+        if self.loop_a.val() {
+            self.old16.next =
+                (bit_cast::<128, 64>(self.dly_add16_hi.q.val()) << 64) | bit_cast::<128, 64>(self.dly_add16_lo.q.val());
+            self.old_mm16.next =
+                (bit_cast::<128, 64>(self.dly_mm_hi.q.val()) << 64) | bit_cast::<128, 64>(self.dly_mm_lo.q.val());
+            self.old_f32.next =
+                (bit_cast::<128, 64>(self.dly_f32_hi.q.val()) << 64) | bit_cast::<128, 64>(self.dly_f32_lo.q.val());
+            self.old_f64.next =
+                (bit_cast::<128, 64>(self.dly_f64_hi.q.val()) << 64) | bit_cast::<128, 64>(self.dly_f64_lo.q.val());
+        }
+
         // The result select and the operand isolation (`hold`: only the unit that executes
         // the form loads its operands), decoded now or a cycle early.
         self.control.in_valid.next = self.in_valid.val();
@@ -371,12 +404,12 @@ impl Logic for ReductionAlu {
         }
         for i in 0..8 {
             self.add16[i].clock.next = self.clock.val();
-            self.add16[i].a.next = self.in_old.val().get_bits::<16>(16 * i);
+            self.add16[i].a.next = self.old16.val().get_bits::<16>(16 * i);
             self.add16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.add16[i].bf16.next = self.in_bf16.val();
             self.add16[i].hold.next = self.control.hold_add16.val();
             self.minmax16[i].clock.next = self.clock.val();
-            self.minmax16[i].a.next = self.old_mm.val().get_bits::<16>(16 * i);
+            self.minmax16[i].a.next = self.old_mm16.val().get_bits::<16>(16 * i);
             self.minmax16[i].b.next = self.in_b.val().get_bits::<16>(16 * i);
             self.minmax16[i].bf16.next = self.in_bf16.val();
             self.minmax16[i].max.next = self.in_op.val() == self.op_max.val();
@@ -384,7 +417,7 @@ impl Logic for ReductionAlu {
         }
         for i in 0..4 {
             self.add_f32[i].clock.next = self.clock.val();
-            self.add_f32[i].a.next = self.old_wide.val().get_bits::<32>(32 * i);
+            self.add_f32[i].a.next = self.old_f32.val().get_bits::<32>(32 * i);
             self.add_f32[i].b.next = self.in_b.val().get_bits::<32>(32 * i);
             // Global f32 flushes subnormal inputs and results.
             self.add_f32[i].ftz.next = !self.in_shared.val();
@@ -392,13 +425,13 @@ impl Logic for ReductionAlu {
             self.add_f32[i].hold.next = self.control.hold_f32.val();
         }
         self.add_f64.clock.next = self.clock.val();
-        self.add_f64.a.next = self.old_wide.val().get_bits::<64>(0);
+        self.add_f64.a.next = self.old_f64.val().get_bits::<64>(0);
         self.add_f64.b.next = self.in_b.val().get_bits::<64>(0);
         self.add_f64.ftz.next = false;
         self.add_f64.nan_quiet.next = self.in_shared.val();
         self.add_f64.hold.next = self.control.hold_f64.val();
         self.add_f64_hi.clock.next = self.clock.val();
-        self.add_f64_hi.a.next = self.old_wide.val().get_bits::<64>(64);
+        self.add_f64_hi.a.next = self.old_f64.val().get_bits::<64>(64);
         self.add_f64_hi.b.next = self.in_b.val().get_bits::<64>(64);
         self.add_f64_hi.ftz.next = false;
         self.add_f64_hi.nan_quiet.next = self.in_shared.val();

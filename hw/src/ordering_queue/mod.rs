@@ -85,7 +85,8 @@
 //! operation takes; 0 when it takes none). At the push the key is compared with every slot's
 //! (`e_ch`, all bits but the fast one); when an entry's dependence with an equal key issues,
 //! the entry waits the chain's window after it ([`OrderingQueue::with_chain_wait`], 1 by
-//! default) instead of that entry's own: the unit forwards the producer's result into the
+//! default; [`OrderingQueue::with_long_chain_wait`] when the key has the long bit, the
+//! chains of a longer loop, `e_lc`) instead of that entry's own: the unit forwards the producer's result into the
 //! consumer's operand inside the ALU's loop, so the consumer does not need the merged line.
 //! A dependence with another key (other bytes, another loop, a line-path access) gives its
 //! full window, and the count keeps the largest. An entry pushed after its producer issued
@@ -156,8 +157,12 @@ pub const QUEUE_HAZARD_CYCLES: usize = 2;
 pub const QUEUE_WAIT_MAX: usize = 16;
 /// Width of `push_wait`.
 pub const QUEUE_WAIT_BITS: usize = 5;
-/// Width of `push_key` (the top bit: the entry may chain; the next: its chain is fast).
-pub const QUEUE_KEY_BITS: usize = 9;
+/// Width of `push_key` (the top bit: the entry may chain; the next: its chain is fast; the
+/// next, [`QUEUE_KEY_LONG`]: its chain waits the long window).
+pub const QUEUE_KEY_BITS: usize = 12;
+/// The bit of `push_key` that gives the entry's chains the long window
+/// ([`OrderingQueue::with_long_chain_wait`]).
+pub const QUEUE_KEY_LONG: usize = QUEUE_KEY_BITS - 3;
 const _: () = assert!(QUEUE_DEPTH >= 2 && QUEUE_DEPTH <= 16, "slot vectors shift by a 4-bit constant");
 
 #[derive(LogicBlock)]
@@ -191,10 +196,12 @@ pub struct OrderingQueue {
     pub push_wait: Signal<In, Bits<QUEUE_WAIT_BITS>>,
     pub push_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
     /// Registered push only: the entry's *chain key* (bit [`QUEUE_KEY_BITS`] - 1 set: the
-    /// entry may chain; bit [`QUEUE_KEY_BITS`] - 2 set: its chain is fast; the rest name the
-    /// bytes and the loop it takes). An entry that waits on an older entry to its line with an
+    /// entry may chain; bit [`QUEUE_KEY_BITS`] - 2 set: its chain is fast; bit
+    /// [`QUEUE_KEY_LONG`] set: its chain's window is the long one; the rest name the bytes
+    /// and the loop it takes). An entry that waits on an older entry to its line with an
     /// equal chainable key (the fast bit not compared) waits only the chain's window after
-    /// that one's issue, not that one's window: the consumer takes its operand from the
+    /// that one's issue (the long window when the key has the long bit), not that one's
+    /// window: the consumer takes its operand from the
     /// producer's result in the ALU's loop, not from the line. With both keys fast and equal
     /// in all bits it waits for no window: it may issue in any cycle after that one's (see
     /// *Fast chains*). 0: never chains. A chainable entry's own window (`push_wait`) must be
@@ -240,6 +247,8 @@ pub struct OrderingQueue {
     history: history::History,
     pick: select::IssueSelect,
     ent: wait_state::EntryWait,
+    /// [`QUEUE_KEY_LONG`] as a bit index.
+    key_long: Constant<Bits<4>>,
 }
 
 impl Default for OrderingQueue {
@@ -304,6 +313,7 @@ impl OrderingQueue {
             history: history::History::new(registered, places),
             pick: select::IssueSelect::new(registered),
             ent: wait_state::EntryWait::new(registered),
+            key_long: crate::k::<4>(QUEUE_KEY_LONG as u128),
         }
     }
 
@@ -315,6 +325,17 @@ impl OrderingQueue {
             "OrderingQueue: chain wait {wait} is not in 1..={QUEUE_WAIT_MAX}"
         );
         self.ent.set_chain_wait(wait);
+        self
+    }
+
+    /// The window of a chain dependent whose key has the [`QUEUE_KEY_LONG`] bit
+    /// (1..=`max_wait`; 1 when not set): the chains of a slower loop.
+    pub fn with_long_chain_wait(mut self, wait: usize) -> Self {
+        assert!(
+            (1..=QUEUE_WAIT_MAX).contains(&wait),
+            "OrderingQueue: long chain wait {wait} is not in 1..={QUEUE_WAIT_MAX}"
+        );
+        self.ent.set_long_chain_wait(wait);
         self
     }
 }
@@ -441,6 +462,7 @@ impl Logic for OrderingQueue {
         self.ent.ld.next = self.alloc.ld.val();
         self.ent.we.next = self.alloc.we_nr.val();
         self.ent.push_ordered.next = self.push_ordered.val();
+        self.ent.push_long.next = self.push_key.val().get_bit(self.key_long.val().index());
         self.ent.n_dep.next = self.push.n_dep.val();
         self.ent.n_blk.next = self.push.n_blk.val();
         self.ent.n_hz1.next = self.push.n_hz1.val();

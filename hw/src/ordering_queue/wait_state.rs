@@ -58,6 +58,8 @@ pub(super) struct EntryWait {
     pub we: Signal<In, Bits<QUEUE_DEPTH>>,
     pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub push_ordered: Signal<In, Bit>,
+    /// The pushed key's long bit: the entry's chains wait the long chain window.
+    pub push_long: Signal<In, Bit>,
     pub n_dep: Signal<In, Bits<QUEUE_DEPTH>>,
     pub n_blk: Signal<In, Bit>,
     pub n_hz1: Signal<In, Bit>,
@@ -98,6 +100,9 @@ pub(super) struct EntryWait {
     /// among its dependences, its chain producers, whose issue blocks it for the chain's
     /// window, not their own.
     e_ch: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
+    /// Registered push: the entry's key has the long bit (its chain producers' issue blocks
+    /// it for the long chain window).
+    e_lc: [DFF<Bit>; QUEUE_DEPTH],
     /// Registered push: the entry's last fast predecessor (set at the push: the youngest of
     /// its dependences with a fast-equal key, which are left out of `e_dep`; cleared a cycle
     /// after its pick), and whether the entry may still wait for it (`e_fb`, set at the push:
@@ -145,9 +150,14 @@ pub(super) struct EntryWait {
     vb_f: Signal<Local, Bit>,
     k_c0: Signal<Local, Bit>,
     vb: Signal<Local, Bit>,
-    /// A chain dependent's window less one (thermometer), and whether it is 2 or more.
+    /// A chain dependent's window less one (thermometer), and whether it is 2 or more; the
+    /// same for an entry whose key has the long bit (`_l`).
     pub(super) ch_wt: Constant<Bits<QUEUE_WAIT_MAX>>,
     pub(super) ch_wt0: Constant<Bit>,
+    pub(super) ch_wt_l: Constant<Bits<QUEUE_WAIT_MAX>>,
+    pub(super) ch_wt0_l: Constant<Bit>,
+    /// The chain window of the entry in hand (`k_*`) is 2 or more.
+    k_cw2: Signal<Local, Bit>,
     rp: Constant<Bit>,
     zero_d: Constant<Bits<QUEUE_DEPTH>>,
     zero_w: Constant<Bits<QUEUE_WAIT_MAX>>,
@@ -173,6 +183,7 @@ impl EntryWait {
             we: Default::default(),
             older: Default::default(),
             push_ordered: Default::default(),
+            push_long: Default::default(),
             n_dep: Default::default(),
             n_blk: Default::default(),
             n_hz1: Default::default(),
@@ -196,6 +207,7 @@ impl EntryWait {
             e_elig: Default::default(),
             e_dw: Default::default(),
             e_ch: Default::default(),
+            e_lc: Default::default(),
             e_lp: Default::default(),
             e_fb: Default::default(),
             e_tl: Default::default(),
@@ -228,6 +240,9 @@ impl EntryWait {
             vb: Default::default(),
             ch_wt: crate::k::<QUEUE_WAIT_MAX>(0),
             ch_wt0: Constant::new(false),
+            ch_wt_l: crate::k::<QUEUE_WAIT_MAX>(0),
+            ch_wt0_l: Constant::new(false),
+            k_cw2: Default::default(),
             rp: Constant::new(registered),
             zero_d: crate::k::<QUEUE_DEPTH>(0),
             zero_w: crate::k::<QUEUE_WAIT_MAX>(0),
@@ -239,6 +254,12 @@ impl EntryWait {
     pub(super) fn set_chain_wait(&mut self, wait: usize) {
         self.ch_wt = crate::k::<QUEUE_WAIT_MAX>((1u128 << (wait - 1)) - 1);
         self.ch_wt0 = Constant::new(wait >= 2);
+    }
+
+    /// The window of a chain dependent whose key has the long bit.
+    pub(super) fn set_long_chain_wait(&mut self, wait: usize) {
+        self.ch_wt_l = crate::k::<QUEUE_WAIT_MAX>((1u128 << (wait - 1)) - 1);
+        self.ch_wt0_l = Constant::new(wait >= 2);
     }
 }
 
@@ -255,6 +276,7 @@ impl Logic for EntryWait {
             self.e_elig[i].clock.next = self.clock.val();
             self.e_dw[i].clock.next = self.clock.val();
             self.e_ch[i].clock.next = self.clock.val();
+            self.e_lc[i].clock.next = self.clock.val();
             self.e_lp[i].clock.next = self.clock.val();
             self.e_fb[i].clock.next = self.clock.val();
         }
@@ -309,8 +331,11 @@ impl Logic for EntryWait {
                 if self.e_hw[i].q.val() {
                     self.k_dw.next = self.i_wt_r.q.val();
                 }
-                if self.e_hc[i].q.val() {
+                if self.e_hc[i].q.val() && !self.e_lc[i].q.val() {
                     self.k_dw.next = self.k_dw.val() | self.ch_wt.val();
+                }
+                if self.e_hc[i].q.val() && self.e_lc[i].q.val() {
+                    self.k_dw.next = self.k_dw.val() | self.ch_wt_l.val();
                 }
                 self.k_cnt.next = self.e_cnt[i].q.val() | (self.k_dw.val() >> 1);
                 if self.k_hit.val() {
@@ -405,6 +430,11 @@ impl Logic for EntryWait {
                 && !self.k_blk.val();
             // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
             self.ch_next.next = self.e_ch[i].q.val();
+            self.e_lc[i].d.next = self.e_lc[i].q.val();
+            self.k_cw2.next = self.ch_wt0.val();
+            if self.e_lc[i].q.val() {
+                self.k_cw2.next = self.ch_wt0_l.val();
+            }
             self.e_lp[i].d.next = self.e_lp[i].q.val() & !self.last_fs[i].val();
             self.e_fb[i].d.next = self.k_fx.val() && !(self.pick_en.val() && self.k_pl.val() && !self.k_ob.val());
             if self.ld.val().get_bit(i) {
@@ -427,6 +457,11 @@ impl Logic for EntryWait {
                     self.e_elig[i].d.next = false;
                 }
                 self.ch_next.next = self.p_ch.val();
+                self.e_lc[i].d.next = self.push_long.val();
+                self.k_cw2.next = self.ch_wt0.val();
+                if self.push_long.val() {
+                    self.k_cw2.next = self.ch_wt0_l.val();
+                }
                 // Registered push: the matches with a fast-equal key are fast predecessors,
                 // not dependences (of an ordered entry only: an unordered one waits on none);
                 // it waits for the youngest, which issues after the others. `e_fb` is set
@@ -456,7 +491,7 @@ impl Logic for EntryWait {
                 || (self.push_ordered.val() && self.ld.val().get_bit(i))
             {
                 self.e_dw[i].d.next = self.d_next.val() & self.wt0.val();
-                if !self.ch_wt0.val() {
+                if !self.k_cw2.val() {
                     self.e_dw[i].d.next = self.d_next.val() & self.wt0.val() & !self.ch_next.val();
                 }
             }

@@ -60,8 +60,14 @@ impl SliceUnit {
                 s1_fwd_fp, unused_wm, st_nd, fw_found, fw_hit, i_rep, i_base,
                 i_sector, i_iwm, ra_nx, i_new, m_fp, m_rep, m_data, m_fwm, m_new,
                 w_valid, w_ordered, w_line, w_we, w_new, w_rsp, w_status, w_id, w_fp, unused_sw, merge,
+                fch_pv, fch_pb,
             ],
-            queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs).with_chain_wait(sh.win_chain.max(1)),
+            queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs)
+                .with_chain_wait(sh.win_chain.max(1))
+                .with_long_chain_wait(sh.win_fp_chain.max(1)),
+            fp_chain: FpChain::new(sh.fp_chain_map),
+            fch_sh: k((32 - sh.stages) as u128),
+            top31: k(31),
             mem: mem,
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),

@@ -23,6 +23,8 @@ pub const COV_RESET_IN_FLIGHT: usize = 14;
 pub const COV_INT_CHAIN: usize = 15;
 pub const COV_INT_LOOP: usize = 16;
 pub const COV_INT_LOOP1: usize = 17;
+pub const COV_FP_LOOP: usize = 18;
+pub const COV_FP_LOOP_REG: usize = 19;
 
 /// The coverage points: name and bit of `cov`. A bit is high in each cycle its event happens.
 pub const COVERAGE_POINTS: &[(&str, usize)] = &[
@@ -65,12 +67,20 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     // cycle behind its producer (the low half from segment 1, the high half from segment 2;
     // registered pipeline only).
     ("int_chain_loop1", COV_INT_LOOP1),
+    // A chained FP op took its old value from its unit's own lanes in the cycle the producer's
+    // result was made (the FP loop; registered pipeline only).
+    ("fp_chain_loop", COV_FP_LOOP),
+    // ... from the ALU's result registers, a cycle or two after it was made.
+    ("fp_chain_reg", COV_FP_LOOP_REG),
 ];
 
 /// The coverage points a unit can hit: all in the registered pipeline (`unit_regs`), all but
-/// the integer ALU's loops in the shallow one (which forwards the merged line instead).
+/// the integer ALU's and the FP units' loops in the shallow one (which forwards the merged
+/// line instead).
 pub fn coverage_points(unit_regs: bool) -> impl Iterator<Item = &'static (&'static str, usize)> {
-    COVERAGE_POINTS.iter().filter(move |&&(_, b)| unit_regs || (b != COV_INT_LOOP && b != COV_INT_LOOP1))
+    COVERAGE_POINTS
+        .iter()
+        .filter(move |&&(_, b)| unit_regs || !matches!(b, COV_INT_LOOP | COV_INT_LOOP1 | COV_FP_LOOP | COV_FP_LOOP_REG))
 }
 
 // `CoverageBus` assembles `cov` with these bit numbers written out (hdl code cannot name a
@@ -94,7 +104,9 @@ const _: () = assert!(
         && COV_INT_CHAIN == 15
         && COV_INT_LOOP == 16
         && COV_INT_LOOP1 == 17
-        && COV_INT_LOOP1 < COV_WIDTH
+        && COV_FP_LOOP == 18
+        && COV_FP_LOOP_REG == 19
+        && COV_FP_LOOP_REG < COV_WIDTH
 );
 
 /// The coverage bus: the unit's events this cycle, one input each, as `cov` (registered in the
@@ -120,6 +132,8 @@ pub(super) struct CoverageBus {
     pub int_chain: Signal<In, Bit>,
     pub int_loop: Signal<In, Bit>,
     pub int_loop1: Signal<In, Bit>,
+    pub fp_loop: Signal<In, Bit>,
+    pub fp_loop_reg: Signal<In, Bit>,
     pub cov: Signal<Out, Bits<COV_WIDTH>>,
     cov_bits: Signal<Local, Bits<COV_WIDTH>>,
     cov_r: DFF<Bits<COV_WIDTH>>,
@@ -150,6 +164,8 @@ impl CoverageBus {
             int_chain: Default::default(),
             int_loop: Default::default(),
             int_loop1: Default::default(),
+            fp_loop: Default::default(),
+            fp_loop_reg: Default::default(),
             cov: Default::default(),
             cov_bits: Default::default(),
             cov_r: Default::default(),
@@ -182,7 +198,9 @@ impl Logic for CoverageBus {
             | (bit_cast::<COV_WIDTH, 1>(self.reset_in_flight.val().into()) << 14)
             | (bit_cast::<COV_WIDTH, 1>(self.int_chain.val().into()) << 15)
             | (bit_cast::<COV_WIDTH, 1>(self.int_loop.val().into()) << 16)
-            | (bit_cast::<COV_WIDTH, 1>(self.int_loop1.val().into()) << 17);
+            | (bit_cast::<COV_WIDTH, 1>(self.int_loop1.val().into()) << 17)
+            | (bit_cast::<COV_WIDTH, 1>(self.fp_loop.val().into()) << 18)
+            | (bit_cast::<COV_WIDTH, 1>(self.fp_loop_reg.val().into()) << 19);
         self.cov_r.d.next = self.cov_bits.val();
         self.cov.next = self.cov_bits.val();
         if self.regs.val() {

@@ -7,7 +7,7 @@
 
 use super::{Shape, elem_log2_table, is_int_type};
 use crate::k;
-use crate::ordering_queue::{QUEUE_KEY_BITS, QUEUE_WAIT_BITS};
+use crate::ordering_queue::{QUEUE_KEY_BITS, QUEUE_KEY_LONG, QUEUE_WAIT_BITS};
 use rust_hdl::prelude::*;
 use sim::form::encoding::{CODE_WIDTH, OP_LSB, OP_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
 use sim::memory::req_encoding::{KIND_ATOM, KIND_LD, KIND_LSB, KIND_RED, KIND_ST, KIND_WIDTH, REQ_OP_WIDTH};
@@ -32,9 +32,10 @@ pub(super) struct FormDecode {
     /// ld/st).
     pub window: Signal<Out, Bits<QUEUE_WAIT_BITS>>,
     /// The queue's chain key (registered pipeline; zero when it takes no loop): the bytes it
-    /// touches (offset, size) of a plain integer red/atom, and whether its op is add, and, or
-    /// or xor (see "The integer loop" in the unit's doc). Decoded here, so that the queue's
-    /// key compares a cycle ahead start from a register.
+    /// touches (offset, size) of a plain red/atom, whether its op is an integer add, and, or
+    /// or xor (see "The integer loop" in the unit's doc), and whether the FP ALU computes it
+    /// (the long bit: the FP loop, "The FP loop"). Decoded here, so that the queue's key
+    /// compares a cycle ahead start from a register.
     pub key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
     /// The 32-bit words of its line it touches (registered pipeline; the whole line for a
     /// masked sector request and in the shallow pipeline): its aligned size from its first
@@ -43,9 +44,9 @@ pub(super) struct FormDecode {
     pub words: Signal<Out, Bits<4>>,
     /// A masked sector request.
     sector: Signal<Local, Bit>,
-    /// A plain integer red/atom: it may chain.
+    /// A plain red/atom: it may chain.
     chain: Signal<Local, Bit>,
-    /// A chain whose op is add, and, or or xor: its result's low half exists a cycle before
+    /// An integer chain whose op is add, and, or or xor: its result's low half exists a cycle before
     /// its high half, so a dependent one may follow it a cycle behind (the queue's fast chains).
     fast: Signal<Local, Bit>,
     kind: Signal<Local, Bits<KIND_WIDTH>>,
@@ -77,6 +78,11 @@ pub(super) struct FormDecode {
     three4: Constant<Bits<4>>,
     key_chain: Constant<Bits<QUEUE_KEY_BITS>>,
     key_fast: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_long: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_u0: Constant<Bits<QUEUE_KEY_BITS>>,
+    key_u1: Constant<Bits<QUEUE_KEY_BITS>>,
+    ty_f32: Constant<Bits<TYPE_WIDTH>>,
+    ty_f64: Constant<Bits<TYPE_WIDTH>>,
     key_sum64: Constant<Bits<QUEUE_KEY_BITS>>,
     zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
     op_lsb: Constant<Bits<4>>,
@@ -134,6 +140,11 @@ impl FormDecode {
             three4: k(3),
             key_chain: k(1 << (QUEUE_KEY_BITS - 1)),
             key_fast: k(1 << (QUEUE_KEY_BITS - 2)),
+            key_long: k(1 << QUEUE_KEY_LONG),
+            key_u0: k(1 << 7),
+            key_u1: k(1 << 8),
+            ty_f32: k(sim::Type::F32 as u128),
+            ty_f64: k(sim::Type::F64 as u128),
             key_sum64: k(1),
             zero_key: k(0),
             op_lsb: k(OP_LSB as u128),
@@ -180,10 +191,13 @@ impl Logic for FormDecode {
         } else {
             self.window.next = self.win_mem.val();
         }
-        self.chain.next = self.regs.val() && !self.fp.val() && !self.sector.val() && self.redatom.val();
+        self.chain.next = self.regs.val() && !self.sector.val() && self.redatom.val();
         // (Op codes 0..3, the op field's bit 2 clear: add, and, or, xor.)
-        self.fast.next = self.chain.val() && !self.form.val().get_bit(2);
-        // The key: offset in bits 3..0, size in 6..4, fast in 7, chain in 8. A 64-bit add
+        self.fast.next = self.chain.val() && !self.fp.val() && !self.form.val().get_bit(2);
+        // The key: offset in bits 3..0, size in 6..4, the FP unit in 8..7 (f16/bf16 add 0,
+        // 16-bit min/max 1, f32 2, f64 3), FP (long) in 9, fast in 10, chain in 11. An FP
+        // chain's consumer takes its operand from its unit's own lanes, which hold the new
+        // value of the same bytes whichever form of that unit made it. A 64-bit add
         // sets the offset's bit 0 (never set in an aligned 8-byte offset): it chains only
         // behind 64-bit adds, as `IntAlu`'s loop carries its high sum to fast forms alone. (Not
         // gated by the status: the queue never makes an entry wait on an unordered one, and
@@ -195,6 +209,15 @@ impl Logic for FormDecode {
                 | self.key_chain.val();
             if self.fast.val() {
                 self.key.next = self.key.val() | self.key_fast.val();
+            }
+            if self.fp.val() {
+                self.key.next = self.key.val() | self.key_long.val();
+            }
+            if self.fp.val() && ((self.ty.val() == self.ty_f64.val()) || self.form.val().get_bit(2)) {
+                self.key.next = self.key.val() | self.key_u0.val();
+            }
+            if self.fp.val() && ((self.ty.val() == self.ty_f32.val()) || (self.ty.val() == self.ty_f64.val())) {
+                self.key.next = self.key.val() | self.key_u1.val();
             }
             if self.fast.val()
                 && (self.size.val() == self.size3.val())
@@ -216,8 +239,11 @@ impl Logic for FormDecode {
     }
 }
 
-const _: () =
-    assert!(sim::form::encoding::OP_LSB == 0 && sim::Op::Min as usize == 4, "`fast` reads the op field's bit 2");
+const _: () = assert!(
+    sim::form::encoding::OP_LSB == 0 && sim::Op::Min as usize == 4 && sim::Op::Max as usize == 5,
+    "`fast` and the FP unit read the op field's bit 2"
+);
+const _: () = assert!(QUEUE_KEY_LONG == 9, "the key's offset, size and FP unit take bits 8..0");
 
 /// Bit t: type code t goes to the FP ALU.
 fn fp_type_table() -> u128 {

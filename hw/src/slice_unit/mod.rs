@@ -117,11 +117,12 @@
 //!   line, and the merged line is registered before anything reads it: forwarding and the
 //!   write both start from registers.
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`, 4 for `atom.cas`, whose line
-//!   settles two stages after a store's), so dependent FP ops issue
-//!   every `L + 3` cycles and a request behind an integer op to other bytes of its word
-//!   every `Li + 3`; an integer op behind one to the same bytes chains (below) and issues
-//!   `Li` cycles after it ([`dependent_issue_interval_with`]); requests to other lines still
-//!   issue one per cycle.
+//!   settles two stages after a store's), so a request behind an FP op it does not chain with
+//!   issues `L + 3` cycles after it, and one behind an integer op to other bytes of its word
+//!   `Li + 3`; an integer op behind one to the same bytes chains (below) and issues `Li`
+//!   cycles after it, an FP op behind one of the same FP unit to the same bytes `L` cycles
+//!   after it ([`dependent_issue_interval_with`]); requests to other lines still issue one
+//!   per cycle.
 //!
 //! # The integer loop (registered pipeline)
 //! A dependent integer operation takes its operand from its producer's result where the result
@@ -153,6 +154,18 @@
 //! fed back to the next op's first segment, the high half's in the second, with the carry
 //! registered between): dependent add/logic ops issue every cycle. An `atom`'s old value (the
 //! producer's result, `y_r[0]`) joins its response a stage later than a `loop_a` chain's.
+//!
+//! # The FP loop (registered pipeline)
+//! An FP `red`/`atom` on a plain access carries a chain key too: its offset and size, the FP
+//! unit that computes it (f16/bf16 add, 16-bit min/max, f32, f64) and the key's long bit. One
+//! behind another with the same key (the same bytes and unit, any of its forms) waits `L - 1`
+//! after that one's issue ([`Shape::win_fp_chain`]) instead of `L + 2`: it reaches s1b `L` to
+//! `L + 2` cycles behind, and [`fp_chain::FpChain`] registers its source. At `L` the
+//! producer's result is on the unit's lanes: the ALU's `loop_a` loads each lane's `a` from
+//! its own result (the lanes hold the new value of the bytes, whichever form of the unit made
+//! it); at `L + 1` and `L + 2` s1b puts `out_r` or `out_rr` on the ALU's old-value inputs. An
+//! `atom`'s old value joins its response as the integer loop's does. Dependent FP ops issue
+//! every `L` cycles.
 //! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
 //! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
 //!   requests between issue and response never run out of reserved places at one request
@@ -255,6 +268,7 @@ mod coverage;
 mod credits;
 mod form_decode;
 mod forward_compare;
+mod fp_chain;
 mod merge;
 mod push_decode;
 mod shape;
@@ -265,6 +279,7 @@ use access::AccessDecode;
 use cas::CasCheck;
 use credits::Credits;
 use forward_compare::ForwardCompare;
+use fp_chain::FpChain;
 use merge::ResultMerge;
 
 pub use build::{unit_verilog, unit_verilog_with};
@@ -274,7 +289,7 @@ pub use shape::*;
 /// Width of the request id tag.
 pub const ID_WIDTH: usize = 16;
 /// Width of the coverage-event bus.
-pub const COV_WIDTH: usize = 18;
+pub const COV_WIDTH: usize = 20;
 
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
@@ -360,6 +375,14 @@ pub struct SliceUnit {
     /// The registered pipeline's `atom.cas` compare and restore value.
     cas: CasCheck,
     merge: ResultMerge,
+    /// The FP loop's source select.
+    fp_chain: FpChain,
+    /// Bit j of `fch_pv`: `sp_*[j]` holds a plain FP op (`fp_chain`'s producers), built by
+    /// shifting in from the top (`fch_sh`: 32 less the stages).
+    fch_pv: Signal<Local, Bits<32>>,
+    fch_pb: Signal<Local, Bit>,
+    fch_sh: Constant<Bits<6>>,
+    top31: Constant<Bits<5>>,
     /// The coverage bus `cov` from the events below.
     cov_bus: CoverageBus,
 

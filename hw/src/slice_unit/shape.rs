@@ -46,6 +46,14 @@ pub struct Shape {
     /// at least 1, so dependent integer ops issue every `Li` cycles, 2 by default; the
     /// shallow pipeline forwards the merged line in the cycle the result is made, `win_int`).
     pub win_chain: usize,
+    /// The window of a chained FP op: an FP `red`/`atom` behind one of the same FP unit to the
+    /// same bytes takes its operand from the unit's own result (registered pipeline:
+    /// `L - 1`, so dependent FP ops issue every `L` cycles; the shallow pipeline: `win_fp`).
+    pub win_fp_chain: usize,
+    /// Bit j of entry d: an FP chain consumer in s1 whose producer is in `sp_*[j]` takes the
+    /// producer's result `d` cycles after the ALU made it (0: the unit's own lanes, in the
+    /// cycle it is made; 1: `out_r`; 2: `out_rr`). Zero in the shallow pipeline.
+    pub fp_chain_map: [u128; 3],
     /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
     /// producer's result `d` cycles after the integer ALU made it (0: the ALU's own loop, in
     /// the cycle it is made; 1: `y_r`; 2: `y_rr`). Zero in the shallow pipeline.
@@ -76,17 +84,26 @@ pub fn shape(cfg: &Config) -> Shape {
         for d in first..=win_int {
             chain_map[d - int_lat] |= 1 << (d - 2);
         }
+        // The FP chain likewise: from the ALU's latency `lat` (its lanes' own results) to the
+        // FP window (`out_r`, `out_rr`).
+        let win_fp = fp_at + 2;
+        let mut fp_chain_map = [0u128; 3];
+        for d in lat..=win_fp {
+            fp_chain_map[d - lat] |= 1 << (d - 2);
+        }
         Shape {
             stages,
             int_at,
             fp_at,
             write_at: stages - 1,
             ram_latency: 2,
-            win_fp: fp_at + 2,
+            win_fp,
             win_int,
             win_mem: 1,
             win_cas: 4,
             win_chain: first - 1,
+            win_fp_chain: lat - 1,
+            fp_chain_map,
             chain_map,
             rsp_depth: 32,
         }
@@ -104,6 +121,8 @@ pub fn shape(cfg: &Config) -> Shape {
             win_mem: 0,
             win_cas: 0,
             win_chain: int_at,
+            win_fp_chain: fp_at,
+            fp_chain_map: [0; 3],
             chain_map: [0; 3],
             rsp_depth: RSP_FIFO_DEPTH,
         }
@@ -121,7 +140,7 @@ pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize
         sim::Access::Red(f) | sim::Access::Atom(f) => {
             let sh = shape(cfg);
             if !is_int_type(f.ty()) {
-                sh.win_fp + 1
+                sh.win_fp_chain + 1
             } else if cfg.unit_regs && is_fast_op(f.op()) {
                 1
             } else {

@@ -9,7 +9,7 @@ impl Logic for SliceUnit {
         dff_setup!(self, clock, sc_valid, sc_ordered, sc_vo, sc_line, sc_ra, si_valid, si_ordered, si_line, si_ra);
         dff_setup!(self, clock, si_payload, sr_valid, sr_ordered, sr_line, sr_payload, m_fwm, i_iwm, w_we, s1b_valid);
         dff_setup!(self, clock, s1b_ordered, s1b_line, s1b_payload, s1b_old);
-        clock!(self, clock, dly_int64, out_r, accept, access, credit, cas, fwd, cov_bus);
+        clock!(self, clock, dly_int64, out_r, accept, access, credit, cas, fwd, cov_bus, fp_chain);
         self.accept.reset.next = self.reset.val();
         self.credit.reset.next = self.reset.val();
         self.cas.reset.next = self.reset.val();
@@ -434,6 +434,23 @@ impl Logic for SliceUnit {
         for d in 0..3 {
             self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
         }
+        // The FP loop (registered pipeline): an FP red/atom whose forwarding source is a plain
+        // FP op within the FP chain distance is its chain producer (`FpChain`).
+        self.fch_pv.next = self.zero32.val();
+        for j in 0..self.sp_valid.len() {
+            self.fch_pb.next = self.sp_fp[j].q.val() && !self.sp_sector[j].q.val();
+            self.fch_pv.next =
+                (self.fch_pv.val() >> 1) | (bit_cast::<32, 1>(self.fch_pb.val().into()) << self.top31.val());
+        }
+        self.fp_chain.reset.next = self.reset.val();
+        self.fp_chain.me.next = self.s1_valid.q.val()
+            && self.s1_ordered.q.val()
+            && self.s1r_fp.val()
+            && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any();
+        self.fp_chain.prod.next = self.fch_pv.val() >> self.fch_sh.val();
+        self.fp_chain.fsel.next = self.fwd.fsel.val();
+        self.fp_chain.c_valid.next = self.c_valid.val();
+        self.fp_chain.out_r.next = self.out_r.q.val();
         // A fast chain's consumer a cycle behind its producer (found in sc, `fwd.l1`; the
         // shallow pipeline lets any dependent op follow a cycle behind, through the line).
         self.l1_sr.d.next = self.fwd.l1.val() && self.regs.val();
@@ -547,6 +564,15 @@ impl Logic for SliceUnit {
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_old_mm.next = self.s1_old_mm.val();
         self.alu.in_old_wide.next = self.s1_old_wide.val();
+        // A chained FP op's old value: its lanes' own results (`loop_a`) or a result register.
+        if self.fp_chain.take.val() {
+            self.alu.in_old.next = self.fp_chain.val.val();
+            self.alu.in_old_mm.next = self.fp_chain.val.val();
+            self.alu.in_old_wide.next = self.fp_chain.val.val();
+        }
+        self.alu.loop_a.next = self.fp_chain.loop_a.val();
+        self.cov_bus.fp_loop.next = self.fp_chain.cov_loop.val();
+        self.cov_bus.fp_loop_reg.next = self.fp_chain.cov_reg.val();
         self.alu.in_b.next = self.s1_data.val();
 
         self.sp_valid[0].d.next = self.c_valid.val() && !self.reset.val();
@@ -601,6 +627,12 @@ impl Logic for SliceUnit {
             if self.ch_d[0].q.val() || self.l1_s1b.q.val() {
                 self.sp_rsp[0].d.next = self.access.mask.val();
             }
+            if self.fp_chain.take.val() {
+                self.sp_rsp[0].d.next = self.fp_chain.val.val() & self.access.mask.val();
+            }
+            if self.fp_chain.loop_a.val() {
+                self.sp_rsp[0].d.next = self.access.mask.val();
+            }
             if self.access.sector.val() {
                 self.sp_rsp[0].d.next = self.c_old_line.val() & self.access.wmask.val();
             }
@@ -643,6 +675,9 @@ impl Logic for SliceUnit {
             }
             if (j == 2) && self.l1_rsp2.q.val() {
                 self.sp_rsp[j].d.next = self.sp_rsp[1].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
+            }
+            if (j == 1) && self.fp_chain.rsp_loop.val() {
+                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & self.out_r.q.val();
             }
             self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
