@@ -82,7 +82,7 @@ struct UnitFaults {
 
 namespace {
 
-constexpr int COV_BITS = 18;  // hw::slice_unit::COV_WIDTH
+constexpr int COV_BITS = 32;  // every bit the cov port can have (hw::slice_unit::COV_WIDTH <= 32)
 constexpr uint64_t NONE = UINT64_MAX;
 constexpr uint64_t DROPPED = UINT64_MAX - 1;
 
@@ -344,9 +344,9 @@ API void redunit_unit_set_dump_window(void* h, uint64_t from, uint64_t to) {
     static_cast<Base*>(h)->window(from, to);
 }
 
-API void redunit_unit_cov(void* h, uint64_t* out16) {
+API void redunit_unit_cov(void* h, uint64_t* out32) {
     Base* b = static_cast<Base*>(h);
-    for (int i = 0; i < COV_BITS; i++) out16[i] = b->cov[i];
+    for (int i = 0; i < COV_BITS; i++) out32[i] = b->cov[i];
 }
 
 API void redunit_unit_run(void* h, UnitRun* r) { static_cast<Base*>(h)->run(r, nullptr); }

@@ -59,6 +59,9 @@ pub struct Mix {
     pub cas_pct: u32,
     /// Number of hot addresses.
     pub hot: usize,
+    /// Requests that repeat the last `red`/`atom` drawn (its form and address, either kind, a
+    /// new operand): runs of one form on one element, which chain in the unit's loops.
+    pub run_pct: u32,
 }
 
 impl Default for Mix {
@@ -72,6 +75,7 @@ impl Default for Mix {
             st_pct: 8,
             cas_pct: 4,
             hot: 4,
+            run_pct: 8,
         }
     }
 }
@@ -94,6 +98,8 @@ pub struct Traffic {
     /// The last swap value of an `atom.cas` drawn per address: the next one there compares
     /// against it half the time, so that swaps succeed as well as fail.
     last_swap: std::collections::HashMap<u64, u128>,
+    /// The last `red`/`atom` drawn: its form and address (`Mix::run_pct`).
+    last_ra: Option<(Form, u64)>,
 }
 
 impl Traffic {
@@ -108,6 +114,7 @@ impl Traffic {
             hot_lines: Vec::new(),
             exclude: None,
             last_swap: Default::default(),
+            last_ra: None,
         };
         assert!(t.accesses[..t.red_atom].iter().all(|a| matches!(a, Access::Red(_) | Access::Atom(_))));
         let lines = (mem_bytes / 16) as u64;
@@ -152,6 +159,12 @@ impl Traffic {
     }
 
     fn draw(&mut self) -> Request {
+        if let Some((f, addr)) = self.last_ra
+            && self.pct() < self.mix.run_pct
+        {
+            let access = if self.next() & 1 == 0 { Access::Red(f) } else { Access::Atom(f) };
+            return Request { access, addr, value: self.stim.op(f).b };
+        }
         let p = self.pct();
         let access = if p < self.mix.ld_pct {
             Access::Ld([Width::B32, Width::B64, Width::B128][self.below(3) as usize])
@@ -212,6 +225,9 @@ impl Traffic {
             Access::Cas(_) => self.cas_operand(addr, size as usize),
             _ => value,
         };
+        if let Access::Red(f) | Access::Atom(f) = access {
+            self.last_ra = Some((f, addr));
+        }
         Request { access, addr, value }
     }
 

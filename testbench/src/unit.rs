@@ -574,9 +574,10 @@ impl RtlUnit {
 
     /// How many cycles each `cov` bit was high, since the model was made.
     pub fn cov_counts(&self) -> [u64; hw::slice_unit::COV_WIDTH] {
-        let mut c = [0u64; hw::slice_unit::COV_WIDTH];
-        unsafe { (self.api.cov)(self.h.as_ptr(), c.as_mut_ptr()) };
-        c
+        const { assert!(hw::slice_unit::COV_WIDTH <= 32, "the shim counts the 32 bits a cov port can have") };
+        let mut all = [0u64; 32];
+        unsafe { (self.api.cov)(self.h.as_ptr(), all.as_mut_ptr()) };
+        std::array::from_fn(|b| all[b])
     }
 
     /// Drives `reqs` in order (each must have an address below 2^32) with ids

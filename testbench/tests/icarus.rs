@@ -377,6 +377,7 @@ fn alu_in_icarus_matches_the_golden_model() {
         ("in_old_wide", 128, true),
         ("pre_valid", 1, true),
         ("pre_form", CODE_WIDTH, true),
+        ("loop_a", 1, true),
         ("out_valid", 1, false),
         ("out_form", CODE_WIDTH, false),
         ("out_data", 128, false),
