@@ -31,9 +31,14 @@ pub(super) struct FpChain {
     /// s1b's op takes its old value from `val` (`out_r` or `out_rr`).
     pub take: Signal<Out, Bit>,
     pub val: Signal<Out, Bits<128>>,
-    /// `sp_*[0]` holds an `atom` chained through the lanes' loop: its old value, the
-    /// producer's result, is `out_r` now (on the way to `sp_*[1]`).
-    pub rsp_loop: Signal<Out, Bit>,
+    /// s1b's op has a chain source (its response's old value is all ones in its bytes in
+    /// `sp_*[0]`, ANDed with `rsp_val` on the way to `sp_*[1]`: no select of 128 bits in
+    /// s1b's response path).
+    pub rsp_mask: Signal<Out, Bit>,
+    /// `sp_*[0]` holds a chained op: its old value, the producer's result, is `rsp_val` (from
+    /// registers: `out_r` after the lanes' loop, else `val` registered).
+    pub rsp_apply: Signal<Out, Bit>,
+    pub rsp_val: Signal<Out, Bits<128>>,
     /// Coverage: s1b's op took the lanes' loop (`cov_loop`) or a result register (`cov_reg`).
     pub cov_loop: Signal<Out, Bit>,
     pub cov_reg: Signal<Out, Bit>,
@@ -44,7 +49,13 @@ pub(super) struct FpChain {
     src: [DFF<Bit>; 3],
     src_nx: [Signal<Local, Bit>; 3],
     out_rr: DFF<Bits<128>>,
+    /// s1b's op has a chain source (any of `src`, one register).
+    any_r: DFF<Bit>,
+    /// `sp_*[0]`'s op took the lanes' loop (`rsp_r`) or any source (`rsp_any`); `val` a
+    /// cycle later.
     rsp_r: DFF<Bit>,
+    rsp_any: DFF<Bit>,
+    val_r: DFF<Bits<128>>,
     zero128: Constant<Bits<128>>,
 }
 
@@ -62,14 +73,19 @@ impl FpChain {
             loop_a: Default::default(),
             take: Default::default(),
             val: Default::default(),
-            rsp_loop: Default::default(),
+            rsp_mask: Default::default(),
+            rsp_apply: Default::default(),
+            rsp_val: Default::default(),
             cov_loop: Default::default(),
             cov_reg: Default::default(),
             map: std::array::from_fn(|d| k(map[d])),
             src: Default::default(),
             src_nx: Default::default(),
             out_rr: Default::default(),
+            any_r: Default::default(),
             rsp_r: Default::default(),
+            rsp_any: Default::default(),
+            val_r: Default::default(),
             zero128: k(0),
         }
     }
@@ -78,7 +94,7 @@ impl FpChain {
 impl Logic for FpChain {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, out_rr, rsp_r);
+        dff_setup!(self, clock, out_rr, any_r, rsp_r, rsp_any, val_r);
         for d in 0..3 {
             self.src[d].clock.next = self.clock.val();
         }
@@ -87,6 +103,7 @@ impl Logic for FpChain {
             self.src_nx[d].next = self.me.val() && (self.fsel.val() & self.prod.val() & self.map[d].val()).any();
             self.src[d].d.next = self.src_nx[d].val() && !self.reset.val();
         }
+        self.any_r.d.next = (self.src_nx[0].val() || self.src_nx[1].val() || self.src_nx[2].val()) && !self.reset.val();
         // s1b: the source.
         self.out_rr.d.next = self.out_r.val();
         self.loop_a.next = self.src[0].q.val();
@@ -98,8 +115,16 @@ impl Logic for FpChain {
         if self.src[2].q.val() {
             self.val.next = self.out_rr.q.val();
         }
-        self.rsp_r.d.next = self.src[0].q.val() && self.c_valid.val() && !self.reset.val();
-        self.rsp_loop.next = self.rsp_r.q.val();
+        // The response's old value, a stage later, from registers.
+        self.rsp_mask.next = self.any_r.q.val();
+        self.rsp_r.d.next = self.src[0].q.val();
+        self.rsp_any.d.next = self.any_r.q.val() && self.c_valid.val() && !self.reset.val();
+        self.val_r.d.next = self.val.val();
+        self.rsp_apply.next = self.rsp_any.q.val();
+        self.rsp_val.next = self.val_r.q.val();
+        if self.rsp_r.q.val() {
+            self.rsp_val.next = self.out_r.val();
+        }
         self.cov_loop.next = self.src[0].q.val() && self.c_valid.val();
         self.cov_reg.next = (self.src[1].q.val() || self.src[2].q.val()) && self.c_valid.val();
     }

@@ -624,13 +624,7 @@ impl Logic for SliceUnit {
             if self.ch_any.val() {
                 self.sp_rsp[0].d.next = bit_cast::<128, 64>(self.ch_val.val()) & self.access.mask.val();
             }
-            if self.ch_d[0].q.val() || self.l1_s1b.q.val() {
-                self.sp_rsp[0].d.next = self.access.mask.val();
-            }
-            if self.fp_chain.take.val() {
-                self.sp_rsp[0].d.next = self.fp_chain.val.val() & self.access.mask.val();
-            }
-            if self.fp_chain.loop_a.val() {
+            if self.ch_d[0].q.val() || self.l1_s1b.q.val() || self.fp_chain.rsp_mask.val() {
                 self.sp_rsp[0].d.next = self.access.mask.val();
             }
             if self.access.sector.val() {
@@ -676,8 +670,8 @@ impl Logic for SliceUnit {
             if (j == 2) && self.l1_rsp2.q.val() {
                 self.sp_rsp[j].d.next = self.sp_rsp[1].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
             }
-            if (j == 1) && self.fp_chain.rsp_loop.val() {
-                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & self.out_r.q.val();
+            if (j == 1) && self.fp_chain.rsp_apply.val() {
+                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & self.fp_chain.rsp_val.val();
             }
             self.sp_status[j].d.next = self.sp_status[j - 1].q.val();
             self.sp_id[j].d.next = self.sp_id[j - 1].q.val();
