@@ -45,7 +45,7 @@ module harness(
     wire [15:0] rsp_id;
     wire [127:0] rsp_data;
     wire [1:0] rsp_status;
-    wire [17:0] cov;
+    wire [19:0] cov;
     top dut(.clock(clock), .reset(reset), .req_valid(1'b0), .req_ready(req_ready),
         .req_op(12'd0), .req_addr(32'd0), .req_data(128'd0), .req_id(16'd0),
         .req_mask(8'd0), .rsp_valid(rsp_valid), .rsp_ready(rsp_ready), .rsp_id(rsp_id),

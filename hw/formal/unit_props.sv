@@ -31,7 +31,7 @@ module harness(
     wire [15:0] rsp_id;
     wire [127:0] rsp_data;
     wire [1:0] rsp_status;
-    wire [17:0] cov;
+    wire [19:0] cov;
 
     reg [5:0] occ = 0;
     reg [1:0] sa = 0;

@@ -247,14 +247,20 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
     let want = (words / f32_n).min(1.0);
     let got = r.ops_per_cycle("hot_words_4_f32");
     assert!(got <= want + 0.002 && got >= 0.95 * want, "hot_words_4_f32: {got} ops/cycle, documented {want}");
+    // Chains form among waiting entries: a request pushed after its producer's issue takes the
+    // producer's whole window from the queue's history. With 8 f32 lines in turn the queue's
+    // 16 places hold two requests per line, and a line's next request mostly comes after its
+    // producer left: between the line path's rate (the FP window, `win_fp + 1`) and the loop's.
+    let line_path = hw::slice_unit::shape(cfg).win_fp as f64 + 1.0;
     for k in [2u32, 4, 8] {
         for (fam, form) in [("int", "global.add.u32"), ("f32", "global.add.f32")] {
             let n = hw::slice_unit::dependent_issue_interval_with(Access::Red(form.parse().unwrap()), cfg) as f64;
             let want = (k as f64 / n).min(1.0);
+            let floor = if fam == "f32" && k == 8 { (k as f64 / line_path).min(1.0) } else { want };
             let got = r.ops_per_cycle(&format!("hot_lines_{k}_{fam}"));
             assert!(
-                got <= want + 0.002 && got >= 0.95 * want,
-                "hot_lines_{k}_{fam}: {got} ops/cycle, documented {want}"
+                got <= want + 0.002 && got >= 0.95 * floor,
+                "hot_lines_{k}_{fam}: {got} ops/cycle, documented {want} (at least {floor})"
             );
         }
     }
