@@ -86,8 +86,9 @@
 //! (`e_ch`, all bits but the fast one); when an entry's dependence with an equal key issues,
 //! the entry waits the chain's window after it ([`OrderingQueue::with_chain_wait`], 1 by
 //! default; [`OrderingQueue::with_long_chain_wait`] when the key has the long bit, the
-//! chains of a longer loop, `e_lc`) instead of that entry's own: the unit forwards the producer's result into the
-//! consumer's operand inside the ALU's loop, so the consumer does not need the merged line.
+//! chains of a longer loop, `e_lc`) instead of that entry's own: the unit forwards the
+//! producer's result into the consumer's operand inside the ALU's loop, so the consumer
+//! does not need the merged line.
 //! A dependence with another key (other bytes, another loop, a line-path access) gives its
 //! full window, and the count keeps the largest. An entry pushed after its producer issued
 //! takes the producer's full window from the history (chains form among waiting entries).
@@ -201,10 +202,9 @@ pub struct OrderingQueue {
     /// and the loop it takes). An entry that waits on an older entry to its line with an
     /// equal chainable key (the fast bit not compared) waits only the chain's window after
     /// that one's issue (the long window when the key has the long bit), not that one's
-    /// window: the consumer takes its operand from the
-    /// producer's result in the ALU's loop, not from the line. With both keys fast and equal
-    /// in all bits it waits for no window: it may issue in any cycle after that one's (see
-    /// *Fast chains*). 0: never chains. A chainable entry's own window (`push_wait`) must be
+    /// window: the consumer takes its operand from the producer's result in the ALU's loop,
+    /// not from the line. With both keys fast and equal in all bits it waits for no window: it
+    /// may issue in any cycle after that one's (see *Fast chains*). 0: never chains. A chainable entry's own window (`push_wait`) must be
     /// at least the chain's (the unit's integer window is), and two entries to one line with
     /// fast-equal keys must touch the same words (`push_words`; the unit's keys name the
     /// bytes).

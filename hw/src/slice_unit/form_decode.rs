@@ -46,8 +46,9 @@ pub(super) struct FormDecode {
     sector: Signal<Local, Bit>,
     /// A plain red/atom: it may chain.
     chain: Signal<Local, Bit>,
-    /// An integer chain whose op is add, and, or or xor: its result's low half exists a cycle before
-    /// its high half, so a dependent one may follow it a cycle behind (the queue's fast chains).
+    /// An integer chain whose op is add, and, or or xor: its result's low half exists a cycle
+    /// before its high half, so a dependent one may follow it a cycle behind (the queue's fast
+    /// chains).
     fast: Signal<Local, Bit>,
     kind: Signal<Local, Bits<KIND_WIDTH>>,
     form: Signal<Local, Bits<CODE_WIDTH>>,
