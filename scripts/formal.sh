@@ -2,7 +2,8 @@
 # Formal proofs with Yosys' SMT flow (yosys-smtbmc + z3), hw/tests/formal.rs with the
 # harnesses in hw/formal/: k-induction proofs (the check of k cycles from reset and the
 # induction step of length k both pass) of the response FIFO (8, 16, 32 places), the
-# ordering queue (the default one and the unit's registered one) and the shallow unit's flow
+# ordering queue (the default one and the unit's registered one, each with its bounded
+# response) and the shallow unit's flow
 # from issue to response (queue and data path cut); a bounded check of the whole shallow unit
 # from acceptance; and a mutation per property that must fail from reset on that property.
 # Induction lengths: REDUNIT_FORMAL_QUEUE_K, REDUNIT_FORMAL_QUEUE_REG_K, REDUNIT_FORMAL_UNIT_K

@@ -4,7 +4,8 @@
 // induction fails from unreachable states (a cycle in the age matrix, a second slot marked
 // A, an eligible entry with a dependence left, ...).
 // The default queue (push and issue in one cycle; REGISTERED not set).
-    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_late, p_elig, p_hzc, p_pay0, p_pay1;
+    (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_late, p_elig, p_hzc, p_fb, p_pay0, p_pay1;
+    (* keep *) wire [15:0] p_ht;
     (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep;
     (* keep *) wire [16*`DEPTH-1:0] p_cnt, p_wt;
     (* keep *) wire [28*`DEPTH-1:0] p_line;
@@ -51,3 +52,44 @@
         assert(occ == n_valid); // @inv_count
         assert(n_a == (sa == 1) && n_b == (sb == 1)); // @inv_mark
     end
+
+`ifndef SKIP_LIVE
+    // The bounded response's ranking (no_loss). The pick takes the oldest eligible entry,
+    // and the oldest entry in the queue depends on none, so it issues once its count runs
+    // out: in r cycles (its count's bits set, plus one; 0 when it does not wait). After
+    // it the next oldest waits at most WMAX cycles. So while issue_enable stays high, A
+    // issues within (WMAX + 1) cycles per entry older than it plus the oldest's r, and
+    // age_a plus that stays below LIVE_BOUND.
+    integer n_old, r_x, s_a;
+    reg older_v;
+    always @(*) begin
+        s_a = 0;
+        for (i = 0; i < `DEPTH; i = i + 1) if (p_valid[i] && p_pay0[i]) s_a = i;
+        n_old = 0;
+        r_x = 0;
+        for (i = 0; i < `DEPTH; i = i + 1) begin
+            if (p_valid[i] && i != s_a && p_older[`DEPTH*i + s_a]) n_old = n_old + 1;
+            older_v = 0;
+            for (j = 0; j < `DEPTH; j = j + 1) if (p_valid[j] && j != i && p_older[`DEPTH*j + i]) older_v = 1;
+            if (p_valid[i] && !older_v && p_hzc[i]) begin
+                r_x = 1;
+                for (k = 0; k < 16; k = k + 1) r_x = r_x + p_cnt[16*i + k];
+            end
+            // Dependences only on valid older entries; counts below the largest window,
+            // from bit 0 up.
+            for (j = 0; j < `DEPTH; j = j + 1)
+                if (p_valid[i] && p_dep[`DEPTH*i + j]) assert(p_valid[j] && p_older[`DEPTH*j + i]); // @inv_live
+            for (k = 0; k < 16; k = k + 1) begin
+                if (p_valid[i] && k + 1 >= `WMAX) assert(!p_wt[16*i + k]); // @inv_live
+                if (p_valid[i] && k + 1 >= `WMAX) assert(!p_cnt[16*i + k]); // @inv_live
+                if (p_valid[i] && k > 0 && p_cnt[16*i + k]) assert(p_cnt[16*i + k - 1]); // @inv_live
+            end
+            if (p_valid[i] && p_cnt[16*i]) assert(p_hzc[i]); // @inv_live
+            // No entry waits on itself or for a fast predecessor (a registered push's).
+            assert(!p_dep[`DEPTH*i + i] && !p_fb[i]); // @inv_live
+        end
+        // The issue history's window (the pushed entries' counts take it).
+        for (k = 0; k < 16; k = k + 1) if (k + 1 >= `WMAX) assert(!p_ht[k]); // @inv_live
+        if (!reset && sa == 1 && en_all) assert(age_a + (`WMAX + 1) * n_old + r_x < `LIVE_BOUND); // @inv_live
+    end
+`endif

@@ -154,3 +154,64 @@
         assert((g_we & ~p_valid) == 0); // @inv_count
         assert(n_a == (sa == 1) && n_b == (sb == 1)); // @inv_mark
     end
+
+`ifndef SKIP_LIVE
+    // The bounded response's ranking (no_loss). The pick takes the oldest eligible entry
+    // that waits for no fast predecessor; the oldest valid entry X depends on none but the
+    // entry picked in the last cycle, so it is picked within r cycles: its count as it stands
+    // (plus one) while it waits for a result, WMAX while a dependence issues now (its window
+    // joins a cycle late), one while it may wait for a fast predecessor, WMAX + 1 in its
+    // first cycle. After X the next oldest starts at most at WMAX + 1. So while issue_enable
+    // stays high, A's age plus WMAX + 2 per entry older than it, plus X's r, plus the cycle
+    // from A's pick to its issue output stays below LIVE_BOUND. Windows in the history, the
+    // entries and the issued window are thermometer codes below WMAX.
+    (* keep *) wire [16*(`WMAX-1)-1:0] p_ht;
+    (* keep *) wire [15:0] p_ph_w1, p_ph_hr0, p_ph_hr1;
+    function therm_ok(input [15:0] t);
+        therm_ok = ((t & (t + 16'd1)) == 0) && (t >> (`WMAX - 1)) == 0;
+    endfunction
+    function [5:0] ones(input [15:0] t);
+        integer q;
+        begin
+            ones = 0;
+            for (q = 0; q < 16; q = q + 1) ones = ones + t[q];
+        end
+    endfunction
+    integer n_old, r_x, r_i, s_a;
+    reg a_valid, older_v;
+    always @(*) begin
+        for (k = 0; k < `WMAX - 1; k = k + 1) assert(therm_ok(p_ht[16*k +: 16])); // @inv_live
+        assert(therm_ok(p_ph_w0) && therm_ok(p_ph_w1) && therm_ok(p_ph_hr0) && therm_ok(p_ph_hr1) && therm_ok(p_iwr)); // @inv_live
+        s_a = 0;
+        a_valid = 0;
+        for (i = 0; i < `DEPTH; i = i + 1) if (p_valid[i] && p_pay0[i]) begin s_a = i; a_valid = 1; end
+        n_old = 0;
+        r_x = 0;
+        for (i = 0; i < `DEPTH; i = i + 1) begin
+            if (p_valid[i]) begin
+                assert(therm_ok(p_wt[16*i +: 16]) && therm_ok(p_cnt[16*i +: 16])); // @inv_live
+                // Dependences only on older valid entries or the one picked in the last cycle.
+                for (j = 0; j < `DEPTH; j = j + 1)
+                    if (p_dep[`DEPTH*i + j]) begin
+                        assert(p_last_fs[j] || (p_valid[j] && j != i && p_older[`DEPTH*j + i])); // @inv_live
+                        // A chain producer's key is chain-equal to the entry's.
+                        if (p_ch[`DEPTH*i + j]) assert((p_key[`KB*i +: `KB] & `KMASK) == (p_key[`KB*j +: `KB] & `KMASK)); // @inv_live
+                    end
+            end
+            if (p_valid[i] && !g_we[i] && cnt[16*i +: 16] != 0) assert(p_hzc[i]); // @inv_live
+            if (p_valid[i] && i != s_a && p_older[`DEPTH*i + s_a]) n_old = n_old + 1;
+            older_v = 0;
+            for (j = 0; j < `DEPTH; j = j + 1) if (p_valid[j] && j != i && p_older[`DEPTH*j + i]) older_v = 1;
+            r_i = 0;
+            if (p_hzc[i]) r_i = 1 + ones(cnt[16*i +: 16]);
+            if ((p_dep[`DEPTH*i +: `DEPTH] & p_last_fs) != 0 && r_i < `WMAX) r_i = `WMAX;
+            if (p_fb[i] && r_i < 1) r_i = 1;
+            if (g_we[i]) r_i = `WMAX + 1;
+            if (p_valid[i] && !older_v) r_x = r_i;
+        end
+        if (!reset && sa == 1 && en_all) begin
+            if (a_valid) assert(age_a + (`WMAX + 2) * n_old + r_x + 1 < `LIVE_BOUND); // @inv_live
+            else assert(age_a < `LIVE_BOUND); // @inv_live
+        end
+    end
+`endif

@@ -14,8 +14,7 @@
 // check takes fast-equal keys as chain-equal ones: a fast chain's dependent issues sooner, and
 // the check must see it). SKIP_OCC, SKIP_MARK and
 // SKIP_LIVE leave out a group of assertions (the counted ones, the marked ones, the bounded
-// response), so that a mutation check fails on the group it aims at (the proofs leave out
-// the bounded response, which is not inductive).
+// response and its ranking), so that a mutation check fails on the group it aims at.
 // Each property's assertions carry its name as `@name` on the assertion's line. INV adds the
 // invariants the k-induction needs (queue_inv.svh, or queue_inv_reg.svh with REGISTERED),
 // over the queue's registers read through probes the test connects.

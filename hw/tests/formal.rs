@@ -27,8 +27,14 @@ fn queue_default() -> String {
     hw::verilog::verilog(&mut OrderingQueue::default())
 }
 
-/// The default queue's defines: 8 slots, windows 0..=2, lines over 4 values.
-const Q: [&str; 4] = ["DEPTH=8", "WMAX=2", "LBITS=2", "LIVE_BOUND=30"];
+/// The default queue's defines: 8 slots, windows 0..=2, lines over 4 values, and the bound of
+/// `no_loss` ([`QUEUE_LIVE_BOUND`]).
+const Q: [&str; 4] = ["DEPTH=8", "WMAX=2", "LBITS=2", "LIVE_BOUND=25"];
+
+/// The default queue's bounded response: an entry issues within this many cycles of its push
+/// while issue_enable stays high, `DEPTH * (WMAX + 1) + 1`: each of the (at most 7) entries
+/// ahead of it and itself issues at most WMAX + 1 cycles after the one before.
+const QUEUE_LIVE_BOUND: usize = 8 * (2 + 1) + 1;
 
 fn q_defs(extra: &[&'static str]) -> Vec<&'static str> {
     Q.iter().copied().chain(extra.iter().copied()).collect()
@@ -54,11 +60,11 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
         ] {
             c = c.probe(&format!("p_{w}[{}:{}]", n * i + n - 1, n * i), &format!("{s}${i}$q"));
         }
-        for (w, s) in [("elig", "ent.e_elig"), ("hzc", "ent.e_hzc")] {
+        for (w, s) in [("elig", "ent.e_elig"), ("hzc", "ent.e_hzc"), ("fb", "ent.e_fb")] {
             c = c.probe(&format!("p_{w}[{i}]"), &format!("{s}${i}$q"));
         }
     }
-    c.define("INV")
+    c.probe("p_ht", "history.h_t$0$q").define("INV")
 }
 
 /// The probes of the registered queue's invariants (`queue_inv_reg.svh`): those of the default
@@ -127,35 +133,74 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
 
 /// The default queue (`OrderingQueue::default()`: 8 slots, windows 0..=2; lines over 4
 /// values, `LBITS=2`: the queue compares lines only for equality), proven by k-induction:
-/// `issue_enable`, `issue_valid`, `capacity`, `push_ready`, `once`, `order` (not `no_loss`,
-/// left out: `SKIP_LIVE`).
+/// `issue_enable`, `issue_valid`, `capacity`, `push_ready`, `once`, `order`, and `no_loss`
+/// (issued within [`QUEUE_LIVE_BOUND`] cycles of its push while issue_enable stays high), by
+/// the ranking invariant `inv_live` (`queue_inv.svh`).
 #[test]
-#[ignore = "k-induction, a minute: scripts/formal.sh"]
+#[ignore = "k-induction, two minutes: scripts/formal.sh"]
 fn queue_proof() {
+    assert_eq!(Q[3], format!("LIVE_BOUND={QUEUE_LIVE_BOUND}"));
     let k = depth("REDUNIT_FORMAL_QUEUE_K", 2);
-    let c = queue_probes(Check::new("queue_proof", "queue_props.sv", queue_default(), &q_defs(&["SKIP_LIVE"])));
+    let c = queue_probes(Check::new("queue_proof", "queue_props.sv", queue_default(), &Q));
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
 }
 
-/// The default unit's queue (registered push, windows 0..=16, chain windows 1 and 13 (long);
-/// lines over 4 values), proven by k-induction: `issue_valid`, `capacity`, `push_ready`, `once`, `order`
-/// (not `no_loss`).
+/// The default queue's `no_loss` bound, `DEPTH * (WMAX + 1) + 1`, is exact: with windows up to
+/// 1 (`WMAX=1`) it is proven at 17 cycles, and claiming 16 fails from reset (seven entries
+/// pushed while issue_enable is low, each waiting on the one before, then A), found in the
+/// last steps of 28 (the earlier ones unchecked).
 #[test]
-#[ignore = "k-induction of the registered queue, minutes: scripts/formal.sh"]
+#[ignore = "k-induction and a model check of 28 cycles, minutes: scripts/formal.sh"]
+fn queue_mutation_bound_fails() {
+    let defs = |bound: usize| vec![Q[0].to_string(), "WMAX=1".into(), Q[2].to_string(), format!("LIVE_BOUND={bound}")];
+    let (d17, d16) = (defs(17), defs(16));
+    let d17: Vec<&str> = d17.iter().map(|s| s.as_str()).collect();
+    let d16: Vec<&str> = d16.iter().map(|s| s.as_str()).collect();
+    let c = queue_probes(Check::new("queue_bound_w1", "queue_props.sv", queue_default(), &d17));
+    assert_eq!(c.run(Mode::Prove(2)), Verdict::Pass);
+    let steps = depth("REDUNIT_FORMAL_QUEUE_LIVE_STEPS", 28);
+    let c = Check::new("queue_bound", "queue_props.sv", queue_default(), &d16);
+    assert!(c.run(Mode::BmcFrom { skip: steps - 4, steps }).fails_on("no_loss"));
+}
+
+/// The default unit's queue (registered push, windows 0..=16, chain windows 1 and 13 (long);
+/// lines over 4 values), proven by k-induction: `issue_valid`, `capacity`, `push_ready`,
+/// `once`, `order`, and `no_loss` (issued within [`queue_registered_live_bound`] cycles of its
+/// push while issue_enable stays high), by the ranking invariant `inv_live`
+/// (`queue_inv_reg.svh`), whose probes this adds to the order's.
+#[test]
+#[ignore = "k-induction of the registered queue, ten minutes or more: scripts/formal.sh"]
 fn queue_registered_proof() {
     let k = depth("REDUNIT_FORMAL_QUEUE_REG_K", 2);
     let (v, defs) = queue_registered();
-    let mut defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
-    defs.push("SKIP_LIVE");
-    let c = queue_reg_probes(Check::new("queue_registered_proof", "queue_props.sv", v, &defs));
+    let defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
+    let mut c = queue_reg_probes(Check::new("queue_registered_proof", "queue_props.sv", v, &defs));
+    for p in 0..queue_registered_wmax() - 1 {
+        c = c.probe(&format!("p_ht[{}:{}]", 16 * p + 15, 16 * p), &format!("history.h_t${p}$q"));
+    }
+    for (w, s) in [("ph_w1", "history.ph_w$1$q"), ("ph_hr0", "history.ph_hr$0$q"), ("ph_hr1", "history.ph_hr$1$q")] {
+        c = c.probe(&format!("p_{w}"), s);
+    }
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
+}
+
+/// The largest window of the unit's queue (`WMAX`).
+fn queue_registered_wmax() -> usize {
+    hw::slice_unit::shape(&hw::Config::unit_default()).win_fp.max(1)
+}
+
+/// The registered queue's bounded response, `8 * WMAX + 18` (146 for the unit's 16): the entry
+/// waits at most WMAX + 2 cycles per entry ahead of it (7 at most), its own first cycle
+/// WMAX + 1, and a cycle from its pick to its issue output.
+fn queue_registered_live_bound() -> usize {
+    8 * queue_registered_wmax() + 18
 }
 
 /// The default unit's queue (`Config::unit_default()`: registered push, the unit's windows
 /// and chain window) and its harness defines.
 fn queue_registered() -> (String, Vec<String>) {
     let sh = hw::slice_unit::shape(&hw::Config::unit_default());
-    let w = sh.win_fp.max(1);
+    let w = queue_registered_wmax();
     let v = hw::verilog::verilog(
         &mut OrderingQueue::with_registered_push(w, true)
             .with_chain_wait(sh.win_chain)
@@ -165,7 +210,7 @@ fn queue_registered() -> (String, Vec<String>) {
         "DEPTH=8".to_string(),
         format!("WMAX={w}"),
         "LBITS=2".into(),
-        "LIVE_BOUND=200".into(),
+        format!("LIVE_BOUND={}", queue_registered_live_bound()),
         "REGISTERED".into(),
         format!("CHAIN_WAIT={}", sh.win_chain),
         format!("CHAIN_WAIT_LONG={}", sh.win_fp_chain),
