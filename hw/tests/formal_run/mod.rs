@@ -30,13 +30,6 @@ impl Verdict {
 pub enum Mode {
     Bmc(usize),
     Prove(usize),
-    /// `steps` cycles from reset with the assertions checked only after the first `skip`
-    /// (the assumptions hold throughout): a deep counterexample found without solving the
-    /// shallow steps.
-    BmcFrom {
-        skip: usize,
-        steps: usize,
-    },
 }
 
 /// A harness around a design.
@@ -121,10 +114,9 @@ impl<'a> Check<'a> {
         assert!(y.status.success(), "{name}: yosys failed (log in {})", dir.display());
         let t = Instant::now();
         let verdict = match mode {
-            Mode::Bmc(steps) => self.smtbmc(&dir, 0, steps, false),
-            Mode::BmcFrom { skip, steps } => self.smtbmc(&dir, skip, steps, false),
-            Mode::Prove(k) => match self.smtbmc(&dir, 0, k, false) {
-                Verdict::Pass => self.smtbmc(&dir, 0, k, true),
+            Mode::Bmc(steps) => self.smtbmc(&dir, steps, false),
+            Mode::Prove(k) => match self.smtbmc(&dir, k, false) {
+                Verdict::Pass => self.smtbmc(&dir, k, true),
                 fail => fail,
             },
         };
@@ -132,17 +124,16 @@ impl<'a> Check<'a> {
         verdict
     }
 
-    /// One `yosys-smtbmc` run: `steps` cycles from reset (assertions checked after the first
-    /// `skip`), or the induction step of that length. Its log and trace: `bmc.log` and
-    /// `bmc.vcd`, or `induction.*`.
-    fn smtbmc(&self, dir: &Path, skip: usize, steps: usize, induction: bool) -> Verdict {
+    /// One `yosys-smtbmc` run: `steps` cycles from reset, or the induction step of that
+    /// length. Its log and trace: `bmc.log` and `bmc.vcd`, or `induction.*`.
+    fn smtbmc(&self, dir: &Path, steps: usize, induction: bool) -> Verdict {
         let base = if induction { "induction" } else { "bmc" };
         let vcd = format!("{base}.vcd");
         let mut args = vec!["-s", "z3", "--presat", "--noincr"];
         if induction {
             args.push("-i");
         }
-        let steps_s = if skip > 0 { format!("{skip}:{steps}") } else { steps.to_string() };
+        let steps_s = steps.to_string();
         args.extend(["-t", &steps_s, "--dump-vcd", &vcd, "model.smt2"]);
         let out = Command::new("yosys-smtbmc").current_dir(dir).args(&args).output().unwrap();
         let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
