@@ -28,13 +28,10 @@ fn queue_default() -> String {
 }
 
 /// The default queue's defines: 8 slots, windows 0..=2, lines over 4 values, and the bound of
-/// `no_loss` ([`QUEUE_LIVE_BOUND`]).
+/// `no_loss`: an entry issues within `DEPTH * (WMAX + 1) + 1` = 25 cycles of its push while
+/// issue_enable stays high (each of the at most 7 entries ahead of it, and itself, issues at
+/// most WMAX + 1 cycles after the one before).
 const Q: [&str; 4] = ["DEPTH=8", "WMAX=2", "LBITS=2", "LIVE_BOUND=25"];
-
-/// The default queue's bounded response: an entry issues within this many cycles of its push
-/// while issue_enable stays high, `DEPTH * (WMAX + 1) + 1`: each of the (at most 7) entries
-/// ahead of it and itself issues at most WMAX + 1 cycles after the one before.
-const QUEUE_LIVE_BOUND: usize = 8 * (2 + 1) + 1;
 
 fn q_defs(extra: &[&'static str]) -> Vec<&'static str> {
     Q.iter().copied().chain(extra.iter().copied()).collect()
@@ -73,7 +70,7 @@ fn queue_probes(mut c: Check<'static>) -> Check<'static> {
 /// the issued window that joins the counts a cycle late, per slot the chain key, the windows
 /// of 2 or more among its dependences, its chain producers, its last fast predecessor (and
 /// whether it waits for it), whether it is its chain's youngest and whether a window joins its
-/// count late.
+/// count late; and for `no_loss` the history's places and windows.
 fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
     let d = hw::ordering_queue::QUEUE_DEPTH;
     for i in 0..d {
@@ -128,18 +125,24 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
     ] {
         c = c.probe(&format!("p_{w}"), s);
     }
+    // The ranking of `no_loss` (`inv_live`): the history's places and the windows it holds.
+    for p in 0..queue_registered_wmax() - 1 {
+        c = c.probe(&format!("p_ht[{}:{}]", 16 * p + 15, 16 * p), &format!("history.h_t${p}$q"));
+    }
+    for (w, s) in [("ph_w1", "history.ph_w$1$q"), ("ph_hr0", "history.ph_hr$0$q"), ("ph_hr1", "history.ph_hr$1$q")] {
+        c = c.probe(&format!("p_{w}"), s);
+    }
     c.define("INV")
 }
 
 /// The default queue (`OrderingQueue::default()`: 8 slots, windows 0..=2; lines over 4
 /// values, `LBITS=2`: the queue compares lines only for equality), proven by k-induction:
 /// `issue_enable`, `issue_valid`, `capacity`, `push_ready`, `once`, `order`, and `no_loss`
-/// (issued within [`QUEUE_LIVE_BOUND`] cycles of its push while issue_enable stays high), by
+/// (issued within 25 cycles of its push while issue_enable stays high, [`Q`]), by
 /// the ranking invariant `inv_live` (`queue_inv.svh`).
 #[test]
 #[ignore = "k-induction, two minutes: scripts/formal.sh"]
 fn queue_proof() {
-    assert_eq!(Q[3], format!("LIVE_BOUND={QUEUE_LIVE_BOUND}"));
     let k = depth("REDUNIT_FORMAL_QUEUE_K", 2);
     let c = queue_probes(Check::new("queue_proof", "queue_props.sv", queue_default(), &Q));
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
@@ -151,10 +154,8 @@ fn queue_proof() {
 #[test]
 #[ignore = "k-induction and a model check, two minutes: scripts/formal.sh"]
 fn queue_mutation_bound_fails() {
-    let defs = |bound: usize| vec![Q[0].to_string(), "WMAX=1".into(), Q[2].to_string(), format!("LIVE_BOUND={bound}")];
-    let (d17, d3) = (defs(17), defs(3));
-    let d17: Vec<&str> = d17.iter().map(|s| s.as_str()).collect();
-    let d3: Vec<&str> = d3.iter().map(|s| s.as_str()).collect();
+    let d17 = [Q[0], "WMAX=1", Q[2], "LIVE_BOUND=17"];
+    let d3 = [Q[0], "WMAX=1", Q[2], "LIVE_BOUND=3"];
     let c = queue_probes(Check::new("queue_bound_w1", "queue_props.sv", queue_default(), &d17));
     assert_eq!(c.run(Mode::Prove(2)), Verdict::Pass);
     let c = Check::new("queue_bound", "queue_props.sv", queue_default(), &d3);
@@ -165,20 +166,14 @@ fn queue_mutation_bound_fails() {
 /// lines over 4 values), proven by k-induction: `issue_valid`, `capacity`, `push_ready`,
 /// `once`, `order`, and `no_loss` (issued within [`queue_registered_live_bound`] cycles of its
 /// push while issue_enable stays high), by the ranking invariant `inv_live`
-/// (`queue_inv_reg.svh`), whose probes this adds to the order's.
+/// (`queue_inv_reg.svh`).
 #[test]
 #[ignore = "k-induction of the registered queue, ten minutes or more: scripts/formal.sh"]
 fn queue_registered_proof() {
     let k = depth("REDUNIT_FORMAL_QUEUE_REG_K", 2);
     let (v, defs) = queue_registered();
     let defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
-    let mut c = queue_reg_probes(Check::new("queue_registered_proof", "queue_props.sv", v, &defs));
-    for p in 0..queue_registered_wmax() - 1 {
-        c = c.probe(&format!("p_ht[{}:{}]", 16 * p + 15, 16 * p), &format!("history.h_t${p}$q"));
-    }
-    for (w, s) in [("ph_w1", "history.ph_w$1$q"), ("ph_hr0", "history.ph_hr$0$q"), ("ph_hr1", "history.ph_hr$1$q")] {
-        c = c.probe(&format!("p_{w}"), s);
-    }
+    let c = queue_reg_probes(Check::new("queue_registered_proof", "queue_props.sv", v, &defs));
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
 }
 
