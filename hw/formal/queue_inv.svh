@@ -71,25 +71,18 @@
             if (p_valid[i] && i != s_a && p_older[`DEPTH*i + s_a]) n_old = n_old + 1;
             older_v = 0;
             for (j = 0; j < `DEPTH; j = j + 1) if (p_valid[j] && j != i && p_older[`DEPTH*j + i]) older_v = 1;
-            if (p_valid[i] && !older_v && p_hzc[i]) begin
-                r_x = 1;
-                for (k = 0; k < 16; k = k + 1) r_x = r_x + p_cnt[16*i + k];
-            end
-            // Dependences only on valid older entries; counts below the largest window,
-            // from bit 0 up.
+            if (p_valid[i] && !older_v && p_hzc[i]) r_x = 1 + ones(p_cnt[16*i +: 16]);
+            // Dependences only on valid older entries; windows and counts thermometer codes
+            // below the largest window.
             for (j = 0; j < `DEPTH; j = j + 1)
                 if (p_valid[i] && p_dep[`DEPTH*i + j]) assert(p_valid[j] && p_older[`DEPTH*j + i]); // @inv_live
-            for (k = 0; k < 16; k = k + 1) begin
-                if (p_valid[i] && k + 1 >= `WMAX) assert(!p_wt[16*i + k]); // @inv_live
-                if (p_valid[i] && k + 1 >= `WMAX) assert(!p_cnt[16*i + k]); // @inv_live
-                if (p_valid[i] && k > 0 && p_cnt[16*i + k]) assert(p_cnt[16*i + k - 1]); // @inv_live
-            end
+            if (p_valid[i]) assert(therm_ok(p_wt[16*i +: 16]) && therm_ok(p_cnt[16*i +: 16])); // @inv_live
             if (p_valid[i] && p_cnt[16*i]) assert(p_hzc[i]); // @inv_live
             // No entry waits on itself or for a fast predecessor (a registered push's).
             assert(!p_dep[`DEPTH*i + i] && !p_fb[i]); // @inv_live
         end
         // The issue history's window (the pushed entries' counts take it).
-        for (k = 0; k < 16; k = k + 1) if (k + 1 >= `WMAX) assert(!p_ht[k]); // @inv_live
+        assert(therm_ok(p_ht)); // @inv_live
         if (!reset && sa == 1 && en_all) assert(age_a + (`WMAX + 1) * n_old + r_x < `LIVE_BOUND); // @inv_live
     end
 `endif

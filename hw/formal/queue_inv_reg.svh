@@ -167,16 +167,6 @@
     // entries and the issued window are thermometer codes below WMAX.
     (* keep *) wire [16*(`WMAX-1)-1:0] p_ht;
     (* keep *) wire [15:0] p_ph_w1, p_ph_hr0, p_ph_hr1;
-    function therm_ok(input [15:0] t);
-        therm_ok = ((t & (t + 16'd1)) == 0) && (t >> (`WMAX - 1)) == 0;
-    endfunction
-    function [5:0] ones(input [15:0] t);
-        integer q;
-        begin
-            ones = 0;
-            for (q = 0; q < 16; q = q + 1) ones = ones + t[q];
-        end
-    endfunction
     integer n_old, r_x, r_i, s_a;
     reg a_valid, older_v;
     always @(*) begin

@@ -7,6 +7,9 @@
 // The payload carries two ghost marks: bit 0 marks one pushed entry A (chosen by the
 // solver), bit 1 one later ordered entry B to A's line and one of its words. Every entry could be A or B, so a
 // property proven for them holds for all entries.
+// With REGISTERED three properties more are checked: of the issue outputs, which follow the
+// pick by a cycle (`issue_enable`, in its registered form), of the late payload (`late`) and
+// of push_ready_nx (`ready_nx`).
 // Mutations (each checked to fail): MUT_DROP_PUSH (the push marked A does not reach the
 // queue: an entry is lost, so the queue takes a ninth), MUT_OTHER_LINE (B may be to another
 // line, which may overtake A: the order check must see it), MUT_READY (push_ready seen low
@@ -18,13 +21,7 @@
 // Each property's assertions carry its name as `@name` on the assertion's line. INV adds the
 // invariants the k-induction needs (queue_inv.svh, or queue_inv_reg.svh with REGISTERED),
 // over the queue's registers read through probes the test connects.
-// The chain key: KB bits, chainable KB - 1, fast KB - 2, long KB - 3 (hw::ordering_queue).
-`ifndef KB
-`define KB 12
-`endif
-`define KCH (`KB - 1)
-`define KFA (`KB - 2)
-`define KLO (`KB - 3)
+`include "queue_key.svh"
 module harness(
     input clock,
     input push_valid,
@@ -93,18 +90,6 @@ module harness(
 `else
     wire fast_ok = fast_b;
 `endif
-`ifndef CHAIN_WAIT
-`define CHAIN_WAIT 5'd1
-`endif
-`ifndef CHAIN_WAIT_LONG
-`define CHAIN_WAIT_LONG `CHAIN_WAIT
-`endif
-// Chain-equal keys: chainable, equal but for the fast bit; fast-equal: chainable and fast,
-// equal in all bits. A key's chain window: the long one with the long bit.
-`define KMASK (~(32'd1 << `KFA))
-function [4:0] cwait(input [`KB-1:0] key);
-    cwait = key[`KLO] ? `CHAIN_WAIT_LONG : `CHAIN_WAIT;
-endfunction
 `ifdef REGISTERED
     wire key_eq = push_key[`KCH] && (push_key & `KMASK) == (ka & `KMASK);
     wire key_fast = push_key[`KCH] && push_key[`KFA] && push_key == ka;
@@ -112,9 +97,16 @@ endfunction
     wire key_eq = 1'b0;
     wire key_fast = 1'b0;
 `endif
-// The words of a fast key (one word, or two aligned words).
-function [3:0] key_words(input [`KB-1:0] key);
-    key_words = key[2] ? (4'b0011 << {key[1], 1'b0}) : (4'b0001 << key[1:0]);
+// A window or count: a thermometer code (bits from 0 up) below WMAX; and its bits set.
+function therm_ok(input [15:0] t);
+    therm_ok = ((t & (t + 16'd1)) == 0) && (t >> (`WMAX - 1)) == 0;
+endfunction
+function [5:0] ones(input [15:0] t);
+    integer q;
+    begin
+        ones = 0;
+        for (q = 0; q < 16; q = q + 1) ones = ones + t[q];
+    end
 endfunction
 `ifdef MUT_DROP_PUSH
     wire dut_push = push_valid && !mark_a;
@@ -133,21 +125,39 @@ endfunction
         .cov_full(c0), .cov_overtake(c1), .cov_line_wait(c2), .cov_hazard_wait(c3),
         .cov_back_to_back(c4));
 
+    // The enable, issue, payload and push_ready_nx of the cycle before (the registered
+    // queue's issue outputs follow its pick by a cycle, its late payload by two).
+    reg last_en = 0, last_iss = 0, last_ready_nx = 0;
+    reg [173:0] last_pay = 0;
+    always @(posedge clock) begin
+        last_ready_nx <= push_ready_nx;
+        last_en <= issue_enable && !reset;
+        last_iss <= issue_valid && !reset;
+        last_pay <= issue_payload;
+    end
+
     wire iss_a = issue_valid && issue_payload[0];
     wire iss_b = issue_valid && issue_payload[1];
 
     always @(*) begin
+        // issue_enable: an issue only while issue_enable is high, never in reset; the
+        // registered queue's issue outputs show a cycle after its pick, so there: only a
+        // cycle after one with issue_enable high, out of reset (the unit's flow-control
+        // proofs assume this of the queue they cut).
 `ifndef REGISTERED
-        // issue_enable: an issue only while issue_enable is high, never in reset (the unit's
-        // flow-control proof assumes this of the queue it cuts).
         assert(!issue_valid || (issue_enable && !reset)); // @issue_enable
+`else
+        assert(!issue_valid || last_en); // @issue_enable
+        // late: a cycle after an issue, the late payload is the issued entry's (its slot is
+        // still intact; the unit's si stage takes the payload from there).
+        assert(!last_iss || issue_payload_late == last_pay); // @late
+        // ready_nx: push_ready is low in reset and after it the push_ready_nx of the cycle
+        // before (the unit's accept stage loads its push register a cycle ahead from it).
+        assert(reset ? !dut_ready : dut_ready == last_ready_nx); // @ready_nx
 `endif
         assume(push_wait <= `WMAX);
-        // The chain contract: a chainable entry's own window is at least the chain's, and
-        // fast keys name the words they touch (entries to one line with fast-equal keys touch
-        // the same words).
-        assume(!push_key[`KCH] || push_wait >= cwait(push_key));
-        assume(!(push_key[`KCH] && push_key[`KFA]) || push_words == key_words(push_key));
+        // The push contract of the key (queue_key.svh; the unit's accept stage proves it).
+        assume(key_ok(push_key, push_wait, push_words));
         if (!reset) begin
 `ifndef SKIP_OCC
             // issue_valid: only an entry that is in the queue issues.

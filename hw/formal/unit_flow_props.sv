@@ -1,13 +1,16 @@
 // Formal harness of the unit's flow control from issue to response (hw::SliceUnit, module
-// `top`, the shallow pipeline), for k-induction. The ordering queue is cut (`cutpoint`: its
-// outputs are free) and constrained only by what its own proof guarantees (queue_props.sv,
-// `issue_enable`: an issue only with issue_enable high and not in reset); the ALUs and the
-// line memory are cut too. So every issue pattern the queue may produce is covered, and
-// requests are tracked from their issue: the queue's proof covers push to issue.
-// Parameters (defines): DEPTH (the response FIFO's places, the credit limit), LAT (cycles
-// from issue to the response's push into the FIFO), PID (the id's offset in the queue's
-// payload), LIVE_BOUND (cycles within which an issued request is answered while rsp_ready
-// stays high).
+// `top`), for k-induction. The ordering queue is cut (`cutpoint`: its outputs are free) and
+// constrained only by what its own proof guarantees (queue_props.sv, `issue_enable`: an
+// issue only with issue_enable high and not in reset; with REGISTERED, the registered
+// queue's: an issue only a cycle after one with issue_enable high, out of reset, and `late`:
+// a cycle after an issue, the late payload is the issued entry's); the ALUs and the line
+// memory are cut too. So every issue pattern the queue may produce is covered, and requests
+// are tracked from their issue: the queue's proof covers push to issue.
+// Parameters (defines): DEPTH (the response FIFO's places), CMAX (the credit limit: DEPTH,
+// or DEPTH - 1 with REGISTERED, whose count sees an issue a cycle after its pick), LAT
+// (cycles from issue to the response's push into the FIFO: the pipeline's stages), ID_FROM
+// (the first stage that carries the id; those before carry their valid bit only),
+// LIVE_BOUND (cycles within which an issued request is answered while rsp_ready stays high).
 // The issue the solver picks (A) carries id bit 15, no other issue does.
 // Each property's assertions carry its name as `@name`; the `inv_*` ones are the induction's
 // invariants over the pipeline's valid bits and ids, the credit count and the FIFO's state,
@@ -27,11 +30,13 @@ module harness(
         after_reset <= reset;
     end
 
-    // The cut queue's issue handshake and the issued id's bit 15.
+    // The cut queue's issue handshake and the issued id's bit 15 (with REGISTERED, in the
+    // late payload a cycle after the issue).
     (* keep *) wire p_issue, p_issue_en, p_issue_id15;
-    // The pipeline: s1, then LAT - 1 stages s2.. (the last one pushes the response).
-    (* keep *) wire p_s1_valid, p_s1_id15;
-    (* keep *) wire [`LAT-2:0] p_sp_valid, p_sp_id15;
+    // The pipeline's valid bits and ids' bit 15: place j holds the request issued j + 1
+    // cycles ago; the last one pushes the response. The id's bit of the places before
+    // ID_FROM - 1 is unused.
+    (* keep *) wire [`LAT-1:0] p_v, p_id;
     (* keep *) wire [5:0] p_credits;
     (* keep *) wire p_cr_full;
     // The response FIFO's registers.
@@ -61,23 +66,30 @@ module harness(
     reg rdy_all = 0;
     reg last_stall = 0;
     reg [W-1:0] last_rsp = 0;
+    // The enable, issue and mark of the cycle before (the registered queue's guarantees).
+    reg last_en = 0, last_iss = 0, last_mark = 0, last_cr_full = 0;
 
     wire mark_a = p_issue && sa == 0 && pick_a;
     wire answer = rsp_valid && rsp_ready;
     wire answer_a = answer && rsp_id[15];
     wire normal = !reset && !after_reset;
     wire fifo_pop = answer;
-    wire fifo_push = p_sp_valid[`LAT-2];
+    wire fifo_push = p_v[`LAT-1];
     wire [6:0] fifo_occ = p_head_v + p_count;
 
     integer j;
     reg [PB-1:0] slot_rel;
     reg [6:0] slot_pos;
-    reg [3:0] n_sp;
+    reg [6:0] n_sp;
     always @(*) begin
-        // The queue's guarantee, and the mark.
+        // The queue's guarantees, and the mark.
+`ifdef REGISTERED
+        assume(!p_issue || last_en);
+        assume(!last_iss || p_issue_id15 == last_mark);
+`else
         assume(!p_issue || (p_issue_en && !reset));
         assume(p_issue_id15 == mark_a);
+`endif
         if (!reset) begin
             // unit_answered: a response only for an issued request not yet answered.
 `ifndef SKIP_ANSWERED
@@ -95,22 +107,26 @@ module harness(
         end
 `ifndef NO_INV
         n_sp = 0;
-        for (j = 0; j < `LAT - 1; j = j + 1) n_sp = n_sp + p_sp_valid[j];
+        for (j = 0; j < `LAT; j = j + 1) n_sp = n_sp + p_v[j];
         assert(p_reset_r == after_reset && sa != 3); // @inv_reset
-        if (!normal) assert(occ == 0 && sa == 0 && !last_stall && !p_head_v && p_count == 0 && !p_stored && p_wr == 0 && p_rd == 0 && p_credits == 0 && !p_cr_full && !p_s1_valid && p_sp_valid == 0); // @inv_reset
+        if (!normal) assert(occ == 0 && sa == 0 && !last_stall && !p_head_v && p_count == 0 && !p_stored && p_wr == 0 && p_rd == 0 && p_credits == 0 && !p_cr_full && p_v == 0 && !last_en); // @inv_reset
         if (normal) begin
-            // Credits: one per request between issue and response handshake.
-            assert(occ == p_credits && p_credits <= `DEPTH && p_cr_full == (p_credits == `DEPTH)); // @inv_credit
-            assert(occ == p_s1_valid + n_sp + fifo_occ); // @inv_credit
+            // Credits: one per request between issue and response handshake; with REGISTERED
+            // one more may issue after the count reached its limit (its pick saw it below).
+            assert(occ == p_credits && p_cr_full == (p_credits >= `CMAX)); // @inv_credit
+`ifdef REGISTERED
+            assert(occ + last_en <= `DEPTH && last_en == !last_cr_full); // @inv_credit
+`else
+            assert(occ <= `DEPTH); // @inv_credit
+`endif
+            assert(occ == n_sp + fifo_occ); // @inv_credit
             // The FIFO (as in fifo_props.sv).
             assert(p_count < `DEPTH && p_stored == (p_count != 0) && p_head_v == (fifo_occ != 0)); // @inv_fifo
             assert(p_wr < `DEPTH && p_rd < `DEPTH && ((p_wr - p_rd) & (`DEPTH - 1)) == p_count); // @inv_fifo
-            // A: in stage age_a while in the pipeline, then at place pos_a in the FIFO.
-            assert(!(p_s1_valid && p_s1_id15) == !(sa == 1 && age_a == 1)); // @inv_mark
-            if (sa == 1 && age_a == 1) assert(p_s1_valid); // @inv_mark
-            for (j = 0; j < `LAT - 1; j = j + 1) begin
-                assert((p_sp_valid[j] && p_sp_id15[j]) == (sa == 1 && age_a == j + 2)); // @inv_mark
-                if (sa == 1 && age_a == j + 2) assert(p_sp_valid[j]); // @inv_mark
+            // A: in place age_a - 1 of the pipeline, then at place pos_a in the FIFO.
+            for (j = 0; j < `LAT; j = j + 1) begin
+                if (j + 1 >= `ID_FROM) assert((p_v[j] && p_id[j]) == (sa == 1 && age_a == j + 1)); // @inv_mark
+                if (sa == 1 && age_a == j + 1) assert(p_v[j]); // @inv_mark
             end
             assert(sa != 1 || age_a != 0); // @inv_mark
             assert(sa != 1 || age_a <= `LAT || pos_a < fifo_occ); // @inv_mark
@@ -129,6 +145,10 @@ module harness(
     always @(posedge clock) begin
         last_stall <= !reset && rsp_valid && !rsp_ready;
         last_rsp <= {rsp_id, rsp_data, rsp_status};
+        last_en <= p_issue_en && !reset;
+        last_iss <= p_issue && !reset;
+        last_mark <= mark_a;
+        last_cr_full <= p_cr_full;
         if (!reset) begin
             occ <= occ + p_issue - answer;
             if (mark_a) begin sa <= 1; age_a <= 1; rdy_all <= rsp_ready; end

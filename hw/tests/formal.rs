@@ -12,13 +12,14 @@
 //! a vector), but not on the gate-level one. Registers start at rust-hdl's power-up values
 //! and `reset` is high in cycle 0 only.
 //!
+//! This file: the response FIFO and the ordering queue; `formal_unit.rs`: the unit's flow.
 //! The quick checks run by default; the long ones are `#[ignore]`: `cargo test --release -p
 //! hw --test formal -- --include-ignored`, or `scripts/formal.sh`. Each test fails when
 //! yosys or yosys-smtbmc or z3 is missing (run `scripts/setup.sh`).
 
 mod formal_run;
 
-use formal_run::{Check, Mode, Verdict, depth};
+use formal_run::{Check, Mode, Verdict, depth, unit_queue_key_defines, unit_queue_wmax};
 use hw::ordering_queue::OrderingQueue;
 use hw::response_fifo::ResponseFifo;
 
@@ -126,7 +127,7 @@ fn queue_reg_probes(mut c: Check<'static>) -> Check<'static> {
         c = c.probe(&format!("p_{w}"), s);
     }
     // The ranking of `no_loss` (`inv_live`): the history's places and the windows it holds.
-    for p in 0..queue_registered_wmax() - 1 {
+    for p in 0..unit_queue_wmax() - 1 {
         c = c.probe(&format!("p_ht[{}:{}]", 16 * p + 15, 16 * p), &format!("history.h_t${p}$q"));
     }
     for (w, s) in [("ph_w1", "history.ph_w$1$q"), ("ph_hr0", "history.ph_hr$0$q"), ("ph_hr1", "history.ph_hr$1$q")] {
@@ -177,54 +178,42 @@ fn queue_registered_proof() {
     assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
 }
 
-/// The largest window of the unit's queue (`WMAX`).
-fn queue_registered_wmax() -> usize {
-    hw::slice_unit::shape(&hw::Config::unit_default()).win_fp.max(1)
-}
-
 /// The registered queue's bounded response, `8 * WMAX + 18` (146 for the unit's 16): the entry
 /// waits at most WMAX + 2 cycles per entry ahead of it (7 at most), its own first cycle
 /// WMAX + 1, and a cycle from its pick to its issue output.
 fn queue_registered_live_bound() -> usize {
-    8 * queue_registered_wmax() + 18
+    8 * unit_queue_wmax() + 18
 }
 
 /// The default unit's queue (`Config::unit_default()`: registered push, the unit's windows
 /// and chain window) and its harness defines.
 fn queue_registered() -> (String, Vec<String>) {
     let sh = hw::slice_unit::shape(&hw::Config::unit_default());
-    let w = queue_registered_wmax();
     let v = hw::verilog::verilog(
-        &mut OrderingQueue::with_registered_push(w, true)
+        &mut OrderingQueue::with_registered_push(unit_queue_wmax(), true)
             .with_chain_wait(sh.win_chain)
             .with_long_chain_wait(sh.win_fp_chain),
     );
-    let defs = [
-        "DEPTH=8".to_string(),
-        format!("WMAX={w}"),
-        "LBITS=2".into(),
-        format!("LIVE_BOUND={}", queue_registered_live_bound()),
-        "REGISTERED".into(),
-        format!("CHAIN_WAIT={}", sh.win_chain),
-        format!("CHAIN_WAIT_LONG={}", sh.win_fp_chain),
-        format!("KB={}", hw::ordering_queue::QUEUE_KEY_BITS),
-    ];
-    (v, defs.to_vec())
+    let mut defs = unit_queue_key_defines();
+    let live = format!("LIVE_BOUND={}", queue_registered_live_bound());
+    defs.extend(["DEPTH=8".to_string(), "LBITS=2".into(), live, "REGISTERED".into()]);
+    (v, defs)
 }
 
-/// An 8-cycle bounded check of the registered queue with the harness mutation `mutation`.
-fn queue_registered_mutant(name: &'static str, mutation: &str) -> Verdict {
+/// The registered queue's harness with the defines `extra` (a mutation, a group left out).
+fn queue_registered_mutant(name: &'static str, extra: &[&'static str]) -> Check<'static> {
     let (v, defs) = queue_registered();
     let mut defs: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
-    defs.extend([mutation, "SKIP_OCC"]);
-    Check::new(name, "queue_props.sv", v, &defs).run(Mode::Bmc(8))
+    defs.extend(extra);
+    Check::new(name, "queue_props.sv", v, &defs)
 }
 
 /// The registered queue with B allowed on another line, which may overtake A.
 #[test]
 #[ignore = "model check of the registered queue, half a minute: scripts/formal.sh"]
 fn queue_registered_mutation_other_line_fails() {
-    assert!(queue_registered_mutant("queue_reg_other_line", "MUT_OTHER_LINE").fails_on("order"));
+    let c = queue_registered_mutant("queue_reg_other_line", &["MUT_OTHER_LINE", "SKIP_OCC"]);
+    assert!(c.run(Mode::Bmc(8)).fails_on("order"));
 }
 
 /// The registered queue with the order check taking fast-equal keys as chain-equal ones: a
@@ -232,7 +221,33 @@ fn queue_registered_mutation_other_line_fails() {
 #[test]
 #[ignore = "model check of the registered queue, half a minute: scripts/formal.sh"]
 fn queue_registered_mutation_no_fast_fails() {
-    assert!(queue_registered_mutant("queue_reg_no_fast", "MUT_NO_FAST").fails_on("order"));
+    let c = queue_registered_mutant("queue_reg_no_fast", &["MUT_NO_FAST", "SKIP_OCC"]);
+    assert!(c.run(Mode::Bmc(8)).fails_on("order"));
+}
+
+/// The registered queue's pick ignores issue_enable.
+#[test]
+#[ignore = "model check of the registered queue, half a minute: scripts/formal.sh"]
+fn queue_registered_mutation_enable_fails() {
+    let c = queue_registered_mutant("queue_reg_enable", &["SKIP_MARK", "SKIP_OCC"]);
+    assert!(c.edit("en = issue_enable && ~reset;", "en = ~reset;").run(Mode::Bmc(8)).fails_on("issue_enable"));
+}
+
+/// The late payload's first quarter (the marks among it) reads the slot of this cycle's
+/// issue, not the last cycle's.
+#[test]
+#[ignore = "model check of the registered queue, half a minute: scripts/formal.sh"]
+fn queue_registered_mutation_late_fails() {
+    let c = queue_registered_mutant("queue_reg_late", &["SKIP_MARK", "SKIP_OCC"]);
+    assert!(c.edit("l2_sel$0$d = last_fs$q;", "l2_sel$0$d = fs$c;").run(Mode::Bmc(10)).fails_on("late"));
+}
+
+/// The registered queue's push_ready_nx always high: it promises a place it does not have.
+#[test]
+#[ignore = "model check of the registered queue, a minute: scripts/formal.sh"]
+fn queue_registered_mutation_ready_nx_fails() {
+    let c = queue_registered_mutant("queue_reg_ready_nx", &["SKIP_MARK", "SKIP_OCC"]);
+    assert!(c.edit("push_ready_nx = fr_any_nx;", "push_ready_nx = 1'b1;").run(Mode::Bmc(12)).fails_on("ready_nx"));
 }
 
 /// The pick ignores issue_enable.
@@ -359,147 +374,4 @@ fn fifo_mutation_bound_fails() {
     let mut c = fifo_mutant("fifo_mut_bound");
     c.defines.retain(|d| !d.starts_with("LIVE_BOUND"));
     assert!(c.define("LIVE_BOUND=7").run(Mode::Bmc(18)).fails_on("fifo_no_loss"));
-}
-
-/// The shallow unit (`Config::default()`, the most operations per cycle: 8-place response
-/// FIFO, latency 6) with 64 bytes of memory, and an assertion spliced into its response FIFO:
-/// the responses behind the FIFO's head never exceed its 8 places (no overflow).
-fn unit_shallow() -> String {
-    let v = hw::unit_verilog_with(64, &hw::Config::default());
-    let end = "endmodule // top$rsp_fifo\n";
-    assert!(v.contains(end), "the unit's Verilog has no module top$rsp_fifo");
-    let check = "`ifdef FORMAL\n    // unit_fifo_no_overflow\n    always @(*) if (!reset) assert(count$q <= 6'd8); // @unit_fifo_no_overflow\n`endif\n";
-    v.replace(end, &format!("{check}{end}"))
-}
-
-/// The unit's ALU results and memory data become free inputs (sound for flow control, which
-/// does not look at data).
-const UNIT_CUT: &str = "cutpoint top$alu/w:out_data top$int_alu/w:y top$mem/w:read_data";
-
-/// Unit: response hold, answered once, answers only to accepted requests, response FIFO
-/// never over its places; bounded from reset.
-#[test]
-#[ignore = "bounded model check, minutes: scripts/formal.sh"]
-fn unit_properties_bounded() {
-    let steps = depth("REDUNIT_FORMAL_UNIT_STEPS", 12);
-    let c = Check::new("unit", "unit_props.sv", unit_shallow(), &["LIVE_BOUND=20"]).cut(UNIT_CUT);
-    assert_eq!(c.run(Mode::Bmc(steps)), Verdict::Pass);
-}
-
-/// The shallow unit with its queue cut too (`unit_flow_props.sv`), with the probes of the
-/// induction's invariants: the cut queue's issue port, the pipeline's valid bits and ids, the
-/// credit count, the response FIFO's registers.
-fn unit_flow(name: &'static str) -> Check<'static> {
-    let v = hw::unit_verilog_with(64, &hw::Config::default());
-    let bits = hw::response_fifo::RSP_ENTRY_BITS;
-    // The id's offset in the queue's payload: op (12), offset (4), size (3), fp (1), status (2).
-    let pid = 22;
-    let cut: &'static str = Box::leak(unit_flow_cut(&v).into_boxed_str());
-    let mut c = Check::new(name, "unit_flow_props.sv", v, &["DEPTH=8", "LAT=4", "LIVE_BOUND=12"]).cut(cut);
-    c = c.probe("p_issue", "queue$issue_valid").probe("p_issue_en", "queue$issue_enable");
-    c = c.probe("p_issue_id15", &format!("queue$issue_payload[{}]", pid + 15));
-    c = c.probe("p_s1_valid", "s1_valid$q").probe("p_s1_id15", &format!("s1_payload$q[{}]", pid + 15));
-    for j in 0..3 {
-        c = c.probe(&format!("p_sp_valid[{j}]"), &format!("sp_valid${j}$q"));
-        c = c.probe(&format!("p_sp_id15[{j}]"), &format!("sp_id${j}$q[15]"));
-    }
-    c = c.probe("p_credits", "credit.credits$q").probe("p_cr_full", "credit.cr_full$q");
-    for (w, s) in [("head", "head$q"), ("head_v", "head_v$q"), ("stored", "stored$q"), ("reset_r", "reset_r$q")] {
-        c = c.probe(&format!("p_{w}"), &format!("rsp_fifo.{s}"));
-    }
-    for (w, s) in [("wr", "wr_ptr$q"), ("rd", "rd_ptr$q"), ("count", "count$q")] {
-        c = c.probe(&format!("p_{w}"), &format!("rsp_fifo.{s}"));
-    }
-    for i in 0..8 {
-        c = c.probe(&format!("p_mem[{}:{}]", bits * i + bits - 1, bits * i), &format!("rsp_fifo.ram.mem[{i}]"));
-    }
-    c
-}
-
-/// The unit's cuts for the flow from issue to response: every block and register of the
-/// unit's top level but the pipeline's valid bits and ids from issue to response, the credit
-/// count and the response FIFO (the ordering queue among them: the harness assumes its proven
-/// issue guarantee). A cut block's outputs are free, which only adds behaviours.
-fn unit_flow_cut(v: &str) -> String {
-    let keep = |n: &str| {
-        ["s1_valid", "s1_payload", "credit", "rsp_fifo"].contains(&n)
-            || n.starts_with("sp_valid$")
-            || n.starts_with("sp_id$")
-    };
-    let top = &v[v.find("module top(").unwrap()..];
-    let top = &top[..top.find("endmodule").unwrap()];
-    let mut cut = String::from("cutpoint");
-    for l in top.lines() {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        if let [m, inst] = w[..] {
-            if let Some(name) = inst.strip_suffix('(') {
-                if m == format!("top${name}") && !keep(name) {
-                    cut += &format!(" {m}");
-                }
-            }
-        }
-    }
-    assert!(cut.contains("top$queue") && cut.contains("top$alu"), "the unit's top level has changed: {cut}");
-    cut
-}
-
-/// The shallow unit from issue to response, proven by k-induction: `unit_answered`,
-/// `unit_rsp_hold`, `unit_once`, `unit_no_loss` (an issued request answered within 12 cycles
-/// while rsp_ready stays high), `unit_fifo_no_overflow`.
-#[test]
-#[ignore = "k-induction of the unit, a minute: scripts/formal.sh"]
-fn unit_flow_proof() {
-    let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
-    assert_eq!(unit_flow("unit_flow").run(Mode::Prove(k)), Verdict::Pass);
-}
-
-/// The mutations' check: the invariants left out, from reset.
-fn unit_flow_mutant(name: &'static str) -> Check<'static> {
-    unit_flow(name).define("NO_INV")
-}
-
-/// A credit limit of 9 for the FIFO's 8 places.
-#[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
-fn unit_flow_mutation_overflow_fails() {
-    let c = unit_flow_mutant("unit_mut_overflow").edit(
-        "localparam  credit_max = 6'b1000;\n    localparam  credit_max_m1 = 6'b111;\n    localparam  credit_max_p1 = 6'b1001;",
-        "localparam  credit_max = 6'b1001;\n    localparam  credit_max_m1 = 6'b1000;\n    localparam  credit_max_p1 = 6'b1010;",
-    );
-    assert!(c.run(Mode::Bmc(16)).fails_on("unit_fifo_no_overflow"));
-}
-
-/// The FIFO's head leaves whatever rsp_ready says.
-#[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
-fn unit_flow_mutation_hold_fails() {
-    let c = unit_flow_mutant("unit_mut_hold").edit("rsp_fifo$out_ready = rsp_ready;", "rsp_fifo$out_ready = 1'b1;");
-    assert!(c.run(Mode::Bmc(10)).fails_on("unit_rsp_hold"));
-}
-
-/// s1 loaded without an issue.
-#[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
-fn unit_flow_mutation_answered_fails() {
-    let c = unit_flow_mutant("unit_mut_answered").edit("s1_valid$d$c = issue && ~reset;", "s1_valid$d$c = ~reset;");
-    assert!(c.run(Mode::Bmc(10)).fails_on("unit_answered"));
-}
-
-/// The response FIFO's read pointer stuck: a response in its RAM leaves twice
-/// (`unit_answered`, which this breaks first, left out).
-#[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
-fn unit_flow_mutation_once_fails() {
-    let c = unit_flow_mutant("unit_mut_once").define("SKIP_ANSWERED");
-    let c = c.edit("rd_ptr$d$c = (rd_ptr$q + one5) & ptr_mask;", "rd_ptr$d$c = rd_ptr$q;");
-    assert!(c.run(Mode::Bmc(12)).fails_on("unit_once"));
-}
-
-/// Responses with status bit 0 set are dropped.
-#[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
-fn unit_flow_mutation_lost_fails() {
-    let c =
-        unit_flow_mutant("unit_mut_lost").edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid && ~w_status[0];");
-    assert!(c.run(Mode::Bmc(16)).fails_on("unit_no_loss"));
 }

@@ -1,6 +1,7 @@
-//! The formal flow of `tests/formal.rs`: a SystemVerilog harness (`hw/formal/*.sv`) around a
-//! block's generated Verilog (module `top`), lowered to an SMT2 model by Yosys and checked by
-//! `yosys-smtbmc` with z3, as a bounded model check from reset or as a k-induction proof.
+//! The formal flow of `tests/formal.rs` and `tests/formal_unit.rs`: a SystemVerilog harness
+//! (`hw/formal/*.sv`) around a block's generated Verilog (module `top`), lowered to an SMT2
+//! model by Yosys and checked by `yosys-smtbmc` with z3, as a bounded model check from reset
+//! or as a k-induction proof.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -178,6 +179,24 @@ fn failed_properties(log: &str, dir: &Path) -> Vec<String> {
         }
     }
     names
+}
+
+/// The largest window of the unit's queue (`Config::unit_default()`).
+pub fn unit_queue_wmax() -> usize {
+    hw::slice_unit::shape(&hw::Config::unit_default()).win_fp.max(1)
+}
+
+/// The defines of the unit's queue's chain key and windows (`queue_key.svh`: KB, WMAX,
+/// CHAIN_WAIT, CHAIN_WAIT_LONG), shared by the harnesses of the queue and of the accept
+/// stage that pushes into it.
+pub fn unit_queue_key_defines() -> Vec<String> {
+    let sh = hw::slice_unit::shape(&hw::Config::unit_default());
+    vec![
+        format!("KB={}", hw::ordering_queue::QUEUE_KEY_BITS),
+        format!("WMAX={}", unit_queue_wmax()),
+        format!("CHAIN_WAIT={}", sh.win_chain),
+        format!("CHAIN_WAIT_LONG={}", sh.win_fp_chain),
+    ]
 }
 
 /// The check depth: `var` or `default` cycles.
