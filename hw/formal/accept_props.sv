@@ -28,12 +28,7 @@ module harness(
     input pick_a,
     input pick_b
 );
-    reg reset = 1;
-    reg after_reset = 0;
-    always @(posedge clock) begin
-        reset <= 0;
-        after_reset <= reset;
-    end
+`include "reset.svh"
 
     // The accept block's registers: ad's and ac's valid bits and marks, their load enables
     // (ac_ld_q: ac_ld's replica).

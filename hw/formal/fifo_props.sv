@@ -24,12 +24,7 @@ module harness(
 );
     localparam W = 146;
     localparam PB = $clog2(`DEPTH);
-    reg reset = 1;
-    reg after_reset = 0;
-    always @(posedge clock) begin
-        reset <= 0;
-        after_reset <= reset;
-    end
+`include "reset.svh"
 
     // Probes: the FIFO's registers (driven by the test's `connect` commands).
     (* keep *) wire [W-1:0] p_head;

@@ -23,12 +23,7 @@ module harness(
 );
     localparam W = 146;
     localparam PB = $clog2(`DEPTH);
-    reg reset = 1;
-    reg after_reset = 0;
-    always @(posedge clock) begin
-        reset <= 0;
-        after_reset <= reset;
-    end
+`include "reset.svh"
 
     // The cut queue's issue handshake and the issued id's bit 15 (with REGISTERED, in the
     // late payload a cycle after the issue).
