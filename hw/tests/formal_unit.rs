@@ -381,3 +381,20 @@ fn accept_shallow_mutation_ready_fails() {
     let v = accept_shallow_mutant("acc_sh_mut_ready", "req_ready$c = push_ready;", "req_ready$c = 1'b1;");
     assert!(v.fails_on("acc_ready"));
 }
+
+/// A credit limit of 32 for the registered unit's 32-place FIFO: its count sees an issue a
+/// cycle after the pick, so a 33rd request issues and overflows the FIFO. The FIFO's RAM is
+/// cut as well (the overflow is in its count; the responses' ids become free, so `unit_once`
+/// is left out), so that a model check reaches the 56 cycles it takes; it checks cycles 56
+/// to 59 only.
+#[test]
+#[ignore = "deep model check of the registered unit: scripts/formal.sh"]
+fn unit_flow_registered_mutation_overflow_fails() {
+    let mut c = unit_flow_registered_mutant("unit_reg_mut_overflow").define("SKIP_ONCE").edit(
+        "localparam  credit_max = 6'b11111;\n    localparam  credit_max_m1 = 6'b11110;\n    localparam  credit_max_p1 = 6'b100000;",
+        "localparam  credit_max = 6'b100000;\n    localparam  credit_max_m1 = 6'b11111;\n    localparam  credit_max_p1 = 6'b100001;",
+    );
+    c.probes.retain(|(w, _)| !w.starts_with("p_mem"));
+    c.cut = Box::leak(format!("{} top$rsp_fifo$ram", c.cut).into_boxed_str());
+    assert!(c.run(Mode::BmcLast(56, 60)).fails_on("unit_fifo_no_overflow"));
+}

@@ -26,10 +26,13 @@ impl Verdict {
 /// What is checked: `steps` cycles from reset (`Bmc`), or a proof by k-induction (`Prove`):
 /// the model check of `k` cycles from reset and the induction step of length `k` (any `k`
 /// consecutive cycles that satisfy every assertion, from any state, are followed by a cycle
-/// that does too) both pass.
+/// that does too) both pass. `BmcLast(from, steps)`: the cycles from reset to `steps`, the
+/// assertions checked in cycles `from..steps` only, solved incrementally (a deep mutation
+/// check: each cycle's check from reset grows costly past 20 or so).
 #[derive(Clone, Copy, Debug)]
 pub enum Mode {
     Bmc(usize),
+    BmcLast(usize, usize),
     Prove(usize),
 }
 
@@ -115,9 +118,10 @@ impl<'a> Check<'a> {
         assert!(y.status.success(), "{name}: yosys failed (log in {})", dir.display());
         let t = Instant::now();
         let verdict = match mode {
-            Mode::Bmc(steps) => self.smtbmc(&dir, steps, false),
-            Mode::Prove(k) => match self.smtbmc(&dir, k, false) {
-                Verdict::Pass => self.smtbmc(&dir, k, true),
+            Mode::Bmc(steps) => self.smtbmc(&dir, 0, steps, false),
+            Mode::BmcLast(from, steps) => self.smtbmc(&dir, from, steps, false),
+            Mode::Prove(k) => match self.smtbmc(&dir, 0, k, false) {
+                Verdict::Pass => self.smtbmc(&dir, 0, k, true),
                 fail => fail,
             },
         };
@@ -125,16 +129,20 @@ impl<'a> Check<'a> {
         verdict
     }
 
-    /// One `yosys-smtbmc` run: `steps` cycles from reset, or the induction step of that
-    /// length. Its log and trace: `bmc.log` and `bmc.vcd`, or `induction.*`.
-    fn smtbmc(&self, dir: &Path, steps: usize, induction: bool) -> Verdict {
+    /// One `yosys-smtbmc` run: `steps` cycles from reset (assertions checked from cycle
+    /// `from`, incrementally when `from` is not 0), or the induction step of that length.
+    /// Its log and trace: `bmc.log` and `bmc.vcd`, or `induction.*`.
+    fn smtbmc(&self, dir: &Path, from: usize, steps: usize, induction: bool) -> Verdict {
         let base = if induction { "induction" } else { "bmc" };
         let vcd = format!("{base}.vcd");
-        let mut args = vec!["-s", "z3", "--presat", "--noincr"];
+        let mut args = vec!["-s", "z3", "--presat"];
+        if from == 0 {
+            args.push("--noincr");
+        }
         if induction {
             args.push("-i");
         }
-        let steps_s = steps.to_string();
+        let steps_s = if from == 0 { steps.to_string() } else { format!("{from}:{steps}") };
         args.extend(["-t", &steps_s, "--dump-vcd", &vcd, "model.smt2"]);
         let out = Command::new("yosys-smtbmc").current_dir(dir).args(&args).output().unwrap();
         let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
