@@ -62,7 +62,7 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     let id_from = places.iter().position(|p| p.1.is_some()).unwrap() + 1;
     let (lat, depth) = (places.len(), sh.rsp_depth);
     let cmax = depth - cfg.unit_regs as usize;
-    let defs = [
+    let mut defs = vec![
         format!("DEPTH={depth}"),
         format!("CMAX={cmax}"),
         format!("LAT={lat}"),
@@ -70,10 +70,10 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
         // Its places, then a place per cycle through the FIFO.
         format!("LIVE_BOUND={}", lat + depth),
     ];
-    let mut defs: Vec<&'static str> = defs.into_iter().map(|d| &*Box::leak(d.into_boxed_str())).collect();
     if cfg.unit_regs {
-        defs.push("REGISTERED");
+        defs.push("REGISTERED".into());
     }
+    let defs: Vec<&str> = defs.iter().map(String::as_str).collect();
     let cut: &'static str = Box::leak(unit_flow_cut(&v).into_boxed_str());
     let mut c = Check::new(name, "unit_flow_props.sv", v, &defs).cut(cut);
     c = c.probe("p_issue", "queue$issue_valid").probe("p_issue_en", "queue$issue_enable");
@@ -136,14 +136,18 @@ fn unit_cut(v: &str, keep: impl Fn(&str) -> bool) -> String {
     cut
 }
 
+/// Asserts that `c` is proven by k-induction of length `REDUNIT_FORMAL_UNIT_K` (default 2).
+fn proves(c: Check) {
+    assert_eq!(c.run(Mode::Prove(depth("REDUNIT_FORMAL_UNIT_K", 2))), Verdict::Pass);
+}
+
 /// The shallow unit from issue to response, proven by k-induction: `unit_answered`,
 /// `unit_rsp_hold`, `unit_once`, `unit_no_loss` (an issued request answered within 12 cycles
 /// while rsp_ready stays high), `unit_fifo_no_overflow`.
 #[test]
 #[ignore = "k-induction of the unit, a minute: scripts/formal.sh"]
 fn unit_flow_proof() {
-    let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
-    assert_eq!(unit_flow("unit_flow").run(Mode::Prove(k)), Verdict::Pass);
+    proves(unit_flow("unit_flow"));
 }
 
 /// The unit's default, registered pipeline (`Config::unit_default()`, 32-place FIFO) from
@@ -154,9 +158,7 @@ fn unit_flow_proof() {
 #[test]
 #[ignore = "k-induction of the registered unit, minutes: scripts/formal.sh"]
 fn unit_flow_registered_proof() {
-    let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
-    let c = unit_flow_with("unit_flow_registered", &hw::Config::unit_default());
-    assert_eq!(c.run(Mode::Prove(k)), Verdict::Pass);
+    proves(unit_flow_with("unit_flow_registered", &hw::Config::unit_default()));
 }
 
 /// The mutations' check: the invariants left out, from reset.
@@ -244,7 +246,7 @@ fn accept_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
         let w = hw::slice_unit::shape(cfg).win_fp.max(1);
         vec![format!("WMAX={w}"), "LIVE_BOUND=1".into(), "SHALLOW".into()]
     };
-    let defs: Vec<&'static str> = defs.into_iter().map(|d| &*Box::leak(d.into_boxed_str())).collect();
+    let defs: Vec<&str> = defs.iter().map(String::as_str).collect();
     let mut c = Check::new(name, "accept_props.sv", v, &defs).cut(cut);
     if cfg.unit_regs {
         for (w, s) in [("ad_v", "ad_valid$q"), ("ac_v", "ac_valid$q"), ("ad_ld", "ad_ld$q"), ("ac_ld", "ac_ld$q")] {
@@ -279,8 +281,7 @@ fn accept(name: &'static str) -> Check<'static> {
 #[test]
 #[ignore = "k-induction of the unit's accept stage, a minute: scripts/formal.sh"]
 fn accept_proof() {
-    let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
-    assert_eq!(accept("accept").run(Mode::Prove(k)), Verdict::Pass);
+    proves(accept("accept"));
 }
 
 /// The shallow unit's accept stage (`Config::default()`: the port's request decoded straight
@@ -290,16 +291,13 @@ fn accept_proof() {
 #[test]
 #[ignore = "k-induction of the unit's accept stage, a minute: scripts/formal.sh"]
 fn accept_shallow_proof() {
-    let k = depth("REDUNIT_FORMAL_UNIT_K", 2);
-    assert_eq!(accept_with("accept_shallow", &hw::Config::default()).run(Mode::Prove(k)), Verdict::Pass);
+    proves(accept_with("accept_shallow", &hw::Config::default()));
 }
 
-/// The accept stage's mutations: the invariants left out, from reset, the Verilog edit
-/// `from` → `to` (none when empty).
+/// The accept stage's mutations: the invariants left out, the Verilog edit `from` → `to`,
+/// `steps` cycles from reset.
 fn accept_mutant(name: &'static str, from: &'static str, to: &'static str, steps: usize) -> Verdict {
-    let c = accept(name).define("NO_INV");
-    let c = if from.is_empty() { c } else { c.edit(from, to) };
-    c.run(Mode::Bmc(steps))
+    accept(name).define("NO_INV").edit(from, to).run(Mode::Bmc(steps))
 }
 
 /// A push with nothing held.
