@@ -370,7 +370,12 @@ impl IntAlu {
     }
 }
 
-impl Logic for IntAlu {
+crate::sections::logic_sections!(IntAlu: InputRegisters, Segment1, Segment2);
+
+/// The input registers: the op decoded for both segments, held with `hold`.
+enum InputRegisters {}
+
+impl crate::sections::Section<InputRegisters> for IntAlu {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, s0_op, s0_is64, s0_flo, s0_fhi, s0_n64, s0_mm64, s0_mm, s0_max, s0_inc, s0_a, s0_b, s0_l1);
@@ -411,7 +416,15 @@ impl Logic for IntAlu {
         self.s0_l1.hold.next = self.hold.val();
         self.s0_la.hold.next = self.hold.val();
         self.ya_hi.hold.next = self.hold.val();
+    }
+}
 
+/// Segment 1: the fast low result, the compares and the selects, into the cut.
+enum Segment1 {}
+
+impl crate::sections::Section<Segment1> for IntAlu {
+    #[hdl_gen]
+    fn update(&mut self) {
         // ==========================================================================
         // Segment 1 (from the s0_ registers): the fast low result, the other candidates and
         // the decisions between them. The high halves of 32-bit operands may hold anything:
@@ -514,7 +527,15 @@ impl Logic for IntAlu {
         self.c1_h_or.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_or.val());
         self.c1_h_xor.d.next = self.s0_is64.q.val() && (self.s0_op.q.val() == self.op_xor.val());
         self.c1_h_mm.d.next = self.s0_mm64.q.val();
+    }
+}
 
+/// Segment 2: the high sum and the result select into `y`; the loops into the next op.
+enum Segment2 {}
+
+impl crate::sections::Section<Segment2> for IntAlu {
+    #[hdl_gen]
+    fn update(&mut self) {
         // ==========================================================================
         // Segment 2 (after the c1_ cut, drives `y`): the fast high result, from `M`'s high
         // half as the cut holds it (the producer's under `loop_1`, selected before the cut,

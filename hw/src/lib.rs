@@ -14,6 +14,7 @@
 //! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
 //! | `ecp5/` | [`ecp5`]: ECP5 cells and placement aids behind generic blocks (register replicas, the RAM/forward mux, the block RAM) |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
+//! | `sections.rs` | [`sections::Section`]: a block's logic written as sections joined into its one combinational block |
 //! | `slice_unit/` | [`SliceUnit`]: the L2-slice unit: request/response ports, ordering, memory, ALUs, forwarding |
 //! | `ordering_queue/` | [`ordering_queue::OrderingQueue`]: the unit's queue, arrival order per 16-byte line, other lines overtake (sub-blocks: push handshake, slots, push compares, history, pick, per-entry wait state) |
 //! | `line_memory.rs` | [`line_memory::LineMemory`]: the unit's memory of 16-byte lines, synchronous read (block RAM) |
@@ -40,6 +41,7 @@ pub mod old_extract;
 pub mod ordering_queue;
 pub mod redux_sync;
 pub mod response_fifo;
+pub mod sections;
 pub mod slice_unit;
 pub mod verilog;
 pub mod warp_coalescer;

@@ -148,7 +148,12 @@ impl PushMatch {
     }
 }
 
-impl Logic for PushMatch {
+crate::sections::logic_sections!(PushMatch: LineMatch, KeyMatch, PushDependence);
+
+/// The pushed line and words against each slot's (a cycle ahead with a registered push).
+enum LineMatch {}
+
+impl crate::sections::Section<LineMatch> for PushMatch {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, m_r, w_r, pc_r, pf_r);
@@ -227,6 +232,15 @@ impl Logic for PushMatch {
         if !self.rp.val() {
             self.m.next = self.m.val() & self.p_wm.val();
         }
+    }
+}
+
+/// The pushed chain key against each slot's (a cycle ahead with a registered push).
+enum KeyMatch {}
+
+impl crate::sections::Section<KeyMatch> for PushMatch {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The pushed key's matches with the slots' keys (a chainable key only; the line
         // match is the dependence itself): chains compare all bits but the fast one, fast
         // chains all bits of two fast keys.
@@ -283,6 +297,15 @@ impl Logic for PushMatch {
             self.p_ch.next = self.pc_r.q.val();
             self.p_fa.next = self.pf_r.q.val();
         }
+    }
+}
+
+/// The pushed entry's dependences, line wait and window from the matches.
+enum PushDependence {}
+
+impl crate::sections::Section<PushDependence> for PushMatch {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.m_q.next = self.zero_d.val();
         for j in 0..QUEUE_DEPTH {
             self.vb.next = self.m.val().get_bit(j)

@@ -121,7 +121,8 @@ pub(super) struct EntryWait {
     /// One entry at a time: its dependences and count this cycle, whether the issue applied
     /// now is one of its dependences (`k_hit`) and chain producers (`k_chain`), whether it
     /// stays blocked on its line (`k_blk`), waits for a late entry issuing now (`k_hz1`,
-    /// `k_wt`), its next dependences and chain producers, its count's bit 0 for eligibility.
+    /// `k_wt`), its next dependences (`d_next`, one per entry: the load's section reads
+    /// them) and chain producers, its count's bit 0 for eligibility.
     k_dep: Signal<Local, Bits<QUEUE_DEPTH>>,
     k_cnt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
     k_dw: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
@@ -133,7 +134,7 @@ pub(super) struct EntryWait {
     k_blk: Signal<Local, Bit>,
     k_hz1: Signal<Local, Bit>,
     k_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-    d_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    d_next: [Signal<Local, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     ch_next: Signal<Local, Bits<QUEUE_DEPTH>>,
     /// Fast chains: the pushed entry's fast predecessors (`m_q & p_fa`), the entries the pick
     /// may take (`elig & !fb`); per entry, whether its last fast predecessor was picked in
@@ -263,7 +264,12 @@ impl EntryWait {
     }
 }
 
-impl Logic for EntryWait {
+crate::sections::logic_sections!(EntryWait: PickVectors, EntryWindow, EntryLoad);
+
+/// The vectors the pick reads, from the entries' registers; the fast chains' youngest marks.
+enum PickVectors {}
+
+impl crate::sections::Section<PickVectors> for EntryWait {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, c_lw, c_hw, e_tl, i_wt_r);
@@ -312,6 +318,15 @@ impl Logic for EntryWait {
         self.lw_v.next = self.zero_d.val();
         self.hw_v.next = self.zero_d.val();
         self.i_wt_r.d.next = self.i_wt.val();
+    }
+}
+
+/// Each entry's dependences, window count and eligibility in the next cycle.
+enum EntryWindow {}
+
+impl crate::sections::Section<EntryWindow> for EntryWait {
+    #[hdl_gen]
+    fn update(&mut self) {
         for i in 0..QUEUE_DEPTH {
             // The entry's dependences and count this cycle. With a registered push, an entry in
             // its first cycle holds the raw matches of its push (`e_dep`) and the history's
@@ -397,9 +412,9 @@ impl Logic for EntryWait {
                 self.k_hz1.next = false;
                 self.k_wt.next = self.zero_w.val();
             }
-            self.d_next.next = self.k_dep.val() & !self.fs.val();
+            self.d_next[i].next = self.k_dep.val() & !self.fs.val();
             if self.rp.val() {
-                self.d_next.next = self.k_dep.val();
+                self.d_next[i].next = self.k_dep.val();
             }
             self.e_cnt[i].d.next = (self.k_cnt.val() >> 1) | self.k_wt.val();
             // Whether the entry waits for a result in the next cycle (`k_cnt` bit 0), as
@@ -428,6 +443,27 @@ impl Logic for EntryWait {
                     || !self.pick_en.val())
                 && !self.k_c0.val()
                 && !self.k_blk.val();
+            // Its fast predecessor's wait, kept or cleared (a pushed entry's is set below), and
+            // the window an issue applied now brings a cycle on (`e_hw`, `e_hc`).
+            self.e_lp[i].d.next = self.e_lp[i].q.val() & !self.last_fs[i].val();
+            self.e_fb[i].d.next = self.k_fx.val() && !(self.pick_en.val() && self.k_pl.val() && !self.k_ob.val());
+            // (A pushed entry has none; nor has an unordered one, whose first cycle's raw
+            // matches are no dependences.)
+            self.k_ap.next =
+                self.rp.val() && self.k_hit.val() && self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i);
+            self.e_hw[i].d.next = self.k_ap.val() && !self.k_chain.val();
+            self.e_hc[i].d.next = self.k_ap.val() && self.k_chain.val();
+        }
+    }
+}
+
+/// The slot a push loads (its dependences, chain, window bits); reset; coverage.
+enum EntryLoad {}
+
+impl crate::sections::Section<EntryLoad> for EntryWait {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..QUEUE_DEPTH {
             // A pushed entry (with a registered push: the slot `fr` loads in every cycle).
             self.ch_next.next = self.e_ch[i].q.val();
             self.e_lc[i].d.next = self.e_lc[i].q.val();
@@ -435,15 +471,13 @@ impl Logic for EntryWait {
             if self.e_lc[i].q.val() {
                 self.k_cw2.next = self.ch_wt0_l.val();
             }
-            self.e_lp[i].d.next = self.e_lp[i].q.val() & !self.last_fs[i].val();
-            self.e_fb[i].d.next = self.k_fx.val() && !(self.pick_en.val() && self.k_pl.val() && !self.k_ob.val());
             if self.ld.val().get_bit(i) {
-                self.d_next.next = self.zero_d.val();
+                self.d_next[i].next = self.zero_d.val();
                 self.e_cnt[i].d.next = self.zero_w.val();
                 self.e_hzc[i].d.next = false;
                 self.e_elig[i].d.next = true;
                 if self.push_ordered.val() {
-                    self.d_next.next = self.n_dep.val();
+                    self.d_next[i].next = self.n_dep.val();
                     self.e_cnt[i].d.next = self.n_wt.val() | (self.hist.val() >> 1);
                     self.e_hzc[i].d.next = self.n_hz1.val() || self.hist.val().get_bit(0);
                     self.e_elig[i].d.next = !self.n_blk.val() && !self.hist.val().get_bit(0);
@@ -451,7 +485,7 @@ impl Logic for EntryWait {
                 // A registered push keeps the raw matches (nothing from this cycle's issue, nor
                 // from the pushed request's own decode) and is not eligible in its first cycle.
                 if self.rp.val() {
-                    self.d_next.next = self.m_q.val();
+                    self.d_next[i].next = self.m_q.val();
                     self.e_cnt[i].d.next = self.zero_w.val();
                     self.e_hzc[i].d.next = false;
                     self.e_elig[i].d.next = false;
@@ -470,17 +504,11 @@ impl Logic for EntryWait {
                 self.e_lp[i].d.next = self.zero_d.val();
                 self.e_fb[i].d.next = self.rp.val();
                 if self.rp.val() && self.push_ordered.val() {
-                    self.d_next.next = self.m_q.val() & !self.p_fa.val();
+                    self.d_next[i].next = self.m_q.val() & !self.p_fa.val();
                     self.e_lp[i].d.next = self.s_fa.val() & self.e_tl.q.val();
                 }
             }
-            self.e_dep[i].d.next = self.d_next.val();
-            // (A pushed entry has none; nor has an unordered one, whose first cycle's raw
-            // matches are no dependences.)
-            self.k_ap.next =
-                self.rp.val() && self.k_hit.val() && self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i);
-            self.e_hw[i].d.next = self.k_ap.val() && !self.k_chain.val();
-            self.e_hc[i].d.next = self.k_ap.val() && self.k_chain.val();
+            self.e_dep[i].d.next = self.d_next[i].val();
             // (`k_chain` is read only when the issued slot is a dependence, `k_hit`, so the raw
             // key matches serve: a bit of a slot reloaded since is never among `e_dep`.)
             self.e_ch[i].d.next = self.ch_next.val();
@@ -490,9 +518,9 @@ impl Logic for EntryWait {
             if (self.ordered.val().get_bit(i) && !self.ld.val().get_bit(i))
                 || (self.push_ordered.val() && self.ld.val().get_bit(i))
             {
-                self.e_dw[i].d.next = self.d_next.val() & self.wt0.val();
+                self.e_dw[i].d.next = self.d_next[i].val() & self.wt0.val();
                 if !self.k_cw2.val() {
-                    self.e_dw[i].d.next = self.d_next.val() & self.wt0.val() & !self.ch_next.val();
+                    self.e_dw[i].d.next = self.d_next[i].val() & self.wt0.val() & !self.ch_next.val();
                 }
             }
         }

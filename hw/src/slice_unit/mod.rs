@@ -230,8 +230,10 @@
 //! the line (the mask rides in the queue payload).
 //!
 //! # Source files
-//! `update.rs` wires the stages; the parts that stand alone are blocks of their own, one file
-//! each: `accept.rs` (s0: the request's decode into the queue's push, `ad_*` and `ac_*`) with
+//! `stages/` holds the unit's own logic, a section per stage group in the file of its stage
+//! (`setup.rs`, `port.rs`, `views.rs`, `issue.rs`, `read.rs`, `execute.rs`, `carry.rs`,
+//! `write.rs`), joined in pipeline order into one combinational block ([`crate::sections`]).
+//! The parts that stand alone are blocks of their own, one file each: `accept.rs` (s0: the request's decode into the queue's push, `ad_*` and `ac_*`) with
 //! its two steps `form_decode.rs` (the operation) and `push_decode.rs` (the address checks and
 //! queue fields), `access.rs`
 //! (the access's shift, byte masks and ALU form from s1's payload), `forward_compare.rs`
@@ -272,7 +274,7 @@ mod fp_chain;
 mod merge;
 mod push_decode;
 mod shape;
-mod update;
+mod stages;
 
 use accept::Accept;
 use access::AccessDecode;

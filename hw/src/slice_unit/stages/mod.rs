@@ -1,0 +1,30 @@
+//! The unit's logic, stage by stage: one section per stage group, each in the file of its
+//! stage, joined in pipeline order into the unit's one combinational block
+//! ([`crate::sections`]).
+
+use super::*;
+use crate::sections::{Section, logic_sections};
+
+mod carry;
+mod execute;
+mod issue;
+mod port;
+mod read;
+mod setup;
+mod views;
+mod write;
+
+logic_sections!(
+    SliceUnit:
+    setup::Clocking,
+    port::AcceptWiring,
+    views::StageViews,
+    issue::IssueStage,
+    read::ForwardStage,
+    read::ChainDetect,
+    execute::OperandStage,
+    execute::ResultPlace,
+    carry::CarryStages,
+    write::WriteBack,
+    port::ResponsePort,
+);
