@@ -1,52 +1,34 @@
-//! Builds the Verilated reduction ALU into the `redunit` binary and the tests.
+//! Builds the Verilated models into the `redunit` binary and the tests, from one table.
 //!
-//! 1. `hw::alu_verilog()` writes the Verilog of the ALU (module `top`) to `$OUT_DIR/redunit.v`.
-//! 2. Verilator compiles it twice, into `Valu` (no tracing, for speed) and `Valut` (`--trace`,
-//!    for waveforms), each in its own object directory; `--build` makes `V<prefix>__ALL.a`.
-//! 3. Verilator 5.006 does not build its runtime without `--exe`, so `make` builds
-//!    `verilated.o`, `verilated_vcd_c.o` and `verilated_threads.o` in the traced directory and
-//!    they are archived into one runtime library shared by both models.
-//! 4. The `extern "C"` shim in `csrc/alu_shim.cpp` is compiled with the `cc` crate, and the
-//!    shim, both models, the runtime and libstdc++ are linked (static libraries need the `lib`
-//!    prefix, so the Verilator archives are copied). Every shim includes `csrc/harness.h` (the
-//!    model's context, the two-phase clock, the VCD and the drain), found beside it.
-//!
-//! 5. The same for the L2-slice unit (`build_unit.rs`): `hw::unit_verilog(65536)` becomes `Vunit`
-//!    and `Vunitt` (traced), with the shim `csrc/unit_shim.cpp`, on the same runtime library.
-//!
-//!    The warp unit (`hw::warp_verilog(65536)`, coalescer + unit) becomes `Vwarp` (untraced)
-//!    with `csrc/warp_shim.cpp`.
-//! 6. The `redux.sync` block: `hw::redux_verilog()` becomes `Vredux` (untraced only), with the
-//!    shim `csrc/redux_shim.cpp`, on the same runtime library.
-//!
-//! 6b. The split model of the ALU (`build_split.rs`): the ALU's Verilog cut at its unit
+//! 1. Each design's Verilog (`DESIGNS`: the ALU, the `redux.sync` block, the L2-slice unit,
+//!    the warp unit, the async unit, the AXI front end; 64 KiB of memory where there is one)
+//!    is written to `$OUT_DIR/<file>`.
+//! 2. Verilator compiles each model of `MODELS` (a design, untraced or `--trace` for
+//!    waveforms) in its own object directory; `--build` makes `V<prefix>__ALL.a`, copied to
+//!    `lib<prefix>.a` (the name a static library needs on the link line).
+//! 3. The split model of the ALU (`build_split.rs`): the ALU's Verilog cut at its unit
 //!    instances into `Vsplit_front`, `Vsplit_back` and, per unit kind, `Vsplit_<unit>_x<N>`
 //!    (its lanes 0..N-1 side by side), with the shim `csrc/alu_split_shim.cpp` (the fast
 //!    cosimulation engine).
+//! 4. Verilator 5.006 does not build its runtime without `--exe`, so `make` builds
+//!    `verilated.o`, `verilated_vcd_c.o` and `verilated_threads.o` in the traced ALU's
+//!    directory and they are archived into one runtime library shared by every model.
+//! 5. Each `extern "C"` shim of `SHIMS` (`csrc/<name>.cpp`, including `csrc/harness.h`: the
+//!    model's context, the two-phase clock, the VCD and the drain) is compiled with the `cc`
+//!    crate against its models, and the shims, the models, the runtime and libstdc++ are
+//!    linked, in that order.
 //!
-//! 7. The async unit (`build_async.rs`): `hw::async_verilog(65536)` becomes `Vasync` (untraced),
-//!    with the shim `csrc/async_shim.cpp`.
-//!
-//! 8. The AXI front end (`build_axi.rs`): `hw::axi_verilog(65536)` becomes `Vaxi` (untraced),
-//!    with the shim `csrc/axi_shim.cpp`.
-//!
-//! The build reruns when the design (`../hw/src`, `../sim/src`) or the shim changes.
+//! Other memory sizes of the unit are verilated at run time (`testbench/src/unit.rs`). The
+//! build reruns when the design (`../hw/src`, `../sim/src`), a shim or this script changes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-// The L2-slice unit's models and shim (kept apart from the ALU's for easy merges).
-#[path = "build_unit.rs"]
-mod unit;
-// The AXI front end in front of the unit.
-#[path = "build_axi.rs"]
-mod axi;
-// The async unit (red.async + mbarriers).
-#[path = "build_async.rs"]
-mod async_unit;
 // The split model of the ALU (front, back, models of each unit kind's lanes).
 #[path = "build_split.rs"]
 mod split;
+// (Its `fnv1a` names the run-time builds of other memory sizes; the build script has none.)
+#[allow(dead_code)]
 #[path = "src/verilator_flags.rs"]
 mod verilator_flags;
 
@@ -99,12 +81,13 @@ fn copy_archive(dir: &Path, prefix: &str, out: &Path) {
     std::fs::copy(&from, &to).unwrap_or_else(|e| fail(format!("Verilator did not leave {}: {e}", from.display())));
 }
 
-/// Verilator's runtime (`verilated.o`, the VCD writer, threads), built once in the traced
-/// ALU's object directory and archived as `libredunit_verilated_rt.a` for every model.
-fn build_runtime(out: &Path, traced: &Path, jobs: &str) {
+/// Verilator's runtime (`verilated.o`, the VCD writer, threads), built once in a traced
+/// model's object directory and archived as `libredunit_verilated_rt.a` for every model.
+fn build_runtime(out: &Path, traced: &Path, prefix: &str, jobs: &str) {
     let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
+    let makefile = format!("{prefix}.mk");
     run(
-        Command::new("make").current_dir(traced).args(["-j", jobs, "-f", "Valut.mk"]).args(rt_objs),
+        Command::new("make").current_dir(traced).args(["-j", jobs, "-f", &makefile]).args(rt_objs),
         "building the Verilator runtime",
     );
     let rt = out.join("libredunit_verilated_rt.a");
@@ -165,18 +148,80 @@ fn find_verilator() -> (String, String, PathBuf) {
     (verilator, version, include)
 }
 
+/// The memory of the unit's models built here.
+const MEM: usize = sim::memory::DEFAULT_MEM_BYTES;
+
+/// A Verilog file of the build: its name in `OUT_DIR`, what it holds, and its text.
+struct Design {
+    file: &'static str,
+    what: &'static str,
+    verilog: fn() -> String,
+}
+
+const DESIGNS: &[Design] = &[
+    Design { file: "redunit.v", what: "the ALU", verilog: hw::alu_verilog },
+    Design { file: "redunit_redux.v", what: "the redux.sync block", verilog: hw::redux_verilog },
+    Design { file: "redunit_unit.v", what: "the L2-slice unit", verilog: || hw::unit_verilog(MEM) },
+    Design { file: "redunit_warp.v", what: "the warp unit", verilog: || hw::warp_verilog(MEM) },
+    Design { file: "redunit_async.v", what: "the async unit", verilog: || hw::async_verilog(MEM) },
+    Design { file: "redunit_axi.v", what: "the AXI unit", verilog: || hw::axi_verilog(MEM) },
+];
+
+/// A Verilated model: its prefix, its design's file, and whether it can write a VCD.
+struct Model {
+    prefix: &'static str,
+    file: &'static str,
+    trace: bool,
+}
+
+const MODELS: &[Model] = &[
+    Model { prefix: "Valu", file: "redunit.v", trace: false },
+    Model { prefix: "Valut", file: "redunit.v", trace: true },
+    Model { prefix: "Vredux", file: "redunit_redux.v", trace: false },
+    Model { prefix: "Vunit", file: "redunit_unit.v", trace: false },
+    Model { prefix: "Vunitt", file: "redunit_unit.v", trace: true },
+    Model { prefix: "Vwarp", file: "redunit_warp.v", trace: false },
+    Model { prefix: "Vasync", file: "redunit_async.v", trace: false },
+    Model { prefix: "Vaxi", file: "redunit_axi.v", trace: false },
+];
+
+/// The traced model whose directory builds the Verilator runtime.
+const RUNTIME_MODEL: &str = "Valut";
+
+/// A shim, `csrc/<name>.cpp`, and the models it drives.
+struct Shim {
+    name: &'static str,
+    models: &'static [&'static str],
+}
+
+const SHIMS: &[Shim] = &[
+    Shim { name: "alu_shim", models: &["Valu", "Valut"] },
+    Shim { name: "redux_shim", models: &["Vredux"] },
+    Shim { name: "unit_shim", models: &["Vunit", "Vunitt"] },
+    Shim { name: "warp_shim", models: &["Vwarp"] },
+    Shim { name: "async_shim", models: &["Vasync"] },
+    Shim { name: "axi_shim", models: &["Vaxi"] },
+];
+
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     rerun_if_changed(&manifest);
     let (verilator, version, include) = find_verilator();
+    let write = |file: &str, text: &str| -> PathBuf {
+        let path = out.join(file);
+        std::fs::write(&path, text).unwrap_or_else(|e| fail(format!("cannot write {}: {e}", path.display())));
+        path
+    };
 
     // 1. The Verilog.
-    let verilog = hw::alu_verilog();
-    let vfile = out.join("redunit.v");
-    std::fs::write(&vfile, &verilog).unwrap_or_else(|e| fail(format!("cannot write {}: {e}", vfile.display())));
+    let mut what = std::collections::HashMap::new();
+    for d in DESIGNS {
+        write(d.file, &(d.verilog)());
+        what.insert(d.file, d.what);
+    }
 
-    // 2. Two Verilated models.
+    // 2. The models, each in `obj_<prefix>`.
     let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
     let model_with = |prefix: &str, trace: bool, vfile: &Path, what: &str, extra: &[&str]| -> PathBuf {
         let dir = out.join(format!("obj_{prefix}"));
@@ -193,19 +238,21 @@ fn main() {
         run(&mut cmd, &format!("{version}: verilating {what} ({prefix})"));
         dir
     };
-    let model = |prefix: &str, trace: bool, vfile: &Path, what: &str| model_with(prefix, trace, vfile, what, &[]);
-    let plain = model("Valu", false, &vfile, "the ALU");
-    let traced = model("Valut", true, &vfile, "the ALU");
-    // The redux.sync block: one untraced model.
-    let redux_vfile = out.join("redunit_redux.v");
-    std::fs::write(&redux_vfile, hw::redux_verilog())
-        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", redux_vfile.display())));
-    let redux = model("Vredux", false, &redux_vfile, "the redux.sync block");
-    let (unit_plain, unit_traced) = unit::verilate(&out, &|p, t, v| model(p, t, v, "the L2-slice unit"));
-    let async_dir = async_unit::verilate(&out, &|p, t, v| model(p, t, v, "the async unit"));
-    let warp = unit::verilate_warp(&out, &|p, t, v| model(p, t, v, "the warp unit"));
-    let axi_dir = axi::verilate(&out, &|p, t, v| model(p, t, v, "the AXI unit"));
-    // Verilator's C++ without building it (the split model reads it to find what is live).
+    let mut dirs = std::collections::HashMap::new();
+    for m in MODELS {
+        let dir = model_with(m.prefix, m.trace, &out.join(m.file), what[m.file], &[]);
+        copy_archive(&dir, m.prefix, &out);
+        dirs.insert(m.prefix, dir);
+    }
+    println!("cargo:rustc-env=REDUNIT_UNIT_MEM_BYTES={MEM}");
+    // `OUT_DIR` is `<target>/<profile>/build/testbench-<hash>/out`: run-time builds of other
+    // memory sizes are cached under `<target>/redunit-unit/`.
+    if let Some(target) = out.ancestors().nth(4) {
+        println!("cargo:rustc-env=REDUNIT_TARGET_DIR={}", target.display());
+    }
+
+    // 3. The split ALU: Verilator's C++ of the whole ALU without building it (the split reads
+    // it to find what is live), then the pieces.
     let codegen = |prefix: &str, vfile: &Path| -> PathBuf {
         let dir = out.join(format!("obj_{prefix}"));
         let _ = std::fs::remove_dir_all(&dir);
@@ -223,29 +270,20 @@ fn main() {
         &codegen,
     );
 
-    // 3. The runtime, once.
-    build_runtime(&out, &traced, &jobs);
-    let copy_lib = |dir: &Path, prefix: &str| copy_archive(dir, prefix, &out);
-    copy_lib(&plain, "Valu");
-    copy_lib(&traced, "Valut");
-    copy_lib(&redux, "Vredux");
-    copy_lib(&unit_plain, unit::PLAIN);
-    copy_lib(&unit_traced, unit::TRACED);
-    copy_lib(&warp, unit::WARP);
+    // 4. The runtime, once.
+    build_runtime(&out, &dirs[RUNTIME_MODEL], RUNTIME_MODEL, &jobs);
 
-    // 4. The shim, then the link line (shim first: static libraries resolve left to right).
-    compile_shim(&manifest, &include, "alu_shim", &[&plain, &traced]);
-    compile_shim(&manifest, &include, "redux_shim", &[&redux]);
-    unit::shim(&manifest, &include, &unit_plain, &unit_traced);
+    // 5. The shims, then the link line: shims, models, runtime (static libraries resolve left
+    // to right).
+    for s in SHIMS {
+        let model_dirs: Vec<&Path> = s.models.iter().map(|m| dirs[m].as_path()).collect();
+        compile_shim(&manifest, &include, s.name, &model_dirs);
+    }
     split::shim_and_link(&manifest, &include, &out, &split_dirs);
-    unit::warp_shim(&manifest, &include, &warp);
     println!("cargo:rustc-link-search=native={}", out.display());
-    println!("cargo:rustc-link-lib=static=Valu");
-    println!("cargo:rustc-link-lib=static=Valut");
-    println!("cargo:rustc-link-lib=static=Vredux");
-    unit::link(&out);
-    async_unit::shim_and_link(&manifest, &include, &async_dir, &out);
-    axi::shim_and_link(&manifest, &include, &axi_dir, &out);
+    for m in MODELS {
+        println!("cargo:rustc-link-lib=static={}", m.prefix);
+    }
     println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
     println!("cargo:rustc-link-lib=dylib=stdc++");
     println!("cargo:rustc-link-lib=dylib=pthread");

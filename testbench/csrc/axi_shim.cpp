@@ -86,9 +86,4 @@ struct Axi {
 
 }  // namespace
 
-extern "C" {
-void* redunit_axi_new() { return new Axi(); }
-void redunit_axi_free(void* h) { delete static_cast<Axi*>(h); }
-uint64_t redunit_axi_cycles(void* h) { return static_cast<Axi*>(h)->h.cycle; }
-void redunit_axi_cycle(void* h, AxiIo* io) { static_cast<Axi*>(h)->step(io); }
-}
+HARNESS_STEP_API(axi, Axi, AxiIo)

@@ -113,3 +113,24 @@ template <class V> struct Harness {
         }
     }
 };
+
+// The L2-slice unit's request port idle and rsp_ready low, as every model with that port
+// starts (the unit's, and the warp unit's second port; `req_id` where there is one).
+template <class V> inline void harness_unit_port_idle(V* m) {
+    m->req_valid = 0;
+    m->req_op = 0;
+    m->req_addr = 0;
+    m->req_mask = 0;
+    for (int i = 0; i < 4; i++) m->req_data[i] = 0;
+    m->rsp_ready = 0;
+}
+
+// The C functions of a model stepped one cycle per call with all its ports in one struct:
+// `T` has a default constructor, a `Harness h` and `void step(IO*)`.
+#define HARNESS_STEP_API(NAME, T, IO)                                                          \
+    extern "C" {                                                                               \
+    void* redunit_##NAME##_new() { return new T(); }                                           \
+    void redunit_##NAME##_free(void* h) { delete static_cast<T*>(h); }                         \
+    uint64_t redunit_##NAME##_cycles(void* h) { return static_cast<T*>(h)->h.cycle; }          \
+    void redunit_##NAME##_cycle(void* h, IO* io) { static_cast<T*>(h)->step(io); }             \
+    }

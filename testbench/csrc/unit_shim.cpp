@@ -178,13 +178,8 @@ struct Unit final : Base {
         *ok = true;
         if constexpr (Harness<M>::TRACE) *ok = h.open_vcd(vcd);
         m->reset = 0;
-        m->req_valid = 0;
-        m->req_op = 0;
-        m->req_addr = 0;
+        harness_unit_port_idle(m);
         m->req_id = 0;
-        m->req_mask = 0;
-        for (int i = 0; i < 4; i++) m->req_data[i] = 0;
-        m->rsp_ready = 0;
         h.settle();
     }
 

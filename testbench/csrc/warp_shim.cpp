@@ -42,12 +42,7 @@ struct Warp {
         m->warp_mask = 0;
         for (int i = 0; i < 32; i++) m->warp_addr[i] = 0;
         for (int i = 0; i < 128; i++) m->warp_data[i] = 0;
-        m->req_valid = 0;
-        m->req_op = 0;
-        m->req_addr = 0;
-        m->req_mask = 0;
-        for (int i = 0; i < 4; i++) m->req_data[i] = 0;
-        m->rsp_ready = 0;
+        harness_unit_port_idle(m);
         h.settle();
     }
 
@@ -84,9 +79,4 @@ struct Warp {
 
 }  // namespace
 
-extern "C" {
-void* redunit_warp_new() { return new Warp(); }
-void redunit_warp_free(void* h) { delete static_cast<Warp*>(h); }
-uint64_t redunit_warp_cycles(void* h) { return static_cast<Warp*>(h)->h.cycle; }
-void redunit_warp_cycle(void* h, WarpIo* io) { static_cast<Warp*>(h)->step(io); }
-}
+HARNESS_STEP_API(warp, Warp, WarpIo)

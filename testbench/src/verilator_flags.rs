@@ -1,5 +1,5 @@
-//! What the build script (`build.rs`, `build_unit.rs`) and the run-time builds of other memory
-//! sizes (`unit.rs`) share: the Verilator flags of every model and the hash that names a build.
+//! What the build script (`build.rs`) and the run-time builds of other memory sizes
+//! (`unit.rs`) share: the Verilator flags of every model and the hash that names a build.
 //! The build script includes this file with `#[path]`, so it must stay free of crate imports.
 
 /// Verilator flags of every Verilated model (the caller adds `-j`, `--prefix`, `-Mdir`,

@@ -2,7 +2,7 @@
 //! against the golden model or the Verilated ALU.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -63,22 +63,55 @@ pub fn conformance_cmd(
     )?;
     let mut ok = bad == 0;
     if exhaustive16 {
-        let forms: Vec<Form> = EXHAUSTIVE16_FORMS.iter().map(|s| s.parse().expect("catalogue form")).collect();
-        let rows: Vec<u16> = (0..=u16::MAX).collect();
         let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let total = (forms.len() * rows.len()) as u64;
+        ok &= exhaustive(&mut out, &data, threads, false)?;
+    }
+    finish(&mut out, engine, &data, ok)
+}
+
+/// The exhaustive 16-bit digests on `threads` threads, through the golden model or (`rtl`)
+/// the Verilated ALU as v8 instructions, a model per thread; true when every row matched.
+fn exhaustive(out: &mut impl Write, data: &Path, threads: usize, rtl: bool) -> anyhow::Result<bool> {
+    let forms: Vec<Form> = EXHAUSTIVE16_FORMS.iter().map(|s| s.parse().expect("catalogue form")).collect();
+    let rows: Vec<u16> = (0..=u16::MAX).collect();
+    let total = (forms.len() * rows.len()) as u64;
+    if rtl {
+        writeln!(
+            out,
+            "exhaustive16 (RTL): {} forms x 65,536 rows x 65,536 operands as v8 instructions, {threads} threads each owning a model",
+            forms.len()
+        )?;
+    } else {
         writeln!(out, "exhaustive16: {} forms x 65,536 rows x 65,536 operands on {threads} threads", forms.len())?;
-        out.flush()?;
-        let pb = bar(total, "exhaustive16 rows");
-        let t = Instant::now();
-        let reports = conformance::exhaustive16(&data, &forms, &rows, threads, |d| pb.set_position(d))?;
-        let secs = t.elapsed().as_secs_f64();
-        pb.finish_and_clear();
-        ok &= print_exhaustive(&mut out, &reports)?;
-        let evals = total as f64 * 65536.0;
+    }
+    out.flush()?;
+    let pb = bar(total, "exhaustive16 rows");
+    let t = Instant::now();
+    let reports = if rtl {
+        conformance::exhaustive16_rtl(data, &forms, &rows, threads, |d| pb.set_position(d))?
+    } else {
+        conformance::exhaustive16(data, &forms, &rows, threads, |d| pb.set_position(d))?
+    };
+    let secs = t.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    let ok = print_exhaustive(out, &reports)?;
+    let evals = total as f64 * 65536.0;
+    if rtl {
+        writeln!(
+            out,
+            "exhaustive16 (RTL): {evals:.3e} evaluations ({:.3e} cycles) in {secs:.1} s ({:.0} M evaluations/s)",
+            evals / 8.0,
+            evals / secs / 1e6
+        )?;
+    } else {
         writeln!(out, "exhaustive16: {evals:.3e} evaluations in {secs:.1} s ({:.0} M/s)", evals / secs / 1e6)?;
     }
-    ok &= testbench::redux::conformance_report(&mut out, engine, &data)?;
+    Ok(ok)
+}
+
+/// The `redux.sync` captures, then the verdict line and the exit status.
+fn finish(out: &mut impl Write, engine: EngineKind, data: &Path, mut ok: bool) -> anyhow::Result<ExitCode> {
+    ok &= testbench::redux::conformance_report(out, engine, data)?;
     writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -121,31 +154,7 @@ fn conformance_rtl(exhaustive16: bool, threads: Option<usize>, data: PathBuf, t:
     )?;
     let mut ok = bad == 0;
     if exhaustive16 {
-        let forms: Vec<Form> = EXHAUSTIVE16_FORMS.iter().map(|s| s.parse().expect("catalogue form")).collect();
-        let rows: Vec<u16> = (0..=u16::MAX).collect();
-        let threads = threads.unwrap_or(2);
-        let total = (forms.len() * rows.len()) as u64;
-        writeln!(
-            out,
-            "exhaustive16 (RTL): {} forms x 65,536 rows x 65,536 operands as v8 instructions, {threads} threads each owning a model",
-            forms.len()
-        )?;
-        out.flush()?;
-        let pb = bar(total, "exhaustive16 rows");
-        let t = Instant::now();
-        let reports = conformance::exhaustive16_rtl(&data, &forms, &rows, threads, |d| pb.set_position(d))?;
-        let secs = t.elapsed().as_secs_f64();
-        pb.finish_and_clear();
-        ok &= print_exhaustive(&mut out, &reports)?;
-        let evals = total as f64 * 65536.0;
-        writeln!(
-            out,
-            "exhaustive16 (RTL): {evals:.3e} evaluations ({:.3e} cycles) in {secs:.1} s ({:.0} M evaluations/s)",
-            evals / 8.0,
-            evals / secs / 1e6
-        )?;
+        ok &= exhaustive(&mut out, &data, threads.unwrap_or(2), true)?;
     }
-    ok &= testbench::redux::conformance_report(&mut out, EngineKind::Rtl, &data)?;
-    writeln!(out, "{}", if ok { "PASS" } else { "FAIL" })?;
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    finish(&mut out, EngineKind::Rtl, &data, ok)
 }

@@ -249,30 +249,21 @@ pub fn regress(p: &Params) -> anyhow::Result<ExitCode> {
         testbench::rtl::VERILATOR_VERSION
     )?;
     run.out.flush()?;
-    let runs = |part: Part| p.only.is_none_or(|o| o == part);
-    if runs(Part::Vectors) {
-        vectors(&mut run)?;
-    }
-    if runs(Part::Alu) {
-        alu(&mut run)?;
-    }
-    if runs(Part::Unit) {
-        unit(&mut run)?;
-    }
-    if runs(Part::ReduxH100) {
-        redux_h100(&mut run)?;
-    }
-    if runs(Part::Redux) {
-        redux(&mut run)?;
-    }
-    if runs(Part::Warp) {
-        warp(&mut run)?;
-    }
-    if runs(Part::Async) {
-        async_traces(&mut run)?;
-    }
-    if runs(Part::Spaces) {
-        spaces(&mut run)?;
+    // The parts in the order they run (`--only` picks one).
+    let parts: [(Part, fn(&mut Run) -> anyhow::Result<()>); 8] = [
+        (Part::Vectors, vectors),
+        (Part::Alu, alu),
+        (Part::Unit, unit),
+        (Part::ReduxH100, redux_h100),
+        (Part::Redux, redux),
+        (Part::Warp, warp),
+        (Part::Async, async_traces),
+        (Part::Spaces, spaces),
+    ];
+    for (part, run_part) in parts {
+        if p.only.is_none_or(|o| o == part) {
+            run_part(&mut run)?;
+        }
     }
     run.res.seconds = t.elapsed().as_secs_f64();
     run.res.longest_shard_seconds = run.res.seconds;
