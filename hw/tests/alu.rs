@@ -10,6 +10,7 @@ use rust_hdl::prelude::*;
 use sim::Form;
 
 #[test]
+#[ignore = "minutes in rust-hdl's simulator (the Verilated ALU runs every form in the default run); CI runs it: cargo test --release -p hw -- --ignored"]
 fn alu_executes_all_82_forms_like_the_golden_model() {
     check_alu(&Config::default(), 150, true, "alu", false);
 }
@@ -18,6 +19,7 @@ fn alu_executes_all_82_forms_like_the_golden_model() {
 /// (`with_early_hold`, the unit's registered pipeline): driven with the next cycle's valid bit
 /// and form on `pre_valid`/`pre_form`, every form interleaved with every other unit's.
 #[test]
+#[ignore = "a minute and a half in rust-hdl's simulator; CI runs it: cargo test --release -p hw -- --ignored"]
 fn alu_with_early_hold_matches_the_golden_model() {
     check_alu(&Config::default(), 30, true, "alu-early", true);
 }

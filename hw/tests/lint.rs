@@ -111,6 +111,7 @@ fn lint_slice_unit_fastest_clock() {
 
 /// The coalescer in front of the unit (`redunit verilog --top warp`).
 #[test]
+#[ignore = "a minute: the unit in its default configuration; CI runs it: cargo test --release -p hw -- --ignored"]
 fn lint_warp_unit() {
     lint("warp_unit", &hw::warp_verilog(65536), false);
 }
@@ -151,8 +152,9 @@ fn lint_fp_add16_segmented_no_cut() {
 }
 
 /// The AXI front end in front of the unit (`redunit verilog --top axi`), with the unit in its
-/// shallow pipeline (the fastest to lint) and in its default configuration.
+/// shallow pipeline (the fastest to lint).
 #[test]
+#[ignore = "a minute of Verilator on the AXI top; CI runs it: cargo test --release -p hw -- --ignored"]
 fn lint_axi_unit() {
     lint("axi_unit", &hw::axi_verilog_with(65536, &hw::Config::most_ops_per_cycle()), false);
 }

@@ -1,13 +1,14 @@
 //! Yosys on the unit's Verilog at its shallowest depths (`Config::most_ops_per_cycle`): the
 //! backing RAM is inferred as one memory (a `$mem_v2` of 128-bit words, with its read register
 //! merged into the read port), not as flip-flops, and so are the response FIFO's places (a
-//! small memory with an asynchronous read: LUT RAM on the ECP5); and (ignored by default,
-//! minutes) a full generic synthesis with both memories kept as memories.
+//! small memory with an asynchronous read: LUT RAM on the ECP5); and a full generic synthesis
+//! with both memories kept as memories. Both take minutes: ignored by default, run by CI.
 
 mod common;
 use common::{NO_LATCHES, stat_count, yosys};
 
 #[test]
+#[ignore = "minutes of Yosys on the whole unit; CI runs it: cargo test --release -p hw -- --ignored"]
 fn slice_unit_ram_inferred_as_memory() {
     let log = yosys(
         "synth",

@@ -72,6 +72,7 @@ fn same(model: &str, rtl: &str) {
 /// `--mem-bytes` sizes the unit too: a size other than the built-in one is verilated at run
 /// time (once, cached under target/redunit-unit/).
 #[test]
+#[ignore = "verilates the unit at run time (minutes); CI runs it: cargo test --release -p testbench --test unit_cli --test unit_regression -- --ignored"]
 fn run_engine_rtl_honours_mem_bytes() {
     let trace = random_trace(0x5123, 3_000, 4096);
     let model = redunit(&["run", "--mem-bytes", "4096", "-"], &trace);
