@@ -74,7 +74,7 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
         defs.push("REGISTERED".into());
     }
     let defs: Vec<&str> = defs.iter().map(String::as_str).collect();
-    let cut: &'static str = Box::leak(unit_flow_cut(&v).into_boxed_str());
+    let cut = unit_flow_cut(&v);
     let mut c = Check::new(name, "unit_flow_props.sv", v, &defs).cut(cut);
     c = c.probe("p_issue", "queue$issue_valid").probe("p_issue_en", "queue$issue_enable");
     let late = if cfg.unit_regs { "_late" } else { "" };
@@ -233,7 +233,7 @@ fn unit_flow_registered_mutation_late_fails() {
 /// pipeline, of its registers.
 fn accept_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     let v = hw::unit_verilog_with(64, cfg);
-    let cut: &'static str = Box::leak(unit_cut(&v, |n| n == "accept").into_boxed_str());
+    let cut = unit_cut(&v, |n| n == "accept");
     // The id's offset in the queue's payload (see `unit_flow_with`).
     let pid = 22;
     // The key's defines as the queue's proof takes them (the shallow unit's queue: its
@@ -393,6 +393,6 @@ fn unit_flow_registered_mutation_overflow_fails() {
         "localparam  credit_max = 6'b100000;\n    localparam  credit_max_m1 = 6'b11111;\n    localparam  credit_max_p1 = 6'b100001;",
     );
     c.probes.retain(|(w, _)| !w.starts_with("p_mem"));
-    c.cut = Box::leak(format!("{} top$rsp_fifo$ram", c.cut).into_boxed_str());
+    c.cut.push_str(" top$rsp_fifo$ram");
     assert!(c.run(Mode::BmcLast(56, 60)).fails_on("unit_fifo_no_overflow"));
 }

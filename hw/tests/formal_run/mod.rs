@@ -46,7 +46,7 @@ pub struct Check<'a> {
     pub dut: String,
     pub defines: Vec<String>,
     /// Yosys commands run on the elaborated design before `prep` (cut points).
-    pub cut: &'a str,
+    pub cut: String,
     /// Probes: the harness's wire (an undriven `(* keep *) wire`) and the flattened design's
     /// signal it reads (`dut.<name>`), connected after `flatten` and `memory_map`, before
     /// `prep` (whose `wreduce` narrows registers with constant bits).
@@ -59,7 +59,7 @@ pub struct Check<'a> {
 impl<'a> Check<'a> {
     pub fn new(name: &'a str, file: &'a str, dut: String, defines: &[&str]) -> Self {
         let defines = defines.iter().map(|d| d.to_string()).collect();
-        Check { name, file, dut, defines, cut: "", probes: Vec::new(), edits: Vec::new() }
+        Check { name, file, dut, defines, cut: String::new(), probes: Vec::new(), edits: Vec::new() }
     }
 
     pub fn define(mut self, d: &str) -> Self {
@@ -67,8 +67,8 @@ impl<'a> Check<'a> {
         self
     }
 
-    pub fn cut(mut self, cut: &'a str) -> Self {
-        self.cut = cut;
+    pub fn cut(mut self, cut: impl Into<String>) -> Self {
+        self.cut = cut.into();
         self
     }
 
@@ -111,7 +111,7 @@ impl<'a> Check<'a> {
              opt_clean\nasync2sync\ndffunmap\nopt_clean\nwrite_smt2 -wires model.smt2\n",
             h = harness.display(),
             dir = harness.parent().unwrap().display(),
-            cut = self.cut,
+            cut = &self.cut,
         );
         std::fs::write(dir.join("model.ys"), &script).unwrap();
         let y = Command::new("yosys").current_dir(&dir).args(["-q", "-l", "yosys.log", "model.ys"]).output().unwrap();
