@@ -3,8 +3,8 @@
 //! 1. Each design's Verilog (`DESIGNS`: the ALU, the `redux.sync` block, the L2-slice unit,
 //!    the warp unit, the async unit, the AXI front end; 64 KiB of memory where there is one)
 //!    is written to `$OUT_DIR/<file>`.
-//! 2. Verilator compiles each model of `MODELS` (a design, untraced or `--trace` for
-//!    waveforms) in its own object directory; `--build` makes `V<prefix>__ALL.a`, copied to
+//! 2. Verilator compiles each of a design's models (untraced, or `--trace` for waveforms) in
+//!    its own object directory; `--build` makes `V<prefix>__ALL.a`, copied to
 //!    `lib<prefix>.a` (the name a static library needs on the link line).
 //! 3. The split model of the ALU (`build_split.rs`): the ALU's Verilog cut at its unit
 //!    instances into `Vsplit_front`, `Vsplit_back` and, per unit kind, `Vsplit_<unit>_x<N>`
@@ -151,38 +151,52 @@ fn find_verilator() -> (String, String, PathBuf) {
 /// The memory of the unit's models built here.
 const MEM: usize = sim::memory::DEFAULT_MEM_BYTES;
 
-/// A Verilog file of the build: its name in `OUT_DIR`, what it holds, and its text.
+/// A Verilog file of the build: its name in `OUT_DIR`, what it holds, its text, and the
+/// models Verilated from it (prefix, and whether it can write a VCD).
 struct Design {
     file: &'static str,
     what: &'static str,
     verilog: fn() -> String,
+    models: &'static [(&'static str, bool)],
 }
 
 const DESIGNS: &[Design] = &[
-    Design { file: "redunit.v", what: "the ALU", verilog: hw::alu_verilog },
-    Design { file: "redunit_redux.v", what: "the redux.sync block", verilog: hw::redux_verilog },
-    Design { file: "redunit_unit.v", what: "the L2-slice unit", verilog: || hw::unit_verilog(MEM) },
-    Design { file: "redunit_warp.v", what: "the warp unit", verilog: || hw::warp_verilog(MEM) },
-    Design { file: "redunit_async.v", what: "the async unit", verilog: || hw::async_verilog(MEM) },
-    Design { file: "redunit_axi.v", what: "the AXI unit", verilog: || hw::axi_verilog(MEM) },
-];
-
-/// A Verilated model: its prefix, its design's file, and whether it can write a VCD.
-struct Model {
-    prefix: &'static str,
-    file: &'static str,
-    trace: bool,
-}
-
-const MODELS: &[Model] = &[
-    Model { prefix: "Valu", file: "redunit.v", trace: false },
-    Model { prefix: "Valut", file: "redunit.v", trace: true },
-    Model { prefix: "Vredux", file: "redunit_redux.v", trace: false },
-    Model { prefix: "Vunit", file: "redunit_unit.v", trace: false },
-    Model { prefix: "Vunitt", file: "redunit_unit.v", trace: true },
-    Model { prefix: "Vwarp", file: "redunit_warp.v", trace: false },
-    Model { prefix: "Vasync", file: "redunit_async.v", trace: false },
-    Model { prefix: "Vaxi", file: "redunit_axi.v", trace: false },
+    Design {
+        file: "redunit.v",
+        what: "the ALU",
+        verilog: hw::alu_verilog,
+        models: &[("Valu", false), ("Valut", true)],
+    },
+    Design {
+        file: "redunit_redux.v",
+        what: "the redux.sync block",
+        verilog: hw::redux_verilog,
+        models: &[("Vredux", false)],
+    },
+    Design {
+        file: "redunit_unit.v",
+        what: "the L2-slice unit",
+        verilog: || hw::unit_verilog(MEM),
+        models: &[("Vunit", false), ("Vunitt", true)],
+    },
+    Design {
+        file: "redunit_warp.v",
+        what: "the warp unit",
+        verilog: || hw::warp_verilog(MEM),
+        models: &[("Vwarp", false)],
+    },
+    Design {
+        file: "redunit_async.v",
+        what: "the async unit",
+        verilog: || hw::async_verilog(MEM),
+        models: &[("Vasync", false)],
+    },
+    Design {
+        file: "redunit_axi.v",
+        what: "the AXI unit",
+        verilog: || hw::axi_verilog(MEM),
+        models: &[("Vaxi", false)],
+    },
 ];
 
 /// The traced model whose directory builds the Verilator runtime.
@@ -208,20 +222,6 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     rerun_if_changed(&manifest);
     let (verilator, version, include) = find_verilator();
-    let write = |file: &str, text: &str| -> PathBuf {
-        let path = out.join(file);
-        std::fs::write(&path, text).unwrap_or_else(|e| fail(format!("cannot write {}: {e}", path.display())));
-        path
-    };
-
-    // 1. The Verilog.
-    let mut what = std::collections::HashMap::new();
-    for d in DESIGNS {
-        write(d.file, &(d.verilog)());
-        what.insert(d.file, d.what);
-    }
-
-    // 2. The models, each in `obj_<prefix>`.
     let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
     let model_with = |prefix: &str, trace: bool, vfile: &Path, what: &str, extra: &[&str]| -> PathBuf {
         let dir = out.join(format!("obj_{prefix}"));
@@ -238,11 +238,17 @@ fn main() {
         run(&mut cmd, &format!("{version}: verilating {what} ({prefix})"));
         dir
     };
+    // 1, 2. Each design's Verilog and its models, each in `obj_<prefix>`.
     let mut dirs = std::collections::HashMap::new();
-    for m in MODELS {
-        let dir = model_with(m.prefix, m.trace, &out.join(m.file), what[m.file], &[]);
-        copy_archive(&dir, m.prefix, &out);
-        dirs.insert(m.prefix, dir);
+    for d in DESIGNS {
+        let vfile = out.join(d.file);
+        std::fs::write(&vfile, (d.verilog)())
+            .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", vfile.display())));
+        for &(prefix, trace) in d.models {
+            let dir = model_with(prefix, trace, &vfile, d.what, &[]);
+            copy_archive(&dir, prefix, &out);
+            dirs.insert(prefix, dir);
+        }
     }
     println!("cargo:rustc-env=REDUNIT_UNIT_MEM_BYTES={MEM}");
     // `OUT_DIR` is `<target>/<profile>/build/testbench-<hash>/out`: run-time builds of other
@@ -281,8 +287,8 @@ fn main() {
     }
     split::shim_and_link(&manifest, &include, &out, &split_dirs);
     println!("cargo:rustc-link-search=native={}", out.display());
-    for m in MODELS {
-        println!("cargo:rustc-link-lib=static={}", m.prefix);
+    for (prefix, _) in DESIGNS.iter().flat_map(|d| d.models) {
+        println!("cargo:rustc-link-lib=static={prefix}");
     }
     println!("cargo:rustc-link-lib=static=redunit_verilated_rt");
     println!("cargo:rustc-link-lib=dylib=stdc++");
