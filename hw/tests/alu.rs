@@ -107,3 +107,30 @@ fn latency_is_the_same_for_every_form() {
     assert!((2..=4).contains(&ALU_LATENCY));
     assert_eq!(Config::default().alu_latency(), ALU_LATENCY);
 }
+
+/// The ALU the unit uses (`fp_only`, at the unit's depths and with its replicas) after
+/// `synth_ecp5` of the ECP5 flow's Verilog (its carry cells instantiated): its integer ALU is
+/// gone, so it has at least that ALU's flip-flops and carry cells fewer than the same ALU
+/// without `fp_only`.
+#[test]
+#[ignore = "three synth_ecp5 runs, minutes; CI runs it: cargo test --release -p hw -- --ignored"]
+fn fp_only_alu_leaves_no_integer_alu_after_synthesis() {
+    let cfg = Config::unit_default();
+    let cells = |name: &str, v: &str| {
+        let log = synth_ecp5_log(name, v, true);
+        (stat_count(&log, "TRELLIS_FF"), stat_count(&log, "CCU2C"))
+    };
+    let int = cells("int_alu", &hw::verilog::verilog(&mut hw::int_alu::IntAlu::new(&cfg)));
+    let alu = |fp_only: bool| {
+        let a = ReductionAlu::with_early_hold(&cfg, true).with_old_replicas();
+        hw::verilog::verilog(&mut if fp_only { a.fp_only() } else { a })
+    };
+    let full = cells("alu_with_int", &alu(false));
+    let fp = cells("alu_fp_only", &alu(true));
+    eprintln!("(TRELLIS_FF, CCU2C): integer ALU {int:?}, ALU {full:?}, fp-only ALU {fp:?}");
+    assert!(int.0 > 0 && int.1 > 0, "the integer ALU alone should have flip-flops and carry cells: {int:?}");
+    assert!(
+        full.0 >= fp.0 + int.0 && full.1 >= fp.1 + int.1,
+        "the fp-only ALU keeps (part of) its integer ALU: (TRELLIS_FF, CCU2C) {fp:?}, with it {full:?}, the integer ALU alone {int:?}"
+    );
+}

@@ -260,8 +260,8 @@ impl ReductionAlu {
 
     /// This ALU for a caller that sends it floating-point forms only (the unit, whose integer
     /// forms go to integer ALUs of its own): the integer ALU's operands are tied to zero and
-    /// held, so synthesis removes it (in the unit's registered pipeline its copy would hold
-    /// many of the critical paths). An integer form's result is then undefined.
+    /// held and its result is not delayed or selected, so synthesis removes it. An integer
+    /// form's result is then zero.
     pub fn fp_only(mut self) -> Self {
         self.no_int = Constant::new(true);
         self
@@ -445,6 +445,11 @@ impl Logic for ReductionAlu {
         self.dly_form.d.next = self.in_form.val();
         self.dly_ctl.d.next = self.control.ctl.val();
         self.dly_int.d.next = self.int_alu.y.val();
+        if self.no_int.val() {
+            // Nothing reads the integer result, so synthesis removes the integer ALU (its
+            // carry cells are instances, which constant operands alone do not remove).
+            self.dly_int.d.next = self.zero64.val();
+        }
         self.mm_lo.next = self.zero64.val();
         self.mm_hi.next = self.zero64.val();
         for i in 0..4 {

@@ -47,15 +47,12 @@
 //! the queue holds a dependent request while an FP op to its line is in s1 or s2: dependent
 //! FP ops issue every [`ALU_LATENCY`](crate::alu::ALU_LATENCY) cycles.
 //!
-//! # Why two integer ALUs
-//! [`ReductionAlu`] contains an [`IntAlu`] too, but delays its result to the common latency
-//! of 3 and exposes only the delayed result. A dependent integer op one cycle behind needs
-//! the result after one cycle, so the unit instantiates its own [`IntAlu`] for the integer
-//! and bitwise forms (result in s2, forwarded to s1) and uses [`ReductionAlu`]'s output only
-//! for the FP forms (in s4). The copy inside [`ReductionAlu`] stays in the netlist (the
-//! ALU's output select cannot know that the unit ignores integer results there): the cost
-//! is one 64-bit integer ALU and its two delay registers. Removing it would need a port on
-//! [`ReductionAlu`] for its stage-1 integer result.
+//! # One integer ALU
+//! [`ReductionAlu`] contains an [`IntAlu`] too, but delays its result to the ALU's common
+//! latency. A dependent integer op needs the result sooner (and from the ALU's own loops), so
+//! the unit drives an [`IntAlu`] of its own for the integer and bitwise forms and sends
+//! [`ReductionAlu`] only FP forms ([`ReductionAlu::fp_only`]): the ALU's integer operands are
+//! tied to zero and its integer result is never selected, so synthesis removes its copy.
 //!
 //! # Pipelines ([`Config`], [`shape`])
 //! The description above is the shallow pipeline (`Config::default()`, the most operations

@@ -47,7 +47,7 @@ pub fn block_of(module: &str, alu_top: bool) -> Option<&'static str> {
         (false, None) => Some("unit: decode, pipeline, forwarding"),
         (true, None) => Some("ALU: decode, result select, delay registers"),
         (true, Some("int_alu")) if alu_top => Some("integer ALU"),
-        (true, Some("int_alu")) => Some("integer ALU inside ReductionAlu (its result unused by the unit)"),
+        (true, Some("int_alu")) => Some("integer ALU inside ReductionAlu (unused by the unit: removed when flattened)"),
         (false, Some("int_alu")) => Some("integer ALU (the unit's fast path)"),
         (true, Some("add16")) => Some("f16/bf16 adders (8 lanes, f16 and bf16 share each lane)"),
         (true, Some("add_f32")) => Some("f32 adders (4 lanes)"),
