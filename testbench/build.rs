@@ -55,9 +55,9 @@ fn run(cmd: &mut Command, what: &str) {
     }
 }
 
-/// Compiles `csrc/<shim>.cpp` against Verilator's headers and the models' directories `dirs`
-/// into the static library `redunit_<shim>`.
-fn compile_shim(manifest: &Path, include: &Path, shim: &str, dirs: &[&Path]) {
+/// Compiles `csrc/<shim>.cpp` against Verilator's headers and the models' directories `dirs`,
+/// with the preprocessor symbols `defines`, into the static library `redunit_<shim>`.
+fn compile_shim(manifest: &Path, include: &Path, shim: &str, dirs: &[&Path], defines: &[&str]) {
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("c++17")
@@ -69,6 +69,9 @@ fn compile_shim(manifest: &Path, include: &Path, shim: &str, dirs: &[&Path]) {
         .opt_level(2);
     for d in dirs {
         b.include(d);
+    }
+    for d in defines {
+        b.define(d, None);
     }
     b.compile(&format!("redunit_{shim}"));
 }
@@ -202,19 +205,21 @@ const DESIGNS: &[Design] = &[
 /// The traced model whose directory builds the Verilator runtime.
 const RUNTIME_MODEL: &str = "Valut";
 
-/// A shim, `csrc/<name>.cpp`, and the models it drives.
+/// A shim, `csrc/<name>.cpp`, the models it drives and the symbols it is compiled with.
 struct Shim {
     name: &'static str,
     models: &'static [&'static str],
+    defines: &'static [&'static str],
 }
 
 const SHIMS: &[Shim] = &[
-    Shim { name: "alu_shim", models: &["Valu", "Valut"] },
-    Shim { name: "redux_shim", models: &["Vredux"] },
-    Shim { name: "unit_shim", models: &["Vunit", "Vunitt"] },
-    Shim { name: "warp_shim", models: &["Vwarp"] },
-    Shim { name: "async_shim", models: &["Vasync"] },
-    Shim { name: "axi_shim", models: &["Vaxi"] },
+    Shim { name: "alu_shim", models: &["Valu", "Valut"], defines: &[] },
+    Shim { name: "redux_shim", models: &["Vredux"], defines: &[] },
+    // The unit here is the default configuration, the registered pipeline.
+    Shim { name: "unit_shim", models: &["Vunit", "Vunitt"], defines: &["REDUNIT_UNIT_REGISTERED_OUTPUTS"] },
+    Shim { name: "warp_shim", models: &["Vwarp"], defines: &[] },
+    Shim { name: "async_shim", models: &["Vasync"], defines: &[] },
+    Shim { name: "axi_shim", models: &["Vaxi"], defines: &[] },
 ];
 
 fn main() {
@@ -283,7 +288,7 @@ fn main() {
     // to right).
     for s in SHIMS {
         let model_dirs: Vec<&Path> = s.models.iter().map(|m| dirs[m].as_path()).collect();
-        compile_shim(&manifest, &include, s.name, &model_dirs);
+        compile_shim(&manifest, &include, s.name, &model_dirs, s.defines);
     }
     split::shim_and_link(&manifest, &include, &out, &split_dirs);
     println!("cargo:rustc-link-search=native={}", out.display());

@@ -23,10 +23,12 @@
 // (err_code 2), like any response whose id is not in flight.
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <vector>
 
 #include "Vunit.h"
+#include "Vunit___024root.h"
 #include "Vunitt.h"
 #include "harness.h"
 
@@ -107,6 +109,7 @@ struct Base {
     virtual uint64_t reset(uint64_t cycles) = 0;
     virtual void idle(uint64_t cycles) = 0;
     virtual uint64_t cycle() const = 0;
+    virtual uint64_t evals() const = 0;
     virtual void window(uint64_t from, uint64_t to) = 0;
     uint64_t rng = 1;
     uint32_t rsp_ready_pct = 100, req_valid_pct = 100;
@@ -173,10 +176,19 @@ template <class M>
 struct Unit final : Base {
     Harness<M> h;
     M* m = h.top.get();
+    // One evaluation per cycle in run() (Harness::rise_only) while `reset` is as last
+    // evaluated: built with REDUNIT_UNIT_REGISTERED_OUTPUTS (the registered pipeline, whose
+    // outputs are registers or depend combinationally on `reset` alone), unless
+    // REDUNIT_UNIT_TWO_EVALS is set in the environment.
+    bool rise_only = false;
+    uint8_t eval_reset = 0;  // `reset` at the last evaluation
 
     Unit(const char* vcd, uint64_t first_cycle, bool* ok) : h(first_cycle) {
         *ok = true;
         if constexpr (Harness<M>::TRACE) *ok = h.open_vcd(vcd);
+#ifdef REDUNIT_UNIT_REGISTERED_OUTPUTS
+        rise_only = Harness<M>::RISE_ONLY && !std::getenv("REDUNIT_UNIT_TWO_EVALS");
+#endif
         m->reset = 0;
         harness_unit_port_idle(m);
         m->req_id = 0;
@@ -184,6 +196,7 @@ struct Unit final : Base {
     }
 
     uint64_t cycle() const override { return h.cycle; }
+    uint64_t evals() const override { return h.evals; }
     void window(uint64_t from, uint64_t to) override { h.window(from, to); }
 
     inline void count_cov() {
@@ -199,6 +212,7 @@ struct Unit final : Base {
         m->req_valid = 0;
         m->rsp_ready = 0;
         for (uint64_t i = 0; i < cycles; i++) h.tick([&]() { count_cov(); });
+        eval_reset = m->reset;
     }
 
     uint64_t reset(uint64_t cycles) override {
@@ -207,6 +221,7 @@ struct Unit final : Base {
         m->reset = 1;
         // The unit reports reset_in_flight in cov while reset is high.
         for (uint64_t i = 0; i < cycles; i++) h.tick([&]() { count_cov(); });
+        eval_reset = 1;
         m->reset = 0;
         uint64_t dropped = inflight;
         std::fill(slot.begin(), slot.end(), -1);
@@ -281,15 +296,20 @@ struct Unit final : Base {
             if (!s.mode && s.i >= n && (inflight == 0 || !r->drain)) break;
             const uint32_t id = r->ids ? (s.i < n ? r->ids[s.i] : 0) : (uint32_t)((r->id_base + s.i) & 0xffff);
             const bool want = drive(s, id);
-            h.low();
+            // Without the low half's evaluation the outputs are the last evaluation's, the
+            // same while `reset` has not changed since (see `rise_only`).
+            const bool one_eval = rise_only && m->reset == eval_reset;
+            if (!one_eval) h.low();
             bool bad = false;
             const bool progress = take(s, want, id, &bad);
-            if (bad) {
+            if (!bad) count_cov();
+            if (one_eval) {
+                h.rise_only();
+            } else {
                 h.rise();
-                break;
             }
-            count_cov();
-            h.rise();
+            eval_reset = m->reset;
+            if (bad) break;
             if (progress) {
                 s.idle_cycles = 0;
             } else if (++s.idle_cycles > r->timeout) {
@@ -323,6 +343,8 @@ API void* redunit_unit_new(const char* vcd_path, uint64_t first_cycle) {
 API void redunit_unit_free(void* h) { delete static_cast<Base*>(h); }
 
 API uint64_t redunit_unit_cycle(void* h) { return static_cast<Base*>(h)->cycle(); }
+
+API uint64_t redunit_unit_evals(void* h) { return static_cast<Base*>(h)->evals(); }
 
 API void redunit_unit_idle(void* h, uint64_t cycles) { static_cast<Base*>(h)->idle(cycles); }
 

@@ -26,6 +26,7 @@ pub mod trace;
 pub mod traffic;
 pub mod unit;
 pub mod unit_cosim;
+pub mod unit_library;
 pub mod verilator_flags;
 pub mod verilog_out;
 pub mod warp;

@@ -11,7 +11,7 @@
 //! Verilator runtime become a shared library cached under `target/redunit-unit/mem<N>-<hash>/`
 //! (the hash covers the Verilog, the shim and its header, the flags and the Verilator version;
 //! `REDUNIT_UNIT_CACHE` moves the cache). That needs Verilator and g++ at run time, takes tens
-//! of seconds once, and is then loaded with `dlopen`.
+//! of seconds once ([`crate::unit_library`]), and is then loaded with `dlopen`.
 //!
 //! # Ports the testbench covers itself
 //!
@@ -23,7 +23,6 @@ use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::ptr::NonNull;
 use std::sync::{Mutex, OnceLock};
 
@@ -45,12 +44,8 @@ pub const NO_CYCLE: u64 = u64::MAX;
 /// `rsp_cycle` of a request dropped by a fault reset (`csrc/unit_shim.cpp`).
 const DROPPED: u64 = u64::MAX - 1;
 
+pub use crate::unit_library::{build_library, build_library_from_verilog, cache_dir};
 pub use crate::verilator_flags::{VERILATOR_FLAGS, fnv1a};
-
-/// The shim's source, for run-time builds of other memory sizes.
-const SHIM_SRC: &str = include_str!("../csrc/unit_shim.cpp");
-/// The header the shim includes (`csrc/harness.h`), written beside it in those builds.
-const HARNESS_SRC: &str = include_str!("../csrc/harness.h");
 
 const fn parse_usize(s: &str) -> usize {
     let b = s.as_bytes();
@@ -109,6 +104,7 @@ struct Api {
     new: unsafe extern "C" fn(*const c_char, u64) -> *mut c_void,
     free: unsafe extern "C" fn(*mut c_void),
     cycle: unsafe extern "C" fn(*mut c_void) -> u64,
+    evals: unsafe extern "C" fn(*mut c_void) -> u64,
     idle: unsafe extern "C" fn(*mut c_void, u64),
     reset: unsafe extern "C" fn(*mut c_void, u64) -> u64,
     set_policy: unsafe extern "C" fn(*mut c_void, u64, u32, u32),
@@ -124,6 +120,7 @@ mod linked {
         pub fn redunit_unit_new(vcd: *const c_char, first_cycle: u64) -> *mut c_void;
         pub fn redunit_unit_free(h: *mut c_void);
         pub fn redunit_unit_cycle(h: *mut c_void) -> u64;
+        pub fn redunit_unit_evals(h: *mut c_void) -> u64;
         pub fn redunit_unit_idle(h: *mut c_void, cycles: u64);
         pub fn redunit_unit_reset(h: *mut c_void, cycles: u64) -> u64;
         pub fn redunit_unit_set_policy(h: *mut c_void, seed: u64, rsp_ready_pct: u32, req_valid_pct: u32);
@@ -138,6 +135,7 @@ static LINKED: Api = Api {
     new: linked::redunit_unit_new,
     free: linked::redunit_unit_free,
     cycle: linked::redunit_unit_cycle,
+    evals: linked::redunit_unit_evals,
     idle: linked::redunit_unit_idle,
     reset: linked::redunit_unit_reset,
     set_policy: linked::redunit_unit_set_policy,
@@ -180,6 +178,7 @@ fn load_library(path: &Path) -> anyhow::Result<&'static Api> {
             new: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_new")?),
             free: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_free")?),
             cycle: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_cycle")?),
+            evals: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_evals")?),
             idle: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_idle")?),
             reset: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_reset")?),
             set_policy: std::mem::transmute::<*mut c_void, _>(sym("redunit_unit_set_policy")?),
@@ -191,17 +190,6 @@ fn load_library(path: &Path) -> anyhow::Result<&'static Api> {
     };
     // The library stays loaded for the life of the process.
     Ok(Box::leak(Box::new(api)))
-}
-
-/// Where run-time builds are cached.
-pub fn cache_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("REDUNIT_UNIT_CACHE") {
-        return PathBuf::from(d);
-    }
-    match option_env!("REDUNIT_TARGET_DIR") {
-        Some(t) if Path::new(t).is_dir() => Path::new(t).join("redunit-unit"),
-        _ => std::env::temp_dir().join("redunit-unit"),
-    }
 }
 
 fn api_for(mem_bytes: usize, cfg: &hw::Config) -> anyhow::Result<&'static Api> {
@@ -217,112 +205,6 @@ fn api_for(mem_bytes: usize, cfg: &hw::Config) -> anyhow::Result<&'static Api> {
     let api = load_library(&lib)?;
     map.insert((mem_bytes, *cfg), api);
     Ok(api)
-}
-
-const VERILATOR_HINT: &str = "install Verilator 5.006 or later (`sudo scripts/setup.sh`, or \
-`apt-get install -y verilator`) or set VERILATOR to the verilator binary";
-
-fn run_tool(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
-    let out = cmd.output().with_context(|| format!("{what}: cannot start {:?}", cmd.get_program()))?;
-    if !out.status.success() {
-        bail!(
-            "{what} failed ({}): {:?}\n{}{}",
-            out.status,
-            cmd,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(())
-}
-
-/// Verilates the unit with `mem_bytes` of memory into a cached shared library (see the module
-/// doc) and returns its path.
-pub fn build_library(mem_bytes: usize) -> anyhow::Result<PathBuf> {
-    build_library_from_verilog(&hw::unit_verilog(mem_bytes), mem_bytes)
-}
-
-/// [`build_library`] for any Verilog with the unit's ports (module `top`), e.g. a variant of
-/// the design under study; load it with [`RtlUnit::from_library`].
-pub fn build_library_from_verilog(verilog: &str, mem_bytes: usize) -> anyhow::Result<PathBuf> {
-    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
-    let version = match Command::new(&verilator).arg("--version").output() {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
-        Ok(_) | Err(_) => bail!(
-            "--mem-bytes {mem_bytes}: the RTL engine's built-in model has {BUILT_MEM_BYTES} bytes of memory, and \
-             other sizes are verilated at run time, but Verilator (`{verilator}`) cannot be run: {VERILATOR_HINT}"
-        ),
-    };
-    let mut key = verilog.as_bytes().to_vec();
-    key.extend_from_slice(SHIM_SRC.as_bytes());
-    key.extend_from_slice(HARNESS_SRC.as_bytes());
-    key.extend_from_slice(VERILATOR_FLAGS.join(" ").as_bytes());
-    key.extend_from_slice(version.as_bytes());
-    let root = cache_dir();
-    let dir = root.join(format!("mem{mem_bytes}-{:016x}", fnv1a(&key)));
-    let lib = dir.join("libredunit_unit.so");
-    if lib.exists() {
-        return Ok(lib);
-    }
-    let t = std::time::Instant::now();
-    eprintln!("redunit: verilating the unit with {mem_bytes} bytes of memory into {} (once; {version})", dir.display());
-    let tmp = root.join(format!(".tmp-mem{mem_bytes}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    let vfile = tmp.join("unit.v");
-    std::fs::write(&vfile, verilog)?;
-    let shim = tmp.join("unit_shim.cpp");
-    std::fs::write(&shim, SHIM_SRC)?;
-    std::fs::write(tmp.join("harness.h"), HARNESS_SRC)?;
-    let root_out = Command::new(&verilator).args(["--getenv", "VERILATOR_ROOT"]).output()?;
-    let include = PathBuf::from(String::from_utf8_lossy(&root_out.stdout).trim()).join("include");
-    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get()).to_string();
-    let mut dirs = Vec::new();
-    for (prefix, trace) in [("Vunit", false), ("Vunitt", true)] {
-        let d = tmp.join(format!("obj_{prefix}"));
-        let mut cmd = Command::new(&verilator);
-        cmd.args(VERILATOR_FLAGS).args(["-j", &jobs, "--prefix", prefix, "-Mdir"]).arg(&d).arg(&vfile);
-        if trace {
-            cmd.arg("--trace");
-        }
-        run_tool(&mut cmd, &format!("verilating the unit ({prefix}, {mem_bytes} bytes)"))?;
-        dirs.push(d);
-    }
-    let rt_objs = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
-    run_tool(
-        Command::new("make").current_dir(&dirs[1]).args(["-j", &jobs, "-f", "Vunitt.mk"]).args(rt_objs),
-        "building the Verilator runtime",
-    )?;
-    let rt = tmp.join("libvrt.a");
-    run_tool(Command::new("ar").arg("rcs").arg(&rt).args(rt_objs.iter().map(|o| dirs[1].join(o))), "ar")?;
-    run_tool(
-        Command::new("g++")
-            .args(["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wno-unused-parameter"])
-            .arg("-I")
-            .arg(&include)
-            .arg("-I")
-            .arg(include.join("vltstd"))
-            .arg("-I")
-            .arg(&dirs[0])
-            .arg("-I")
-            .arg(&dirs[1])
-            .arg(&shim)
-            .arg(dirs[0].join("Vunit__ALL.a"))
-            .arg(dirs[1].join("Vunitt__ALL.a"))
-            .arg(&rt)
-            .args(["-Wl,--exclude-libs,ALL", "-Wl,-Bsymbolic", "-lpthread", "-o"])
-            .arg(tmp.join("libredunit_unit.so")),
-        "linking the unit's shared library (g++)",
-    )?;
-    if std::fs::rename(&tmp, &dir).is_err() {
-        // Another process finished the same build first.
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    if !lib.exists() {
-        bail!("the run-time build left no {}", lib.display());
-    }
-    eprintln!("redunit: unit model built in {:.1} s", t.elapsed().as_secs_f64());
-    Ok(lib)
 }
 
 /// The RTL broke the request/response contract (as opposed to answering a wrong value).
@@ -547,6 +429,12 @@ impl RtlUnit {
     /// The current cycle.
     pub fn cycle(&self) -> u64 {
         unsafe { (self.api.cycle)(self.h.as_ptr()) }
+    }
+
+    /// The model's evaluations so far: two per cycle, or one where the shim clocks a cycle
+    /// with its rising edge alone.
+    pub fn evaluations(&self) -> u64 {
+        unsafe { (self.api.evals)(self.h.as_ptr()) }
     }
 
     /// Clocks `cycles` cycles with no request and rsp_ready low.
