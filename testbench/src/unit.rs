@@ -30,6 +30,7 @@ use anyhow::{Context, bail};
 use sim::{Access, MemError, Request};
 
 use crate::trace::{MemEngine, Outcome};
+use crate::unit_library::build_library_from_verilog;
 
 /// The memory size of the model linked into the binary.
 pub const BUILT_MEM_BYTES: usize = parse_usize(env!("REDUNIT_UNIT_MEM_BYTES"));
@@ -43,9 +44,6 @@ pub const TIMEOUT_CYCLES: u64 = 100_000;
 pub const NO_CYCLE: u64 = u64::MAX;
 /// `rsp_cycle` of a request dropped by a fault reset (`csrc/unit_shim.cpp`).
 const DROPPED: u64 = u64::MAX - 1;
-
-pub use crate::unit_library::{build_library, build_library_from_verilog, cache_dir};
-pub use crate::verilator_flags::{VERILATOR_FLAGS, fnv1a};
 
 const fn parse_usize(s: &str) -> usize {
     let b = s.as_bytes();
