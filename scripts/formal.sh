@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
 # Formal proofs with Yosys' SMT flow (yosys-smtbmc + z3), hw/tests/formal.rs and
-# formal_unit.rs with the harnesses in hw/formal/: k-induction proofs (the check of k cycles from reset and the
-# induction step of length k both pass) of the response FIFO (8, 16, 32 places), the
-# ordering queue (the default one and the unit's registered one, each with its bounded
-# response), the unit's flow from issue to response, shallow and registered (queue and
-# data path cut), and the unit's accept stage from the port to the queue's push (both);
-# a bounded check of the whole shallow unit from acceptance; and a mutation per property
-# that must fail from reset on that property.
+# formal_unit.rs with the harnesses in hw/formal/: k-induction proofs (the check of k cycles
+# from reset and the induction step of length k both pass) of the response FIFO (8, 16, 32
+# places), the ordering queue (the queue's default and the unit's, with a registered push,
+# each with its bounded response), the unit's flow from issue to response at its shallowest
+# and its default depths (queue and data path cut), and the unit's accept stage from the port
+# to the queue's push; and a mutation per property that must fail from reset on that property.
 # Induction lengths: REDUNIT_FORMAL_QUEUE_K, REDUNIT_FORMAL_QUEUE_REG_K, REDUNIT_FORMAL_UNIT_K
-# (default 2); the bounded unit check's depth: REDUNIT_FORMAL_UNIT_STEPS (12). Models, logs
-# and counterexample traces: target/tmp/formal/<check>/ (bmc.*, induction.*). See
-# docs/testing.md, "Formal proofs".
+# (default 2). Models, logs and counterexample traces: target/tmp/formal/<check>/ (bmc.*,
+# induction.*). See docs/testing.md, "Formal proofs".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in yosys yosys-smtbmc z3; do

@@ -2,7 +2,7 @@
 """Logic levels between registers in a `redunit synth` netlist (synth/out/<top>/top.json), a
 quick proxy for the critical paths before place and route (an hour per seed on 2 cores).
 
-    python3 scripts/logic-depth.py synth/out/unit-fp14-h9-int2-reg/top.json [N [K]]
+    python3 scripts/logic-depth.py synth/out/unit-fp14-h9-int2/top.json [N [K]]
 
 Prints the N deepest register inputs (one per distinct source), each with its path, and the
 K deepest in full (every cell on the way). Weights: LUT4 and a carry cell's data input 1,

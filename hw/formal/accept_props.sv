@@ -1,10 +1,9 @@
 // Formal harness of the unit's accept stage (hw::SliceUnit, module `top`), for k-induction:
-// in the registered pipeline the port's request registered in `ad_*`, then decoded into
-// `ac_*`, which pushes into the ordering queue; with SHALLOW (the shallow pipeline) the
-// port's request decoded straight into the push. Everything but the accept block is cut
-// (`cutpoint`: outputs free), the ordering queue among them, constrained only by what its
-// own proof guarantees (queue_props.sv, `ready_nx`: push_ready low in reset and after it the
-// push_ready_nx of the cycle before; the shallow stage reads push_ready alone). Requests are
+// the port's request registered in `ad_*`, then decoded into `ac_*`, which pushes into the
+// ordering queue. Everything but the accept block is cut (`cutpoint`: outputs free), the
+// ordering queue among them, constrained only by what its own proof guarantees
+// (queue_props.sv, `ready_nx`: push_ready low in reset and after it the push_ready_nx of the
+// cycle before). Requests are
 // tracked from the port to the queue's push; the queue's proof covers push to issue, the
 // unit's flow proof issue to response.
 // The requester keeps its request on the port while req_valid && !req_ready. Request id bit
@@ -12,7 +11,7 @@
 // solver); the others have both clear.
 // Parameters (defines): KB, CHAIN_WAIT, CHAIN_WAIT_LONG (the chain key, queue_key.svh), WMAX
 // (the largest window the queue takes), LIVE_BOUND (cycles from A's acceptance by which it
-// is pushed while push_ready stays high), SHALLOW.
+// is pushed while push_ready stays high).
 // Each property's assertions carry its name as `@name`; the `inv_*` ones are the induction's
 // invariants over the accept block's registers, read through the `p_*` probes. NO_INV leaves
 // them out (mutation checks). Mutation of the environment (checked to fail): MUT_B_FIRST (B
@@ -92,37 +91,27 @@ module harness(
     wire push = push_valid && push_ready;
     wire push_a = push && push_id[1];
     wire push_b = push && push_id[0];
-    // The requests the stage holds at most; the accepted ones not yet pushed, with this
-    // cycle's (the shallow stage pushes it now); A and B accepted now.
-`ifdef SHALLOW
-    localparam CAP = 0;
-    wire [2:0] held = occ + accept;
-    wire now_a = accept && req_id[15], now_b = accept && req_id[14];
-`else
+    // The requests the stage holds at most; the accepted ones not yet pushed.
     localparam CAP = 2;
     wire [2:0] held = occ;
-    wire now_a = 0, now_b = 0;
-`endif
     // A and B among the held requests.
     wire [1:0] n_a = (p_ad_v && p_ad_a) + (p_ac_v && p_ac_a);
     wire [1:0] n_b = (p_ad_v && p_ad_b) + (p_ac_v && p_ac_b);
 
     always @(*) begin
-`ifndef SHALLOW
         // The queue's guarantee.
         assume(reset ? !push_ready : push_ready == last_ready_nx);
-`endif
         if (!reset) begin
             // acc_valid: a push only with an accepted request not yet pushed.
             assert(!push || held != 0); // @acc_valid
             // acc_ready: req_ready low exactly when the stage holds all it can (ad and ac
-            // both a request; the shallow stage nothing) and the queue refuses the push: no
-            // request overwritten, none refused with room.
+            // both a request) and the queue refuses the push: no request overwritten, none
+            // refused with room.
             assert(req_ready == (occ < CAP || push_ready)); // @acc_ready
             // acc_once: A pushed once, not before its acceptance.
-            assert(!push_a || sa == 1 || now_a); // @acc_once
+            assert(!push_a || sa == 1); // @acc_once
             // acc_order: B (accepted after A) pushed after A.
-            assert(!push_b || ((sb == 1 || now_b) && sa == 2)); // @acc_order
+            assert(!push_b || (sb == 1 && sa == 2)); // @acc_order
             // acc_no_loss: A pushed within LIVE_BOUND cycles of its acceptance while
             // push_ready stays high.
             assert(!(sa == 1 && rdy_all && age_a >= `LIVE_BOUND)); // @acc_no_loss
@@ -130,7 +119,6 @@ module harness(
         // acc_key: the pushed window and key keep the queue's push contract (queue_key.svh;
         // queue_props.sv assumes it in every cycle).
         assert(push_wait <= `WMAX && key_ok(push_key, push_wait, push_words)); // @acc_key
-`ifndef SHALLOW
         if (!reset && !after_reset) begin
             // acc_nx: the registered push's contract (queue_props.sv assumes it): the pushed
             // line, key and words are the last cycle's next ones unless keep held them.
@@ -138,7 +126,6 @@ module harness(
             assert(push_key == (last_keep ? last_key : last_key_nx)); // @acc_nx
             assert(push_words == (last_keep ? last_words : last_words_nx)); // @acc_nx
         end
-`endif
 `ifndef NO_INV
         // The port: the marked request waits there until accepted.
         assert(!(marked_a && sa == 0) || (req_valid && req_id[15])); // @inv_port
@@ -147,10 +134,6 @@ module harness(
         assert(!req_id[14] || (marked_b && sb == 0)); // @inv_port
         assert(!marked_b || marked_a); // @inv_port
         assert(sa != 3 && sb != 3 && (sa == 0 || marked_a) && (sb == 0 || marked_b) && !(req_id[15] && req_id[14])); // @inv_port
-`ifdef SHALLOW
-        // Nothing held: a request is pushed in the cycle it is accepted.
-        assert(occ == 0 && sa != 1 && sb != 1); // @inv_held
-`else
         assert(p_ad_wait <= `WMAX && key_ok(p_ad_key, p_ad_wait, p_ad_words)); // @inv_key
         if (reset) assert(occ == 0 && sa == 0 && sb == 0 && !p_ad_v && !p_ac_v); // @inv_reset
         if (!reset) begin
@@ -164,7 +147,6 @@ module harness(
             // While push_ready stays high A is in ad for a cycle, then pushed from ac.
             if (sa == 1) assert(age_a != 0 && (!rdy_all || (age_a == 1 ? (p_ad_v && p_ad_a) : (age_a == 2 && p_ac_v && p_ac_a)))); // @inv_live
         end
-`endif
 `endif
     end
 

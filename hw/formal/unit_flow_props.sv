@@ -1,13 +1,13 @@
 // Formal harness of the unit's flow control from issue to response (hw::SliceUnit, module
 // `top`), for k-induction. The ordering queue is cut (`cutpoint`: its outputs are free) and
 // constrained only by what its own proof guarantees (queue_props.sv, `issue_enable`: an
-// issue only with issue_enable high and not in reset; with REGISTERED, the registered
-// queue's: an issue only a cycle after one with issue_enable high, out of reset, and `late`:
-// a cycle after an issue, the late payload is the issued entry's); the ALUs and the line
+// issue only a cycle after one with issue_enable high, out of reset, and `late`: a cycle
+// after an issue, the late payload is the issued entry's, since the queue's push is
+// registered and its issue leaves a cycle after its pick); the ALUs and the line
 // memory are cut too. So every issue pattern the queue may produce is covered, and requests
 // are tracked from their issue: the queue's proof covers push to issue.
-// Parameters (defines): DEPTH (the response FIFO's places), CMAX (the credit limit: DEPTH,
-// or DEPTH - 1 with REGISTERED, whose count sees an issue a cycle after its pick), LAT
+// Parameters (defines): DEPTH (the response FIFO's places), CMAX (the credit limit: DEPTH - 1,
+// for the count sees an issue a cycle after its pick), LAT
 // (cycles from issue to the response's push into the FIFO: the pipeline's stages), ID_FROM
 // (the first stage that carries the id; those before carry their valid bit only),
 // LIVE_BOUND (cycles within which an issued request is answered while rsp_ready stays high).
@@ -26,8 +26,8 @@ module harness(
     localparam PB = $clog2(`DEPTH);
 `include "reset.svh"
 
-    // The cut queue's issue handshake and the issued id's bit 15 (with REGISTERED, in the
-    // late payload a cycle after the issue).
+    // The cut queue's issue handshake and the issued id's bit 15 (in the late payload a cycle
+    // after the issue).
     (* keep *) wire p_issue, p_issue_en, p_issue_id15;
     // The pipeline's valid bits and ids' bit 15: place j holds the request issued j + 1
     // cycles ago; the last one pushes the response. The id's bit of the places before
@@ -79,13 +79,8 @@ module harness(
     reg [6:0] n_sp;
     always @(*) begin
         // The queue's guarantees, and the mark.
-`ifdef REGISTERED
         assume(!p_issue || last_en);
         assume(!last_iss || p_issue_id15 == last_mark);
-`else
-        assume(!p_issue || (p_issue_en && !reset));
-        assume(p_issue_id15 == mark_a);
-`endif
         if (!reset) begin
             // unit_answered: a response only for an issued request not yet answered.
 `ifndef SKIP_ANSWERED
@@ -109,14 +104,10 @@ module harness(
         assert(p_reset_r == after_reset && sa != 3); // @inv_reset
         if (!normal) assert(occ == 0 && sa == 0 && !last_stall && !p_head_v && p_count == 0 && !p_stored && p_wr == 0 && p_rd == 0 && p_credits == 0 && !p_cr_full && p_v == 0 && !last_en); // @inv_reset
         if (normal) begin
-            // Credits: one per request between issue and response handshake; with REGISTERED
-            // one more may issue after the count reached its limit (its pick saw it below).
+            // Credits: one per request between issue and response handshake; one more may
+            // issue after the count reached its limit (its pick saw it below).
             assert(occ == p_credits && p_cr_full == (p_credits >= `CMAX)); // @inv_credit
-`ifdef REGISTERED
             assert(occ + last_en <= `DEPTH && last_en == !last_cr_full); // @inv_credit
-`else
-            assert(occ <= `DEPTH); // @inv_credit
-`endif
             assert(occ == n_sp + fifo_occ); // @inv_credit
             // The FIFO (as in fifo_props.sv).
             assert(p_count < `DEPTH && p_stored == (p_count != 0) && p_head_v == (fifo_occ != 0)); // @inv_fifo

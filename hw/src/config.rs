@@ -28,12 +28,6 @@ pub struct Config {
     /// The integer ALU (`int_alu.rs`): [`INT_STAGES_MIN`]..=[`INT_STAGES_MAX`] (2 splits its
     /// 64-bit add and compares into 32-bit halves with a register between them).
     pub int_stages: usize,
-    /// The L2-slice unit's registered pipeline (`slice_unit/mod.rs`, "Pipelines"): the RAM read
-    /// takes an output register, the ALU results are registered before they merge into the
-    /// line and the merged line before it is forwarded or written, so that forwarding only
-    /// selects registers (the fastest clock). Off: the ALU outputs merge and forward in the
-    /// cycle they appear (the fewest cycles between dependent operations).
-    pub unit_regs: bool,
 }
 
 /// The shallowest integer ALU (input registers, the result combinational from them).
@@ -59,19 +53,19 @@ impl Default for Config {
     /// (`redunit verilog --top alu`, the adders alone, …) and the unit's
     /// [`Config::most_ops_per_cycle`]. The unit's default is [`Config::unit_default`].
     fn default() -> Self {
-        Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN, int_stages: INT_STAGES_MIN, unit_regs: false }
+        Config { fp_stages: 3, fp16_stages: FP16_STAGES_MIN, int_stages: INT_STAGES_MIN }
     }
 }
 
 impl Config {
     /// Every block at its deepest pipeline: the fastest clock.
     pub const fn fastest_clock() -> Self {
-        Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX, unit_regs: true }
+        Config { fp_stages: FP_STAGES_MAX, fp16_stages: FP16_STAGES_MAX, int_stages: INT_STAGES_MAX }
     }
 
-    /// The fewest cycles per dependent operation: every block at its shallowest depth
-    /// (dependent integer ops to one line every cycle, dependent f32/f64 adds every 3 cycles),
-    /// at about 40 MHz on the ECP5 85k part.
+    /// The fewest cycles per dependent operation: every block at its shallowest depth (the
+    /// unit's one pipeline with the shallowest ALU: dependent f32/f64 adds every 3 cycles,
+    /// dependent add/logic every cycle, the other integer ops every 2), at a much slower clock.
     pub fn most_ops_per_cycle() -> Self {
         Config::default()
     }
@@ -79,7 +73,7 @@ impl Config {
     /// The L2-slice unit's default configuration: [`Config::fastest_clock`], the one that
     /// reaches 150 MHz on the ECP5 85k part. `hw::unit_verilog`, `redunit verilog`,
     /// `synth`, `bench`, `run --engine rtl` and `regress` use it unless told otherwise;
-    /// `--preset most-ops-per-cycle` gives the shallow unit.
+    /// `--preset most-ops-per-cycle` gives the unit at its shallowest depths.
     pub const fn unit_default() -> Self {
         Config::fastest_clock()
     }
@@ -113,9 +107,8 @@ impl Config {
     }
 
     /// A short name for reports and file names: `fp3` (the default), `fp11` (the f32/f64
-    /// adders' depth), `h9` (the f16/bf16 lane's), `int2` (the integer ALU's), `reg` (the
-    /// unit's registered pipeline), joined with `-` when several differ from the default
-    /// (`fp14-h9-int2-reg`).
+    /// adders' depth), `h9` (the f16/bf16 lane's), `int2` (the integer ALU's), joined with `-`
+    /// when several differ from the default (`fp14-h9-int2`).
     pub fn tag(&self) -> String {
         let d = Config::default();
         let mut parts = Vec::new();
@@ -127,9 +120,6 @@ impl Config {
         }
         if self.int_stages != d.int_stages {
             parts.push(format!("int{}", self.int_stages));
-        }
-        if self.unit_regs != d.unit_regs {
-            parts.push("reg".to_string());
         }
         if parts.is_empty() {
             parts.push(format!("fp{}", self.fp_stages));

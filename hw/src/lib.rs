@@ -11,7 +11,7 @@
 //! | `fp_add16/` | [`fp_add16::FpAdd16`]: pipelined f16/bf16 add lane with a format select, a block per stage group |
 //! | `fp_minmax16.rs` | [`fp_minmax16::FpMinMax16`]: f16/bf16 min/max lane |
 //! | `lut_ram.rs` | [`lut_ram::LutRam`]: a small distributed (LUT) RAM, asynchronous read |
-//! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's registered pipeline) |
+//! | `old_extract.rs` | [`old_extract::OldExtract`]: an access's old value from register replicas of its line and shift (the unit's compute stage) |
 //! | `ecp5/` | [`ecp5`]: ECP5 cells and placement aids behind generic blocks (register replicas, the RAM/forward mux, the block RAM) |
 //! | `redux_sync.rs` | [`ReduxSync`]: the pipelined 32-lane `redux.sync` warp reduction |
 //! | `sections.rs` | [`sections::Section`]: a block's logic written as sections joined into its one combinational block |

@@ -8,13 +8,11 @@
 //! only the access's bytes (the unit's ALU results are masked by its merge, its response by
 //! the access mask). Narrower multiplexers with fewer select loads than a full shift: the
 //! shift's fan-out to the ALU lanes' operand registers is otherwise the critical path of the
-//! unit's registered pipeline.
+//! unit.
 //!
-//! The unit's registered pipeline has one per group of consumers, each with its own
-//! replicas (`ReplicaReg`) of the line and the shift, so that each group's multiplexers and
-//! the registers they read sit near it (one shared set would be routed across the chip).
-//! The default pipeline extracts in the cycle of its forwarding, in the unit itself (a combinational block between the unit's
-//! writes and reads is a loop to Verilator's ordering, `UNOPTFLAT`).
+//! The unit has one per group of consumers, each with its own replicas (`ReplicaReg`) of the
+//! line and the shift, so that each group's multiplexers and the registers they read sit near
+//! it (one shared set would be routed across the chip).
 
 use crate::ecp5::replica_reg::ReplicaReg;
 use crate::k;

@@ -1,7 +1,8 @@
-//! The unit's response buffer: a first-in first-out queue of [`RSP_FIFO_DEPTH`] responses
-//! (id, data, status) in front of the valid/ready response port; [`ResponseFifo::new`] takes
-//! 8, 16 or 32 places (a deeper unit pipeline holds more requests between issue and response,
-//! and each needs a place reserved).
+//! The unit's response buffer: a first-in first-out queue of responses (id, data, status) in
+//! front of the valid/ready response port; [`ResponseFifo::new`] takes 8 ([`RSP_FIFO_DEPTH`]),
+//! 16 or 32 places. The unit's has 32 ([`RSP_FIFO_DEPTH_MAX`]), so that the requests between
+//! issue and response, each with a place reserved, never run out of places at one request
+//! per cycle.
 //!
 //! `out_valid` is high while the FIFO holds a response; the head leaves when `out_ready` is
 //! high too. A push in a cycle with the FIFO full is lost, so the producer must keep a count
@@ -33,7 +34,8 @@
 use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;
 
-/// Entries in the response FIFO of the default unit.
+/// Entries in the smallest response FIFO ([`ResponseFifo::default`]; the unit's has
+/// [`RSP_FIFO_DEPTH_MAX`]).
 pub const RSP_FIFO_DEPTH: usize = 8;
 /// The deepest response FIFO ([`ResponseFifo::new`]).
 pub const RSP_FIFO_DEPTH_MAX: usize = 32;
@@ -75,7 +77,7 @@ pub struct ResponseFifo {
 }
 
 impl Default for ResponseFifo {
-    /// The default unit's FIFO: [`RSP_FIFO_DEPTH`] places.
+    /// The smallest FIFO: [`RSP_FIFO_DEPTH`] places.
     fn default() -> Self {
         ResponseFifo::new(RSP_FIFO_DEPTH)
     }

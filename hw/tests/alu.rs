@@ -16,7 +16,7 @@ fn alu_executes_all_82_forms_like_the_golden_model() {
 }
 
 /// The ALU that decodes its operand isolation and output select a cycle ahead
-/// (`with_early_hold`, the unit's registered pipeline): driven with the next cycle's valid bit
+/// (`with_early_hold`, as the unit builds it): driven with the next cycle's valid bit
 /// and form on `pre_valid`/`pre_form`, every form interleaved with every other unit's.
 #[test]
 #[ignore = "a minute and a half in rust-hdl's simulator; CI runs it: cargo test --release -p hw -- --ignored"]

@@ -295,7 +295,7 @@ fn fifo(name: &'static str, depth: usize) -> Check<'static> {
     c
 }
 
-/// Response FIFO of 8 places (the shallow unit's), proven by k-induction (k = 2):
+/// Response FIFO of 8 places (its smallest depth), proven by k-induction (k = 2):
 /// `fifo_valid`, `fifo_hold` (valid/ready: a stalled response holds), `fifo_once` (no loss
 /// to overwriting, no duplicate), `fifo_order`, `fifo_no_loss` (a response pushed in cycle t
 /// leaves by cycle t + DEPTH - 1 while out_ready stays high), given a producer that keeps

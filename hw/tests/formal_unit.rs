@@ -1,39 +1,14 @@
 //! Formal proofs of the L2-slice unit's flow control with Yosys' SMT flow (see `formal.rs`
-//! for the flow and the FIFO's and the queue's proofs), for the shallow and the registered
-//! pipelines: the accept stage from the port to the queue's push and the flow from issue to
-//! response, each with the rest of the unit cut (the queue and the data path among it); and
-//! a bounded check of the whole shallow unit from acceptance; for every property a mutation that must make the check
-//! from reset fail on it. All are `#[ignore]`d (minutes each): `cargo test --release -p hw
-//! --test formal_unit -- --include-ignored`, or `scripts/formal.sh`.
+//! for the flow and the FIFO's and the queue's proofs), at the unit's shallowest and its
+//! default depths: the accept stage from the port to the queue's push and the flow from issue
+//! to response, each with the rest of the unit cut (the queue and the data path among it);
+//! for every property a mutation that must make the check from reset fail on it. All are
+//! `#[ignore]`d (minutes each): `cargo test --release -p hw --test formal_unit --
+//! --include-ignored`, or `scripts/formal.sh`.
 
 mod formal_run;
 
 use formal_run::{Check, Mode, Verdict, depth, unit_queue_key_defines};
-
-/// The shallow unit (`Config::default()`, the most operations per cycle: 8-place response
-/// FIFO, latency 6) with 64 bytes of memory, and an assertion spliced into its response FIFO:
-/// the responses behind the FIFO's head never exceed its 8 places (no overflow).
-fn unit_shallow() -> String {
-    let v = hw::unit_verilog_with(64, &hw::Config::default());
-    let end = "endmodule // top$rsp_fifo\n";
-    assert!(v.contains(end), "the unit's Verilog has no module top$rsp_fifo");
-    let check = "`ifdef FORMAL\n    // unit_fifo_no_overflow\n    always @(*) if (!reset) assert(count$q <= 6'd8); // @unit_fifo_no_overflow\n`endif\n";
-    v.replace(end, &format!("{check}{end}"))
-}
-
-/// The unit's ALU results and memory data become free inputs (sound for flow control, which
-/// does not look at data).
-const UNIT_CUT: &str = "cutpoint top$alu/w:out_data top$int_alu/w:y top$mem/w:read_data";
-
-/// Unit: response hold, answered once, answers only to accepted requests, response FIFO
-/// never over its places; bounded from reset.
-#[test]
-#[ignore = "bounded model check, minutes: scripts/formal.sh"]
-fn unit_properties_bounded() {
-    let steps = depth("REDUNIT_FORMAL_UNIT_STEPS", 12);
-    let c = Check::new("unit", "unit_props.sv", unit_shallow(), &["LIVE_BOUND=20"]).cut(UNIT_CUT);
-    assert_eq!(c.run(Mode::Bmc(steps)), Verdict::Pass);
-}
 
 /// The unit built with `cfg` (64-byte memory) with its queue cut too (`unit_flow_props.sv`),
 /// with the probes of the induction's invariants: the cut queue's issue port, the
@@ -46,14 +21,10 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     let bits = hw::response_fifo::RSP_ENTRY_BITS;
     // The id's offset in the queue's payload: op (12), offset (4), size (3), fp (1), status (2).
     let pid = 22;
-    // The places from issue to response: s1 (the registered pipeline: sc, si, sr, s1, s1b;
-    // sc carries no payload), then sp[0..stages]; each place's valid bit and id bit 15.
-    let mut places: Vec<(String, Option<String>)> = Vec::new();
-    if cfg.unit_regs {
-        places.push(("sc_valid$q".into(), None));
-    }
-    let pay: &[&str] = if cfg.unit_regs { &["si", "sr", "s1", "s1b"] } else { &["s1"] };
-    for p in pay {
+    // The places from issue to response: sc, si, sr, s1, s1b (sc carries no payload), then
+    // sp[0..stages]; each place's valid bit and id bit 15.
+    let mut places: Vec<(String, Option<String>)> = vec![("sc_valid$q".into(), None)];
+    for p in ["si", "sr", "s1", "s1b"] {
         places.push((format!("{p}_valid$q"), Some(format!("{p}_payload$q[{}]", pid + 15))));
     }
     for j in 0..sh.stages {
@@ -61,8 +32,8 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     }
     let id_from = places.iter().position(|p| p.1.is_some()).unwrap() + 1;
     let (lat, depth) = (places.len(), sh.rsp_depth);
-    let cmax = depth - cfg.unit_regs as usize;
-    let mut defs = vec![
+    let cmax = depth - 1;
+    let defs = vec![
         format!("DEPTH={depth}"),
         format!("CMAX={cmax}"),
         format!("LAT={lat}"),
@@ -70,15 +41,11 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
         // Its places, then a place per cycle through the FIFO.
         format!("LIVE_BOUND={}", lat + depth),
     ];
-    if cfg.unit_regs {
-        defs.push("REGISTERED".into());
-    }
     let defs: Vec<&str> = defs.iter().map(String::as_str).collect();
     let cut = unit_flow_cut(&v);
     let mut c = Check::new(name, "unit_flow_props.sv", v, &defs).cut(cut);
     c = c.probe("p_issue", "queue$issue_valid").probe("p_issue_en", "queue$issue_enable");
-    let late = if cfg.unit_regs { "_late" } else { "" };
-    c = c.probe("p_issue_id15", &format!("queue$issue_payload{late}[{}]", pid + 15));
+    c = c.probe("p_issue_id15", &format!("queue$issue_payload_late[{}]", pid + 15));
     for (j, (valid, id)) in places.iter().enumerate() {
         c = c.probe(&format!("p_v[{j}]"), valid);
         if let Some(id) = id {
@@ -98,7 +65,8 @@ fn unit_flow_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     c
 }
 
-/// The shallow unit (`Config::default()`) from issue to response.
+/// The unit at its shallowest depths (`Config::default()`: ALU latency 3) from issue to
+/// response.
 fn unit_flow(name: &'static str) -> Check<'static> {
     unit_flow_with(name, &hw::Config::default())
 }
@@ -141,40 +109,30 @@ fn proves(c: Check) {
     assert_eq!(c.run(Mode::Prove(depth("REDUNIT_FORMAL_UNIT_K", 2))), Verdict::Pass);
 }
 
-/// The shallow unit from issue to response, proven by k-induction: `unit_answered`,
-/// `unit_rsp_hold`, `unit_once`, `unit_no_loss` (an issued request answered within 12 cycles
-/// while rsp_ready stays high), `unit_fifo_no_overflow`.
+/// The unit at its shallowest depths from issue to response, proven by k-induction:
+/// `unit_answered`, `unit_rsp_hold`, `unit_once`, `unit_no_loss` (an issued request answered
+/// within its 10 places and the FIFO's 32 while rsp_ready stays high),
+/// `unit_fifo_no_overflow`.
 #[test]
 #[ignore = "k-induction of the unit, a minute: scripts/formal.sh"]
 fn unit_flow_proof() {
     proves(unit_flow("unit_flow"));
 }
 
-/// The unit's default, registered pipeline (`Config::unit_default()`, 32-place FIFO) from
-/// issue to response, proven by k-induction: the same properties, `unit_no_loss` within 53
-/// cycles of the issue (its 21 places, then a place per cycle through the FIFO's 32), for
-/// every issue pattern the registered queue may produce (its issue a cycle after its pick,
-/// its late payload the issued one's).
+/// The unit's default configuration (`Config::unit_default()`, ALU latency 14) from issue
+/// to response, proven by k-induction: the same properties, `unit_no_loss` within 53 cycles
+/// of the issue (its 21 places, then a place per cycle through the FIFO's 32), for every
+/// issue pattern the queue may produce (its issue a cycle after its pick, its late payload
+/// the issued one's).
 #[test]
-#[ignore = "k-induction of the registered unit, minutes: scripts/formal.sh"]
+#[ignore = "k-induction of the unit at its default depths, minutes: scripts/formal.sh"]
 fn unit_flow_registered_proof() {
     proves(unit_flow_with("unit_flow_registered", &hw::Config::unit_default()));
 }
 
-/// The mutations' check: the invariants left out, from reset.
+/// The mutations' check at the shallowest depths: the invariants left out, from reset.
 fn unit_flow_mutant(name: &'static str) -> Check<'static> {
     unit_flow(name).define("NO_INV")
-}
-
-/// A credit limit of 9 for the FIFO's 8 places.
-#[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
-fn unit_flow_mutation_overflow_fails() {
-    let c = unit_flow_mutant("unit_mut_overflow").edit(
-        "localparam  credit_max = 6'b1000;\n    localparam  credit_max_m1 = 6'b111;\n    localparam  credit_max_p1 = 6'b1001;",
-        "localparam  credit_max = 6'b1001;\n    localparam  credit_max_m1 = 6'b1000;\n    localparam  credit_max_p1 = 6'b1010;",
-    );
-    assert!(c.run(Mode::Bmc(16)).fails_on("unit_fifo_no_overflow"));
 }
 
 /// The FIFO's head leaves whatever rsp_ready says.
@@ -182,15 +140,15 @@ fn unit_flow_mutation_overflow_fails() {
 #[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
 fn unit_flow_mutation_hold_fails() {
     let c = unit_flow_mutant("unit_mut_hold").edit("rsp_fifo$out_ready = rsp_ready;", "rsp_fifo$out_ready = 1'b1;");
-    assert!(c.run(Mode::Bmc(10)).fails_on("unit_rsp_hold"));
+    assert!(c.run(Mode::Bmc(16)).fails_on("unit_rsp_hold"));
 }
 
-/// s1 loaded without an issue.
+/// sc loaded without an issue.
 #[test]
 #[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
 fn unit_flow_mutation_answered_fails() {
-    let c = unit_flow_mutant("unit_mut_answered").edit("s1_valid$d$c = issue && ~reset;", "s1_valid$d$c = ~reset;");
-    assert!(c.run(Mode::Bmc(10)).fails_on("unit_answered"));
+    let c = unit_flow_mutant("unit_mut_answered").edit("sc_valid$d$c = issue && ~reset;", "sc_valid$d$c = ~reset;");
+    assert!(c.run(Mode::Bmc(16)).fails_on("unit_answered"));
 }
 
 /// The response FIFO's read pointer stuck: a response in its RAM leaves twice
@@ -200,28 +158,33 @@ fn unit_flow_mutation_answered_fails() {
 fn unit_flow_mutation_once_fails() {
     let c = unit_flow_mutant("unit_mut_once").define("SKIP_ANSWERED");
     let c = c.edit("rd_ptr$d$c = (rd_ptr$q + one5) & ptr_mask;", "rd_ptr$d$c = rd_ptr$q;");
-    assert!(c.run(Mode::Bmc(12)).fails_on("unit_once"));
+    assert!(c.run(Mode::Bmc(18)).fails_on("unit_once"));
 }
 
-/// Responses with status bit 0 set are dropped.
+/// Responses with status bit 0 set are dropped. `unit_no_loss` allows an issued request its
+/// 10 places and the FIFO's 32, so the check runs past that bound (the cycles from 43 on
+/// only, the FIFO's RAM cut: a dropped response never reaches it).
 #[test]
-#[ignore = "model check of the unit, half a minute: scripts/formal.sh"]
+#[ignore = "deep model check of the unit: scripts/formal.sh"]
 fn unit_flow_mutation_lost_fails() {
-    let c =
-        unit_flow_mutant("unit_mut_lost").edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid && ~w_status[0];");
-    assert!(c.run(Mode::Bmc(16)).fails_on("unit_no_loss"));
+    let mut c = unit_flow_mutant("unit_mut_lost")
+        .define("SKIP_ONCE")
+        .edit("rsp_fifo$push = w_valid;", "rsp_fifo$push = w_valid && ~w_status[0];");
+    c.probes.retain(|(w, _)| !w.starts_with("p_mem"));
+    c.cut.push_str(" top$rsp_fifo$ram");
+    assert!(c.run(Mode::BmcLast(43, 47)).fails_on("unit_no_loss"));
 }
 
-/// The registered unit's mutations' check: the invariants left out, from reset.
+/// The default unit's mutations' check: the invariants left out, from reset.
 fn unit_flow_registered_mutant(name: &'static str) -> Check<'static> {
     unit_flow_with(name, &hw::Config::unit_default()).define("NO_INV")
 }
 
-/// The registered unit's si stage takes the queue's issue payload (the slot of this cycle's
+/// The default unit's si stage takes the queue's issue payload (the slot of this cycle's
 /// issue, or nothing) instead of the late payload (the last cycle's): a response carries the
 /// id of a request never issued.
 #[test]
-#[ignore = "model check of the registered unit, minutes: scripts/formal.sh"]
+#[ignore = "model check of the default unit, minutes: scripts/formal.sh"]
 fn unit_flow_registered_mutation_late_fails() {
     let c = unit_flow_registered_mutant("unit_reg_mut_late")
         .edit("si_payload$d$c = queue$issue_payload_late;", "si_payload$d$c = queue$issue_payload;");
@@ -229,36 +192,26 @@ fn unit_flow_registered_mutation_late_fails() {
 }
 
 /// The unit's accept stage (`accept_props.sv`) for `cfg` (64-byte memory) with every other
-/// top-level block cut, the probes of its push into the cut queue and, in the registered
-/// pipeline, of its registers.
+/// top-level block cut, the probes of its push into the cut queue and of its registers.
 fn accept_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     let v = hw::unit_verilog_with(64, cfg);
     let cut = unit_cut(&v, |n| n == "accept");
     // The id's offset in the queue's payload (see `unit_flow_with`).
     let pid = 22;
-    // The key's defines as the queue's proof takes them (the shallow unit's queue: its
-    // largest window, no chain keys).
-    let defs = if cfg.unit_regs {
-        let mut d = unit_queue_key_defines();
-        d.push("LIVE_BOUND=3".into());
-        d
-    } else {
-        let w = hw::slice_unit::shape(cfg).win_fp.max(1);
-        vec![format!("WMAX={w}"), "LIVE_BOUND=1".into(), "SHALLOW".into()]
-    };
+    // The key's defines as the queue's proof takes them.
+    let mut defs = unit_queue_key_defines();
+    defs.push("LIVE_BOUND=3".into());
     let defs: Vec<&str> = defs.iter().map(String::as_str).collect();
     let mut c = Check::new(name, "accept_props.sv", v, &defs).cut(cut);
-    if cfg.unit_regs {
-        for (w, s) in [("ad_v", "ad_valid$q"), ("ac_v", "ac_valid$q"), ("ad_ld", "ad_ld$q"), ("ac_ld", "ac_ld$q")] {
-            c = c.probe(&format!("p_{w}"), &format!("accept.{s}"));
-        }
-        c = c.probe("p_ac_ld_q", "accept.ac_ld_q$q");
-        c = c.probe("p_ad_a", "accept.ad_id$q[15]").probe("p_ad_b", "accept.ad_id$q[14]");
-        c = c.probe("p_ac_a", &format!("accept.ac_payload$q[{}]", pid + 15));
-        c = c.probe("p_ac_b", &format!("accept.ac_payload$q[{}]", pid + 14));
-        for (w, s) in [("wait", "ad_wait$q"), ("key", "ad_key$q"), ("words", "ad_words$q")] {
-            c = c.probe(&format!("p_ad_{w}"), &format!("accept.{s}"));
-        }
+    for (w, s) in [("ad_v", "ad_valid$q"), ("ac_v", "ac_valid$q"), ("ad_ld", "ad_ld$q"), ("ac_ld", "ac_ld$q")] {
+        c = c.probe(&format!("p_{w}"), &format!("accept.{s}"));
+    }
+    c = c.probe("p_ac_ld_q", "accept.ac_ld_q$q");
+    c = c.probe("p_ad_a", "accept.ad_id$q[15]").probe("p_ad_b", "accept.ad_id$q[14]");
+    c = c.probe("p_ac_a", &format!("accept.ac_payload$q[{}]", pid + 15));
+    c = c.probe("p_ac_b", &format!("accept.ac_payload$q[{}]", pid + 14));
+    for (w, s) in [("wait", "ad_wait$q"), ("key", "ad_key$q"), ("words", "ad_words$q")] {
+        c = c.probe(&format!("p_ad_{w}"), &format!("accept.{s}"));
     }
     for w in ["ready", "ready_nx", "valid", "nx_keep", "line", "line_nx", "key", "key_nx", "words", "words_nx", "wait"]
     {
@@ -267,12 +220,12 @@ fn accept_with(name: &'static str, cfg: &hw::Config) -> Check<'static> {
     c.probe("push_id[1:0]", &format!("queue$push_payload[{}:{}]", pid + 15, pid + 14))
 }
 
-/// The registered unit's accept stage (`Config::unit_default()`).
+/// The unit's accept stage (`Config::unit_default()`).
 fn accept(name: &'static str) -> Check<'static> {
     accept_with(name, &hw::Config::unit_default())
 }
 
-/// The registered unit's accept stage, proven by k-induction: `acc_valid` (a push only with
+/// The unit's accept stage, proven by k-induction: `acc_valid` (a push only with
 /// an accepted request held), `acc_ready` (req_ready low exactly when ad and ac both hold a
 /// request and the queue refuses the push), `acc_once`, `acc_order` (pushed in acceptance
 /// order), `acc_no_loss` (pushed within 3 cycles of acceptance while push_ready stays high),
@@ -282,16 +235,6 @@ fn accept(name: &'static str) -> Check<'static> {
 #[ignore = "k-induction of the unit's accept stage, a minute: scripts/formal.sh"]
 fn accept_proof() {
     proves(accept("accept"));
-}
-
-/// The shallow unit's accept stage (`Config::default()`: the port's request decoded straight
-/// into the push), proven by k-induction: the same properties but `acc_nx` (its queue reads
-/// the push as it is); `acc_ready`: req_ready is the queue's push_ready; `acc_no_loss`:
-/// pushed in the cycle it is accepted.
-#[test]
-#[ignore = "k-induction of the unit's accept stage, a minute: scripts/formal.sh"]
-fn accept_shallow_proof() {
-    proves(accept_with("accept_shallow", &hw::Config::default()));
 }
 
 /// The accept stage's mutations: the invariants left out, the Verilog edit `from` → `to`,
@@ -359,34 +302,13 @@ fn accept_mutation_key_fails() {
     assert!(accept_mutant("acc_mut_key", from, to, 4).fails_on("acc_key"));
 }
 
-/// The shallow unit's accept stage: the mutations' check for `Config::default()`.
-fn accept_shallow_mutant(name: &'static str, from: &'static str, to: &'static str) -> Verdict {
-    accept_with(name, &hw::Config::default()).define("NO_INV").edit(from, to).run(Mode::Bmc(4))
-}
-
-/// The shallow stage pushes whatever the port holds, accepted or not.
-#[test]
-#[ignore = "model check of the unit's accept stage, half a minute: scripts/formal.sh"]
-fn accept_shallow_mutation_valid_fails() {
-    let v = accept_shallow_mutant("acc_sh_mut_valid", "push_valid$c = req_valid;", "push_valid$c = 1'b1;");
-    assert!(v.fails_on("acc_valid"));
-}
-
-/// The shallow stage takes a request whatever the queue says.
-#[test]
-#[ignore = "model check of the unit's accept stage, half a minute: scripts/formal.sh"]
-fn accept_shallow_mutation_ready_fails() {
-    let v = accept_shallow_mutant("acc_sh_mut_ready", "req_ready$c = push_ready;", "req_ready$c = 1'b1;");
-    assert!(v.fails_on("acc_ready"));
-}
-
-/// A credit limit of 32 for the registered unit's 32-place FIFO: its count sees an issue a
+/// A credit limit of 32 for the default unit's 32-place FIFO: its count sees an issue a
 /// cycle after the pick, so a 33rd request issues and overflows the FIFO. The FIFO's RAM is
 /// cut as well (the overflow is in its count; the responses' ids become free, so `unit_once`
 /// is left out), so that a model check reaches the 56 cycles it takes; it checks cycles 56
 /// to 59 only.
 #[test]
-#[ignore = "deep model check of the registered unit: scripts/formal.sh"]
+#[ignore = "deep model check of the default unit: scripts/formal.sh"]
 fn unit_flow_registered_mutation_overflow_fails() {
     let mut c = unit_flow_registered_mutant("unit_reg_mut_overflow").define("SKIP_ONCE").edit(
         "localparam  credit_max = 6'b11111;\n    localparam  credit_max_m1 = 6'b11110;\n    localparam  credit_max_p1 = 6'b100000;",

@@ -65,8 +65,8 @@ fn generic_synth_response_fifo() {
     generic("response_fifo", &v::<hw::response_fifo::ResponseFifo>());
 }
 
-/// The queue and the response FIFO as the unit's registered pipeline builds them (windows up
-/// to 16 with the registered push; 32 places), and the min/max lane split in two.
+/// The queue and the response FIFO as the unit builds them (windows up to 16 with the
+/// registered push; 32 places), and the min/max lane split in two.
 #[test]
 fn generic_synth_registered_pipeline_blocks() {
     generic(

@@ -84,8 +84,8 @@ fn lint_line_memory() {
 }
 
 /// The whole unit (64 KiB) at its shallowest depths (`Config::most_ops_per_cycle`) through
-/// Yosys `proc; check -assert` and Verilator `-Wall`. (The unit's default configuration, the
-/// registered pipeline, takes minutes: `lint_slice_unit_fastest_clock`, ignored.)
+/// Yosys `proc; check -assert` and Verilator `-Wall`. (The unit's default configuration, every
+/// block at its deepest, takes minutes: `lint_slice_unit_fastest_clock`, ignored.)
 #[test]
 fn lint_slice_unit() {
     lint("slice_unit", &hw::unit_verilog_with(65536, &hw::Config::most_ops_per_cycle()), false);
@@ -97,9 +97,8 @@ fn lint_warp_coalescer() {
     lint("warp_coalescer", &verilog::<hw::WarpCoalescer>(), false);
 }
 
-/// The unit's registered pipeline at the fastest clock (`Config::fastest_clock`, the unit's
-/// default configuration: deepest adders, RAM output register, forwarding from registers,
-/// 32-place response FIFO; written by `hw::unit_verilog`, checked equal here). About two
+/// The unit at the fastest clock (`Config::fastest_clock`, the unit's default
+/// configuration: every block at its deepest; written by `hw::unit_verilog`, checked equal here). About two
 /// minutes (86k lines of Verilog): run with `cargo test --release -p hw -- --ignored`, as CI
 /// does.
 #[test]
@@ -151,8 +150,8 @@ fn lint_fp_add16_segmented_no_cut() {
     lint("fp_add16_no_cut", &hw::verilog::verilog(&mut FpAdd16::with_cuts(0)), true);
 }
 
-/// The AXI front end in front of the unit (`redunit verilog --top axi`), with the unit in its
-/// shallow pipeline (the fastest to lint).
+/// The AXI front end in front of the unit (`redunit verilog --top axi`), with the unit at its
+/// shallowest depths (the fastest to lint).
 #[test]
 #[ignore = "a minute of Verilator on the AXI top; CI runs it: cargo test --release -p hw -- --ignored"]
 fn lint_axi_unit() {

@@ -1,5 +1,5 @@
 //! The L2-slice unit in the rust-hdl simulation against the golden memory model
-//! (`sim::Memory`), plus measured throughput for the patterns of the issue.
+//! (`sim::Memory`), plus measured throughput for the benchmark patterns.
 //!
 //! The golden model executes requests in the order the unit accepts them; the unit may
 //! answer in any order, so a scoreboard keyed by id checks each response once. Final memory
@@ -284,8 +284,7 @@ fn slice_unit_random_against_golden() {
     h.run(&reqs, &mut rng, 95, 90);
     h.check_memory();
 
-    // (The shallow unit, `Config::default()`: every point but the integer ALU's loop.)
-    let points: Vec<_> = hw::slice_unit::coverage_points(Config::default().unit_regs).collect();
+    let points: Vec<_> = hw::slice_unit::coverage_points().collect();
     for (name, bit) in &points {
         eprintln!("coverage {name}: {}", if h.cov_seen >> bit & 1 == 1 { "hit" } else { "MISSED" });
     }
@@ -298,8 +297,8 @@ fn slice_unit_random_against_golden() {
 /// stage in the first reset cycle is still written (the RAM's write enable is registered a
 /// cycle ahead). Three stores to three lines, accepted in consecutive cycles; the reset comes
 /// in the cycle the second one is in the write stage (the cycle before its response would be
-/// on the port): the first and the second are in memory afterwards, the third is not. For
-/// the default unit and the registered pipeline.
+/// on the port): the first and the second are in memory afterwards, the third is not. At the
+/// shallowest depths and at the fastest clock.
 #[test]
 fn slice_unit_reset_writes_only_the_write_stage() {
     for cfg in [Config::default(), Config::fastest_clock()] {
@@ -357,8 +356,8 @@ fn form(name: &str) -> sim::Form {
 }
 
 /// `atom.cas` to one address, back to back (every other one's compare value matching): one
-/// per `dependent_issue_interval_with` cycles, in the shallow and the registered pipeline
-/// (whose CAS settles its line two stages after a store's, behind its own window).
+/// per `dependent_issue_interval_with` cycles, at the shallowest depths and at the fastest
+/// clock (a CAS settles its line two stages after a store's, behind its own window).
 #[test]
 fn slice_unit_cas_chain_interval() {
     for cfg in [Config::default(), Config::fastest_clock()] {
@@ -487,7 +486,7 @@ fn slice_unit_sector_requests_against_golden() {
 }
 
 /// Integer chains of mixed 64-bit forms to one 8-byte element (and its 32-bit halves), back
-/// to back, in the registered unit: 64-bit adds with carries across bit 31 among min, max,
+/// to back, in the unit at the fastest clock: 64-bit adds with carries across bit 31 among min, max,
 /// and, xor, `red` and `atom`, so that ops chain behind each other one and two cycles apart
 /// (`loop_1`, `loop_a`). `IntAlu`'s loop does not carry a 64-bit add's high sum to the
 /// compares, so min/max must not chain behind such an add (their chain keys differ): every

@@ -305,7 +305,7 @@ fn ordering_queue_long_windows_random_against_model() {
     random_against_model("ordering_queue_long_windows_random_against_model", Some(15), false);
 }
 
-/// The registered push (the unit's registered pipeline): windows of up to 16 cycles, and a
+/// The registered push (the unit's queue): windows of up to 16 cycles, and a
 /// pushed entry is never eligible in its first cycle.
 #[test]
 fn ordering_queue_registered_push_random_against_model() {

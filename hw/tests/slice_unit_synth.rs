@@ -18,10 +18,10 @@ fn slice_unit_ram_inferred_as_memory() {
          flatten; opt_clean; stat; \
          select -assert-count 2 t:$mem_v2; \
          select -assert-count 1 t:$mem_v2 r:SIZE=4096 %i r:WIDTH=128 %i r:RD_PORTS=1 %i r:WR_PORTS=1 %i; \
-         select -assert-count 1 t:$mem_v2 r:SIZE=8 %i r:WIDTH=146 %i r:RD_PORTS=1 %i r:WR_PORTS=1 %i",
+         select -assert-count 1 t:$mem_v2 r:SIZE=32 %i r:WIDTH=146 %i r:RD_PORTS=1 %i r:WR_PORTS=1 %i",
     );
     // 4096 lines of 128 bits, one synchronous read port (its output register merged into
-    // the memory), one write port; the response FIFO's 8 places of 146 bits.
+    // the memory), one write port; the response FIFO's 32 places of 146 bits.
     assert_eq!(stat_count(&log, "$mem_v2"), 2, "two memories expected: the line RAM and the response FIFO's places");
 }
 

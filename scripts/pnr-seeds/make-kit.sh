@@ -3,7 +3,7 @@
 # only) and one or more `redunit synth` netlists into target/pnr-kit/ (about 10 MB), for
 # scripts/pnr-seeds/run.sh on a machine with more cores (placement seeds in parallel).
 #
-#   scripts/pnr-seeds/make-kit.sh NAME=synth/out/unit-fp14-h9-int2-reg/top.json [...]
+#   scripts/pnr-seeds/make-kit.sh NAME=synth/out/unit-fp14-h9-int2/top.json [...]
 #   # then edit target/pnr-kit/jobs.txt: "<job> <NAME> <nextpnr options>" per line, e.g.
 #   #   s1 NAME --seed 1 --placer static --tmg-ripup --one-shot
 #   # (the default: seeds 1-14 as `redunit synth --seed N` runs them; see run.sh for --one-shot)

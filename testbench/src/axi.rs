@@ -17,8 +17,8 @@
 //! in program order, and holds back a read that shares a 16-byte line with an unfinished
 //! write-channel transaction (and a write-channel transaction that shares one with an
 //! unfinished read), as a manager that wants a defined result must. Write-channel
-//! transactions run in `AW` order (one at a time in the front end, in arrival order per line in
-//! the unit), so the golden model applies each transaction when the driver issues it.
+//! transactions run in `AW` order (one at a time in the front end, in arrival order per 32-bit word
+//! in the unit), so the golden model applies each transaction when the driver issues it.
 //! Atomic transactions use IDs of their own ([`ATOMIC_IDS`]), as AXI requires of atomics
 //! against non-atomic transactions in flight.
 

@@ -95,8 +95,8 @@ enum Cmd {
         /// side (ops per cycle only).
         #[arg(long, value_enum, default_value = "unit")]
         top: Top,
-        /// The unit's pipeline (default: fastest-clock; the warp patterns run on hw::WarpUnit,
-        /// the shallow unit behind the coalescer).
+        /// The unit's pipeline depths (default: fastest-clock; the warp patterns run on
+        /// hw::WarpUnit, the unit's default configuration behind the coalescer).
         #[command(flatten)]
         depths: DepthArgs,
     },

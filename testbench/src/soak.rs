@@ -297,7 +297,7 @@ impl Checker<'_> {
     fn episode(&mut self, reqs: &[Request], batch: &Batch, fo: &FaultOutcome) -> BTreeMap<u64, Vec<Request>> {
         let dropped: BTreeSet<usize> = fo.dropped.iter().copied().collect();
         let mut by_line: BTreeMap<u64, Vec<Request>> = BTreeMap::new();
-        let words = |r: &Request| hw::slice_unit::hazard_words(r.access, r.addr as u32, &self.cfg.hw);
+        let words = |r: &Request| hw::slice_unit::hazard_words(r.access, r.addr as u32);
         let mut chains: BTreeMap<u64, u64> = BTreeMap::new();
         for (k, (req, rsp)) in reqs.iter().zip(&batch.responses).take(batch.issued).enumerate() {
             let i = self.sent + k as u64;
@@ -376,8 +376,7 @@ impl Checker<'_> {
             self.out.report.coverage.add_response(r);
             let addr = (*line * 16) as usize;
             let before = self.golden.read(addr, 16);
-            let words: Vec<u8> =
-                drops.iter().map(|d| hw::slice_unit::hazard_words(d.access, d.addr as u32, &self.cfg.hw)).collect();
+            let words: Vec<u8> = drops.iter().map(|d| hw::slice_unit::hazard_words(d.access, d.addr as u32)).collect();
             let mut sets = closed_sets(&words);
             if self.cfg.mutation == Some(Mutation::NothingLands) {
                 sets.truncate(1);

@@ -48,13 +48,11 @@ pub enum Depth {
     Fp16,
     /// `int_stages`: the integer ALU.
     Int,
-    /// `unit_regs` (0 or 1): the unit's registered pipeline.
-    Regs,
 }
 
 impl Depth {
     /// Every depth field, in the order `hw::Config::validate` checks them.
-    pub const ALL: [Depth; 4] = [Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs];
+    pub const ALL: [Depth; 3] = [Depth::Fp, Depth::Fp16, Depth::Int];
 
     /// The flag of `redunit verilog` and `redunit synth`.
     pub fn flag(self) -> &'static str {
@@ -62,7 +60,6 @@ impl Depth {
             Depth::Fp => "--fp-stages",
             Depth::Fp16 => "--fp16-stages",
             Depth::Int => "--int-stages",
-            Depth::Regs => "--unit-regs",
         }
     }
 
@@ -72,7 +69,6 @@ impl Depth {
             Depth::Fp => "the f32/f64 adders' depth: --top fp-add-f32, fp-add-f64 or alu",
             Depth::Fp16 => "the f16/bf16 add lane's depth: --top fp-add16 or alu",
             Depth::Int => "the integer ALU's depth: --top int-alu or alu",
-            Depth::Regs => "the L2-slice unit's registered pipeline: --top unit",
         }
     }
 
@@ -83,7 +79,6 @@ impl Depth {
             Depth::Fp => FP_STAGES_MIN..=FP_STAGES_MAX,
             Depth::Fp16 => FP16_STAGES_MIN..=FP16_STAGES_MAX,
             Depth::Int => INT_STAGES_MIN..=INT_STAGES_MAX,
-            Depth::Regs => 0..=1,
         }
     }
 
@@ -92,7 +87,6 @@ impl Depth {
             Depth::Fp => c.fp_stages,
             Depth::Fp16 => c.fp16_stages,
             Depth::Int => c.int_stages,
-            Depth::Regs => c.unit_regs as usize,
         }
     }
 
@@ -101,7 +95,6 @@ impl Depth {
             Depth::Fp => c.fp_stages = n,
             Depth::Fp16 => c.fp16_stages = n,
             Depth::Int => c.int_stages = n,
-            Depth::Regs => c.unit_regs = n != 0,
         }
     }
 }
@@ -185,11 +178,15 @@ impl Top {
             Top::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
             // The unit, and its queue and response FIFO as the unit builds them (their hazard
             // windows, push and depth follow the unit's pipeline).
-            Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo => {
-                &[Depth::Fp, Depth::Fp16, Depth::Int, Depth::Regs]
-            }
+            Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo => &[Depth::Fp, Depth::Fp16, Depth::Int],
             _ => &[],
         }
+    }
+
+    /// Whether the block is the unit or a part of it as the unit builds it (`--unit-regs 1`,
+    /// the unit's one pipeline, is accepted there).
+    pub fn is_unit_part(self) -> bool {
+        matches!(self, Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo)
     }
 
     /// Whether the block follows depth field `d`.
@@ -250,7 +247,7 @@ impl Top {
             Top::FpMinmax16 => verilog(&mut hw::fp_minmax16::FpMinMax16::default()),
             Top::OrderingQueue => {
                 let sh = hw::slice_unit::shape(cfg);
-                verilog(&mut hw::ordering_queue::OrderingQueue::with_registered_push(sh.win_fp.max(1), cfg.unit_regs))
+                verilog(&mut hw::ordering_queue::OrderingQueue::with_registered_push(sh.win_fp.max(1), true))
             }
             Top::LineMemory => verilog(&mut hw::line_memory::LineMemory::new(mem_bytes / 16)),
             Top::ResponseFifo => {

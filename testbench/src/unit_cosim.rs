@@ -235,9 +235,6 @@ pub struct Coverage {
     pub statuses: [u64; 4],
     /// Requests dropped by a reset.
     pub dropped: u64,
-    /// The unit was the shallow pipeline: the points it can hit exclude the integer ALU's loop
-    /// ([`hw::slice_unit::coverage_points`]).
-    pub shallow: bool,
 }
 
 impl Coverage {
@@ -256,7 +253,7 @@ impl Coverage {
     /// The coverage points, accesses and statuses never hit.
     pub fn holes(&self) -> Vec<String> {
         let mut h = Vec::new();
-        for (name, bit) in hw::slice_unit::coverage_points(!self.shallow) {
+        for (name, bit) in hw::slice_unit::coverage_points() {
             if self.cov[*bit] == 0 {
                 h.push(format!("coverage point {name} (cov[{bit}])"));
             }
@@ -461,7 +458,6 @@ pub fn run_plan(seed: u64, plan: &Plan, vcd: Option<&Path>) -> anyhow::Result<Re
     check(plan, &obs, &mut report);
     report.cycles = unit.cycle();
     report.coverage.cov = unit.cov_counts();
-    report.coverage.shallow = !plan.hw.unit_regs;
     report.seconds = t.elapsed().as_secs_f64();
     if let (Some(path), Some(c)) = (vcd, report.first_failure_cycle()) {
         write_window(plan, path, c)?;

@@ -165,25 +165,27 @@ fn fp16_stages_is_refused_where_it_does_not_apply() {
     assert!(text(&out.stderr).contains("--unit-regs: --top alu does not take it"), "{}", text(&out.stderr));
 }
 
-/// The unit takes every depth and the registered pipeline: the RAM output register, the
-/// 32-place response FIFO and the deeper adders appear in its Verilog with `fastest-clock`,
-/// which is the unit's default configuration; `most-ops-per-cycle` is the shallow unit, and
-/// the depth flags override either.
+/// The unit takes every depth: `fastest-clock`, the unit's default configuration, keeps more
+/// of the ALU's cuts than `most-ops-per-cycle`, the unit at its shallowest depths (one pipeline
+/// at both: the RAM read through its output register), and the depth flags override either.
 #[test]
 fn the_unit_takes_the_depths_and_the_registered_pipeline() {
     let d = verilog(&["--top", "unit"]);
     let fast = verilog(&["--top", "unit", "--preset", "fastest-clock"]);
     let shallow = verilog(&["--top", "unit", "--preset", "most-ops-per-cycle"]);
     assert!(d == fast, "the unit's default configuration is fastest-clock");
-    assert!(!shallow.contains("rd_q <= ram[ra];"), "the shallow unit reads the RAM in one cycle");
-    assert!(fast.contains("rd_q <= ram[ra];"), "the registered pipeline reads through an output register");
+    // One pipeline at every depth: both read the RAM through its output register; the depths
+    // keep or drop the ALU's cuts.
+    assert!(shallow.contains("rd_q <= ram[ra];"), "the shallowest unit reads through an output register");
+    assert!(fast.contains("rd_q <= ram[ra];"), "the default unit reads through an output register");
     assert!(kept_cuts(&fast) > kept_cuts(&shallow) + 50, "{} vs {} kept cuts", kept_cuts(&fast), kept_cuts(&shallow));
-    let regs_only = verilog(&["--top", "unit", "--preset", "most-ops-per-cycle", "--unit-regs", "1"]);
-    assert!(regs_only.contains("rd_q <= ram[ra];") && regs_only != fast);
-    assert!(
-        verilog(&["--top", "unit", "--unit-regs", "0", "--fp-stages", "3", "--fp16-stages", "3", "--int-stages", "1"])
-            == shallow
-    );
+    // `--unit-regs 1` names the one pipeline and changes nothing; 0 is refused with a message.
+    assert!(verilog(&["--top", "unit", "--preset", "most-ops-per-cycle", "--unit-regs", "1"]) == shallow);
+    let out = redunit(&["verilog", "-o", "/dev/null", "--top", "unit", "--unit-regs", "0"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("--unit-regs 0") && err.contains("one pipeline"), "{err}");
+    assert!(verilog(&["--top", "unit", "--fp-stages", "3", "--fp16-stages", "3", "--int-stages", "1"]) == shallow);
     // A block alone keeps its shallowest depths by default.
     assert_eq!(verilog(&["--top", "fp-add-f32"]), verilog(&["--top", "fp-add-f32", "--preset", "most-ops-per-cycle"]));
 }

@@ -325,8 +325,7 @@ fn unit_case(name: &str, cfg: &hw::Config) {
     println!("{name}: {n} requests match the golden model (req_valid {valid_pct}%, rsp_ready {ready_pct}%)");
 }
 
-/// The unit in its default configuration (`Config::unit_default`: the registered pipeline, every
-/// block at its deepest).
+/// The unit in its default configuration (`Config::unit_default`: every block at its deepest).
 #[test]
 fn unit_default_in_icarus_matches_the_golden_model() {
     unit_case("unit-default", &hw::Config::unit_default());

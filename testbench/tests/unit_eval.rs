@@ -1,5 +1,5 @@
 //! The default unit's model is clocked with one evaluation per cycle where it can be (the
-//! shim's `rise_only`: the registered pipeline's outputs are registers or follow `reset`
+//! shim's `rise_only`: the unit's outputs are registers or follow `reset`
 //! alone). Here a random plan with stalls and resets runs on two fresh units, one clocked that
 //! way and one with both halves of every cycle evaluated (`REDUNIT_UNIT_TWO_EVALS`): the
 //! cycles, the responses and the coverage counts must be the same. A test binary of its own,

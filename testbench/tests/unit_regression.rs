@@ -1,7 +1,7 @@
 //! The Verilated L2-slice unit against the golden memory: the random cosimulation (stalls,
 //! reset, hot addresses, near misses, errors) with its scoreboard, the atomic-counter
 //! invariant, coverage, and the request/response contract. The unit under test is its
-//! default configuration (`hw::Config::unit_default`, the registered pipeline at the fastest
+//! default configuration (`hw::Config::unit_default`, every block at its deepest: the fastest
 //! clock), linked into the binary; the most-operations-per-cycle configuration (every block at
 //! its shallowest) runs a random regression of its own, verilated at run time.
 //!
@@ -49,8 +49,8 @@ fn regression() -> &'static Report {
 }
 
 /// The random regression on the unit at its shallowest depths (`Config::most_ops_per_cycle`:
-/// adders of 3 stages, results merged and forwarded in the cycle they appear, an 8-place
-/// response FIFO), verilated at run time; fewer requests. Its coverage must be complete too.
+/// adders of 3 stages, ALU latency 3, unit latency 16), verilated at run time; fewer requests.
+/// Its coverage must be complete too.
 #[test]
 #[ignore = "verilates the shallow unit at run time (minutes); CI runs it: cargo test --release -p testbench --test unit_cli --test unit_regression -- --ignored"]
 fn most_ops_per_cycle_random_cosimulation_matches_the_golden_model() {
@@ -173,9 +173,9 @@ fn every_request_gets_exactly_one_response() {
 
 /// Both presets' cycle figures are the ones `hw` documents: latency `hw::unit_latency`,
 /// dependent requests to one line every `dependent_issue_interval_with` cycles, and one
-/// request per cycle to distinct lines (`redunit bench` patterns). The registered pipeline
-/// (`fastest-clock`, the unit's default) and the shallow one (`most-ops-per-cycle`: its
-/// dependent integer ops every cycle and f32/f64 adds every 3 cycles).
+/// request per cycle to distinct lines (`redunit bench` patterns). `fastest-clock` (the unit's
+/// default) and `most-ops-per-cycle` (dependent add/logic ops every cycle, the other integer
+/// ops every 2, FP ops every 3 cycles).
 #[test]
 fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
     let cfg = hw::Config::fastest_clock();
@@ -240,13 +240,11 @@ fn check_latency_and_intervals(cfg: &hw::Config) {
         let got = r.ops_per_cycle(name);
         assert!((got * n - 1.0).abs() < 0.01, "{name}: {got} ops/cycle, documented 1 per {n} cycles");
     }
-    // Hazards are per 32-bit word in the registered unit (four f32 words of one line run as
-    // four chains side by side) and per line in the shallow one; K hot lines overlap up to
-    // one request per cycle.
+    // Hazards are per 32-bit word (four f32 words of one line run as four chains side by side);
+    // K hot lines overlap up to one request per cycle.
     let f32_n =
         hw::slice_unit::dependent_issue_interval_with(Access::Red("global.add.f32".parse().unwrap()), cfg) as f64;
-    let words = if cfg.unit_regs { 4.0 } else { 1.0 };
-    let want = (words / f32_n).min(1.0);
+    let want = (4.0 / f32_n).min(1.0);
     let got = r.ops_per_cycle("hot_words_4_f32");
     assert!(got <= want + 0.002 && got >= 0.95 * want, "hot_words_4_f32: {got} ops/cycle, documented {want}");
     // Chains form among waiting entries: a request pushed after its producer's issue takes the

@@ -48,8 +48,8 @@ fn a_soak_with_frequent_resets_hits_every_hard_moment_and_matches_the_golden_mod
     assert!(cov[hw::slice_unit::COV_CREDIT_STALL] > 0 && cov[hw::slice_unit::COV_QUEUE_FULL] > 0);
 }
 
-/// The same soak on the unit at its shallowest depths (`most-ops-per-cycle`: an 8-place
-/// response FIFO, 6-cycle latency), verilated at run time (tens of seconds the first time,
+/// The same soak on the unit at its shallowest depths (`most-ops-per-cycle`: ALU latency 3,
+/// 16-cycle latency), verilated at run time (tens of seconds the first time,
 /// hence ignored by default: `cargo test --release -p testbench --test unit_soak -- --ignored`).
 #[test]
 #[ignore]

@@ -252,7 +252,7 @@ impl ReductionAlu {
 
     /// This ALU taking the old value of its min/max lanes from `in_old_mm` and that of its
     /// f32/f64 adders from `in_old_wide` (the caller drives both with `in_old`'s value, from
-    /// replicas of its registers: the unit's registered pipeline).
+    /// replicas of its registers: the unit).
     pub fn with_old_replicas(mut self) -> Self {
         self.replicas = Constant::new(true);
         self
@@ -269,8 +269,8 @@ impl ReductionAlu {
 
     /// The same ALU; when `early`, its operand isolation (`hold`) and output select are
     /// decoded from `pre_valid`/`pre_form` (the next cycle's `in_valid`/`in_form`) and
-    /// registered, so that the units' clock enables hang off registers (the unit's
-    /// registered pipeline, which knows its next operation a cycle ahead).
+    /// registered, so that the units' clock enables hang off registers (the unit, which knows
+    /// its next operation a cycle ahead).
     pub fn with_early_hold(cfg: &Config, early: bool) -> Self {
         let lat = cfg.alu_latency();
         let fp = cfg.fp_add_latency();

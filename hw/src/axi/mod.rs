@@ -34,7 +34,7 @@
 //!
 //! # Ordering
 //! All requests enter the unit in one stream, in the order the arbiter picks them; the unit
-//! keeps arrival order per line (per word in its registered pipeline), so an atomic and any
+//! keeps arrival order per 32-bit word, so an atomic and any
 //! read or write to overlapping bytes execute in the order they entered, and requests to
 //! other lines still overtake inside the unit. Responses leave in the order the requests
 //! entered, whatever their ID (stronger than AXI's same-ID order): a request that waits in

@@ -1,4 +1,4 @@
-//! The last step of the registered pipeline's old line (s1): per 32-bit quarter, the
+//! The last step of the unit's old line (s1): per 32-bit quarter, the
 //! forwarded line (`fwd`, already selected among the in-flight sources) or the RAM's read
 //! data (`ram`), by the quarter's `take` bit. A bit of the result is a mux of three inputs.
 //!

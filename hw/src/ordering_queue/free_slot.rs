@@ -132,7 +132,7 @@ impl Logic for FreeSlot {
         // Registered push: the push takes the slot chosen in the cycle before (`fr`), so no
         // search of the valid bits stands between them and the slots' write enables. A slot
         // freed by an issue is offered from the cycle after next: `push_ready` may be low for
-        // a cycle with one slot free (the price of the registered pipeline).
+        // a cycle with one slot free (the price of the registered push).
         // (Its own statement: see `push_fire` above.)
         if self.rp.val() {
             self.push_ready.next = self.fr_any.q.val() && !self.reset.val();

@@ -1,12 +1,13 @@
 //! The per-address ordering queue: holds accepted requests until they may issue, keeps
-//! requests to one line in arrival order, and lets requests to other lines overtake.
+//! requests to one 32-bit word of a line in arrival order, and lets requests to other words
+//! and lines overtake.
 //!
 //! [`QUEUE_DEPTH`] fixed slots; an entry stays in the slot it was pushed into until it
 //! issues (nothing shifts). Each entry holds a line address, an `ordered` flag (the request
 //! touches memory; error requests do not and are never ordered), a *hazard window* `W`
-//! (`push_wait`: its new line exists only `W` cycles after its issue; the unit's default
-//! pipeline gives the FP forms 2, everything else 0) and an opaque payload. An entry is
-//! *eligible* when it is valid and either not ordered, or ordered and
+//! (`push_wait`: its new line exists only `W` cycles after its issue; the unit gives FP forms
+//! `L + 2`, integer forms `Li + 2`, `ld`/`st` 1: `slice_unit::Shape`) and an opaque payload.
+//! An entry is *eligible* when it is valid and either not ordered, or ordered and
 //! - no older valid ordered entry has the same line and a word in common (`push_words`: the
 //!   32-bit words of the line an entry touches; order per word, entries to other words of
 //!   a line overtake each other), and
@@ -42,7 +43,7 @@
 //!   The history has `max_wait - 1` places (one with the default window of 2: the line of the
 //!   last issue).
 //!
-//! # Registered push ([`OrderingQueue::with_registered_push`], the unit's registered pipeline)
+//! # Registered push ([`OrderingQueue::with_registered_push`], the unit's queue)
 //! The push keeps the pushed request's raw matches with the slots (`m_q`: line and words,
 //! with no issue applied) and the history's count, and is not eligible in its first cycle;
 //! every entry applies an issue one cycle late (`last_fs`, each entry reading a replica of
@@ -148,10 +149,10 @@ use rust_hdl::prelude::*;
 pub const QUEUE_DEPTH: usize = 8;
 /// Width of an entry's opaque payload.
 pub const QUEUE_PAYLOAD_BITS: usize = 174;
-/// The largest hazard window of the default queue: cycles after the issue of an ordered FP
-/// entry in which ordered entries to its line may not issue (the unit's default pipeline
-/// forwards an FP op's result from s4, so a dependent request may issue
-/// [`crate::alu::ALU_LATENCY`] cycles after it, not while the FP op is in s1 or s2).
+/// The largest hazard window of the queue's default ([`OrderingQueue::default`], the queue
+/// alone and its tests): cycles after the issue of an ordered late entry in which ordered
+/// entries to its line and words may not issue (the unit's queue takes the unit's windows,
+/// up to `L + 2`).
 pub const QUEUE_HAZARD_CYCLES: usize = 2;
 /// The largest hazard window any queue takes (`OrderingQueue::new`): the width of the
 /// thermometer counts.
@@ -252,7 +253,8 @@ pub struct OrderingQueue {
 }
 
 impl Default for OrderingQueue {
-    /// The queue of the default unit: windows of up to [`QUEUE_HAZARD_CYCLES`].
+    /// The queue alone: a push that meets the pick in one cycle, windows of up to
+    /// [`QUEUE_HAZARD_CYCLES`] (the unit's queue is [`OrderingQueue::with_registered_push`]).
     fn default() -> Self {
         OrderingQueue::new(QUEUE_HAZARD_CYCLES)
     }

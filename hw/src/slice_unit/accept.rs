@@ -1,7 +1,6 @@
-//! s0 accept: the request port's decode into the ordering queue's push, straight or
-//! (registered pipeline) in two registered steps: the operation's decode
-//! ([`FormDecode`]) into `ad_*`, the address-dependent checks and queue fields
-//! ([`PushDecode`]) into `ac_*`.
+//! s0 accept: the request port's decode into the ordering queue's push, in two registered
+//! steps: the operation's decode ([`FormDecode`]) into `ad_*`, the address-dependent checks
+//! and queue fields ([`PushDecode`]) into `ac_*`.
 //!
 //! A block of its own so that the decode and its handshake read as one stage; the unit wires
 //! the port in and the push out to its queue.
@@ -11,7 +10,6 @@ use super::push_decode::PushDecode;
 use super::{ID_WIDTH, Shape};
 use crate::ecp5::DOnlyReg;
 use crate::ecp5::replica_reg::ReplicaReg;
-use crate::k;
 use crate::line_memory::LINE_BITS;
 use crate::ordering_queue::{QUEUE_KEY_BITS, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_BITS};
 use rust_hdl::prelude::*;
@@ -29,8 +27,7 @@ pub(super) struct Accept {
     pub req_data: Signal<In, Bits<128>>,
     pub req_id: Signal<In, Bits<ID_WIDTH>>,
     pub req_mask: Signal<In, Bits<8>>,
-    // The queue's push (its inputs, and its `push_ready`, `push_ready_nx`).
-    pub push_ready: Signal<In, Bit>,
+    // The queue's push (its inputs, and its `push_ready_nx`).
     pub push_ready_nx: Signal<In, Bit>,
     pub push_valid: Signal<Out, Bit>,
     pub push_line: Signal<Out, Bits<LINE_BITS>>,
@@ -46,7 +43,7 @@ pub(super) struct Accept {
 
     form_dec: FormDecode,
     push_dec: PushDecode,
-    /// Registered pipeline: the request and its operation's decode (`ad_ld`: `ad_*` takes
+    /// The request and its operation's decode (`ad_ld`: `ad_*` takes
     /// the port's request, for it is empty or moves into `ac_*`), so that the
     /// address-dependent checks start from registers.
     ad_valid: DFF<Bit>,
@@ -70,22 +67,22 @@ pub(super) struct Accept {
     ad_key: DFF<Bits<QUEUE_KEY_BITS>>,
     ad_ld: DFF<Bit>,
     ad_v_nx: Signal<Local, Bit>,
-    /// The second step's request: the port's and [`FormDecode`]'s (shallow pipeline) or `ad_*`.
+    /// The second step's request (`ad_*`).
     d_valid: Signal<Local, Bit>,
     d_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
-    /// Registered pipeline: the decoded request, registered before the queue's push.
+    /// The decoded request, registered before the queue's push.
     ac_valid: DFF<Bit>,
     ac_line: DFF<Bits<LINE_BITS>>,
     ac_ordered: DFF<Bit>,
     ac_wait: DFF<Bits<QUEUE_WAIT_BITS>>,
     ac_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
-    /// The request's chain key for the queue (registered pipeline): an integer `red`/`atom`
+    /// The request's chain key for the queue: an integer `red`/`atom`
     /// on a plain access may chain behind one with the same offset and size (bit 8; bit 7: an
     /// add/and/or/xor, a fast chain; size in bits 6..4, offset in 3..0). See "The integer
     /// loop" in the unit's doc.
     ac_key: DFF<Bits<QUEUE_KEY_BITS>>,
-    /// The 32-bit words of its line the request touches (registered pipeline; the whole line
-    /// in the shallow one): the queue orders requests per word, forwarding selects per word.
+    /// The 32-bit words of its line the request touches: the queue orders requests per word,
+    /// forwarding selects per word.
     ac_words: DFF<Bits<4>>,
     /// `ac_*` takes `ad_*`'s request (it is empty or moves into the queue).
     ac_load: Signal<Local, Bit>,
@@ -97,14 +94,11 @@ pub(super) struct Accept {
     ac_v_nx: Signal<Local, Bit>,
     /// `ac_line`'s next value (the queue compares it with its slots a cycle ahead).
     ac_line_nx: Signal<Local, Bits<LINE_BITS>>,
-    regs: Constant<Bit>,
-    zero_key: Constant<Bits<QUEUE_KEY_BITS>>,
 }
 
 impl Accept {
-    /// The decode for a memory of `mem_bytes` and the queue windows of `sh`; `regs`: the
-    /// registered pipeline (`ad_*` after the operation's decode, `ac_*` before the push).
-    pub(super) fn new(mem_bytes: usize, regs: bool, sh: &Shape) -> Self {
+    /// The decode for a memory of `mem_bytes` and the queue windows of `sh`.
+    pub(super) fn new(mem_bytes: usize, sh: &Shape) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -115,7 +109,6 @@ impl Accept {
             req_data: Default::default(),
             req_id: Default::default(),
             req_mask: Default::default(),
-            push_ready: Default::default(),
             push_ready_nx: Default::default(),
             push_valid: Default::default(),
             push_line: Default::default(),
@@ -128,7 +121,7 @@ impl Accept {
             push_key_nx: Default::default(),
             push_words: Default::default(),
             push_words_nx: Default::default(),
-            form_dec: FormDecode::new(mem_bytes, regs, sh),
+            form_dec: FormDecode::new(mem_bytes, sh),
             push_dec: PushDecode::new(mem_bytes),
             ad_valid: Default::default(),
             ad_op: Default::default(),
@@ -159,8 +152,6 @@ impl Accept {
             ac_ld_q: Default::default(),
             ac_v_nx: Default::default(),
             ac_line_nx: Default::default(),
-            regs: Constant::new(regs),
-            zero_key: k(0),
         }
     }
 }
@@ -179,9 +170,9 @@ impl Logic for Accept {
         self.form_dec.addr.next = self.req_addr.val();
         self.form_dec.mask.next = self.req_mask.val();
 
-        // Registered pipeline: `ad_*` takes the request while empty or moving into `ac_*`.
+        // `ad_*` takes the request while empty or moving into `ac_*`.
         self.ad_v_nx.next = self.ad_valid.q.val();
-        if self.regs.val() && self.ad_ld.q.val() {
+        if self.ad_ld.q.val() {
             self.ad_v_nx.next = self.req_valid.val();
             self.ad_op.d.next = self.req_op.val();
             self.ad_off.d.next = self.req_addr.val().get_bits::<4>(0);
@@ -201,40 +192,26 @@ impl Logic for Accept {
         }
         self.ad_valid.d.next = self.ad_v_nx.val();
 
-        // The address-dependent checks and queue fields, from the port's request (shallow
-        // pipeline) or `ad_*`.
-        self.d_valid.next = self.req_valid.val();
-        self.d_wait.next = self.form_dec.window.val();
-        self.push_dec.op.next = self.req_op.val();
-        self.push_dec.off.next = self.req_addr.val().get_bits::<4>(0);
-        self.push_dec.line_in.next = self.req_addr.val().get_bits::<LINE_BITS>(4);
-        self.push_dec.data.next = self.req_data.val();
-        self.push_dec.id.next = self.req_id.val();
-        self.push_dec.sector_mask.next = self.form_dec.sector_mask.val();
-        self.push_dec.size.next = self.form_dec.size.val();
-        self.push_dec.fp.next = self.form_dec.fp.val();
-        self.push_dec.oor.next = self.form_dec.oor.val();
-        if self.regs.val() {
-            self.d_valid.next = self.ad_valid.q.val();
-            self.d_wait.next = self.ad_wait.q.val();
-            self.push_dec.op.next = self.ad_op.q.val();
-            self.push_dec.off.next = self.ad_off.q.val();
-            self.push_dec.line_in.next = self.ad_line.q.val();
-            self.push_dec.data.next = self.ad_data.q.val();
-            self.push_dec.id.next = self.ad_id.q.val();
-            self.push_dec.sector_mask.next = self.ad_mask.q.val();
-            self.push_dec.size.next = self.ad_size.q.val();
-            self.push_dec.fp.next = self.ad_fp.q.val();
-            self.push_dec.oor.next = self.ad_oor.q.val();
-        }
+        // The address-dependent checks and queue fields, from `ad_*`.
+        self.d_valid.next = self.ad_valid.q.val();
+        self.d_wait.next = self.ad_wait.q.val();
+        self.push_dec.op.next = self.ad_op.q.val();
+        self.push_dec.off.next = self.ad_off.q.val();
+        self.push_dec.line_in.next = self.ad_line.q.val();
+        self.push_dec.data.next = self.ad_data.q.val();
+        self.push_dec.id.next = self.ad_id.q.val();
+        self.push_dec.sector_mask.next = self.ad_mask.q.val();
+        self.push_dec.size.next = self.ad_size.q.val();
+        self.push_dec.fp.next = self.ad_fp.q.val();
+        self.push_dec.oor.next = self.ad_oor.q.val();
 
-        // The push: the decoded request, or in the registered pipeline that of the cycle
-        // before (`ac_*`, filled while empty or moving into the queue), so that the queue's
-        // line compares start from registers. (`ac_ld`: `!ac_valid || push_ready` as a
-        // register of its own, from both registers' next values, so the 200-odd clock enables
-        // hang off a register, not a LUT; registered pipeline only: a read of `push_ready`
-        // beside the writes of the queue's inputs makes Verilator see a loop through the queue.)
-        self.ac_load.next = self.regs.val() && self.ac_ld.q.val();
+        // The push: the decoded request of the cycle before (`ac_*`, filled while empty or
+        // moving into the queue), so that the queue's line compares start from registers.
+        // (`ac_ld`: `!ac_valid || push_ready` as a register of its own, from both registers'
+        // next values, so the 200-odd clock enables hang off a register, not a LUT; a read of
+        // `push_ready` beside the writes of the queue's inputs makes Verilator see a loop
+        // through the queue.)
+        self.ac_load.next = self.ac_ld.q.val();
         self.ac_v_nx.next = self.ac_valid.q.val();
         self.ac_line_nx.next = self.ac_line.q.val();
         if self.ac_load.val() {
@@ -254,35 +231,20 @@ impl Logic for Accept {
         // (Separate statements for `req_ready` and the push: Verilator orders this block's
         // statements in groups, and one that reads `push_ready` and writes `push_valid` would
         // be a loop through the queue.)
-        self.req_ready.next = self.push_ready.val();
-        if self.regs.val() {
-            self.req_ready.next = self.ad_ld.q.val() && !self.reset.val();
-        }
-        self.push_valid.next = self.req_valid.val();
-        self.push_line.next = self.push_dec.line.val();
+        self.req_ready.next = self.ad_ld.q.val() && !self.reset.val();
+        self.push_valid.next = self.ac_valid.q.val();
+        self.push_line.next = self.ac_line.q.val();
+        // (The next push line: the decoded line when the register loads, else its own;
+        // whether it loads from `ac_ld`'s replica.)
         self.push_line_nx.next = self.push_dec.line.val();
-        self.push_nx_keep.next = false;
-        self.push_ordered.next = self.push_dec.ordered.val();
-        self.push_wait.next = self.d_wait.val();
-        self.push_payload.next = self.push_dec.payload.val();
-        self.push_key.next = self.zero_key.val();
-        self.push_key_nx.next = self.zero_key.val();
-        self.push_words.next = self.form_dec.words.val();
-        self.push_words_nx.next = self.form_dec.words.val();
-        if self.regs.val() {
-            self.push_valid.next = self.ac_valid.q.val();
-            self.push_line.next = self.ac_line.q.val();
-            // (The next push line: the decoded line (above) when the register loads, else its
-            // own; whether it loads from `ac_ld`'s replica.)
-            self.push_nx_keep.next = !self.ac_ld_q.q.val();
-            self.push_ordered.next = self.ac_ordered.q.val();
-            self.push_wait.next = self.ac_wait.q.val();
-            self.push_payload.next = self.ac_payload.q.val();
-            self.push_key.next = self.ac_key.q.val();
-            self.push_key_nx.next = self.ad_key.q.val();
-            self.push_words.next = self.ac_words.q.val();
-            self.push_words_nx.next = self.ad_words.q.val();
-        }
+        self.push_nx_keep.next = !self.ac_ld_q.q.val();
+        self.push_ordered.next = self.ac_ordered.q.val();
+        self.push_wait.next = self.ac_wait.q.val();
+        self.push_payload.next = self.ac_payload.q.val();
+        self.push_key.next = self.ac_key.q.val();
+        self.push_key_nx.next = self.ad_key.q.val();
+        self.push_words.next = self.ac_words.q.val();
+        self.push_words_nx.next = self.ad_words.q.val();
         // (Their own statements, like `req_ready`: `ad_*` loads next cycle when it will be
         // empty or `ac_*` loads then.)
         self.ac_ld.d.next = !self.ac_v_nx.val() || self.push_ready_nx.val();

@@ -1,11 +1,10 @@
-//! The access's shift and byte masks and the ALU's form, decoded from s1's payload (`dw_*`),
-//! registered for s1b in the registered pipeline (`rw_*`), and the ALU's next form from sr's.
+//! The access's shift and byte masks, decoded from s1's payload (`dw_*`) and registered for
+//! s1b (`rw_*`), and the ALU's forms of s1 and s1b, decoded from sr's payload.
 //!
 //! A block of its own: the decode reads two payload registers and feeds the compute stage's
 //! merge, response mask and ALU form, and nothing of the unit feeds back into it.
 
 use super::{P_DATA, P_MASK, P_OFF, P_SIZE, elem_log2_table};
-use crate::config::Cut;
 use crate::k;
 use crate::ordering_queue::QUEUE_PAYLOAD_BITS;
 use rust_hdl::prelude::*;
@@ -14,17 +13,14 @@ use sim::form::encoding::{CODE_WIDTH, TYPE_LSB, TYPE_WIDTH, VEC_LSB, VEC_WIDTH};
 #[derive(LogicBlock)]
 pub(super) struct AccessDecode {
     pub clock: Signal<In, Clock>,
-    /// s1's payload (the default pipeline's computing stage; s1b's a cycle later).
+    /// s1's payload (s1b's a cycle later).
     pub payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
-    /// sr's payload (s1's of the next cycle), for the registered pipeline's ALU form.
+    /// sr's payload (s1's of the next cycle), for the ALU forms.
     pub sr_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
-    /// The computing stage's form code (its ALU form in the default pipeline).
-    pub form: Signal<In, Bits<CODE_WIDTH>>,
     /// s1's shift (8 * offset), for the old-value extracts.
     pub dw_sh: Signal<Out, Bits<7>>,
-    /// The computing stage's shift, replication code, access mask, write mask, sector flag,
-    /// store mask and shifted store data, log2 of the element bytes (`rw_*`: registers in the
-    /// registered pipeline, `dw_*` themselves in the default one).
+    /// The computing stage's (s1b's) shift, replication code, access mask, write mask, sector
+    /// flag, store mask and shifted store data, log2 of the element bytes (`rw_*`).
     pub sh: Signal<Out, Bits<7>>,
     pub rep: Signal<Out, Bits<2>>,
     pub mask: Signal<Out, Bits<128>>,
@@ -33,10 +29,8 @@ pub(super) struct AccessDecode {
     pub st_mask: Signal<Out, Bits<128>>,
     pub st_data: Signal<Out, Bits<128>>,
     pub elog: Signal<Out, Bits<2>>,
-    /// The default pipeline's ALU form of the computing stage (a sector request's vector field
-    /// set to its full sector).
-    pub alu_form: Signal<Out, Bits<CODE_WIDTH>>,
-    /// The registered pipeline's ALU forms: s1's (`pre_form_r`) and s1b's (`pre_form_rr`).
+    /// The ALU forms (a sector request's vector field set to its full sector): s1's
+    /// (`pre_form_r`) and s1b's (`pre_form_rr`).
     pub pre_form: Signal<Out, Bits<CODE_WIDTH>>,
     pub pre_form_c: Signal<Out, Bits<CODE_WIDTH>>,
 
@@ -57,21 +51,20 @@ pub(super) struct AccessDecode {
     dw_stm: Signal<Local, Bits<128>>,
     dw_std: Signal<Local, Bits<128>>,
     dw_rep: Signal<Local, Bits<2>>,
-    rw_sh: Cut<Bits<7>>,
-    rw_rep: Cut<Bits<2>>,
-    rw_mask: Cut<Bits<128>>,
-    rw_wmask: Cut<Bits<128>>,
-    rw_sector: Cut<Bit>,
-    rw_elog: Cut<Bits<2>>,
-    rw_stm: Cut<Bits<128>>,
-    rw_std: Cut<Bits<128>>,
-    s1_vecf: Signal<Local, Bits<2>>,
-    /// The registered pipeline's `pre_form` as a register: s1's ALU form decoded a cycle
+    rw_sh: DFF<Bits<7>>,
+    rw_rep: DFF<Bits<2>>,
+    rw_mask: DFF<Bits<128>>,
+    rw_wmask: DFF<Bits<128>>,
+    rw_sector: DFF<Bit>,
+    rw_elog: DFF<Bits<2>>,
+    rw_stm: DFF<Bits<128>>,
+    rw_std: DFF<Bits<128>>,
+    /// `pre_form` as a register: s1's ALU form decoded a cycle
     /// early from sr's payload (`sr_*`), so that the ALU's form decode starts from a
     /// register (decoded from s1's payload, the two decodes in series and the logic Yosys
     /// shared with s1's make the worst critical paths).
     pre_form_r: DFF<Bits<CODE_WIDTH>>,
-    /// s1b's ALU form in the registered pipeline: `pre_form_r` a cycle later (s1 moves to
+    /// s1b's ALU form: `pre_form_r` a cycle later (s1 moves to
     /// s1b unstalled), instead of a second decode of the same form from the `rw_*` cuts.
     pre_form_rr: DFF<Bits<CODE_WIDTH>>,
     sr_form: Signal<Local, Bits<CODE_WIDTH>>,
@@ -110,13 +103,11 @@ pub(super) struct AccessDecode {
 }
 
 impl AccessDecode {
-    /// `regs`: the registered pipeline (the `rw_*` cuts are registers, else wires).
-    pub(super) fn new(regs: bool) -> Self {
+    pub(super) fn new() -> Self {
         Self {
             clock: Default::default(),
             payload: Default::default(),
             sr_payload: Default::default(),
-            form: Default::default(),
             dw_sh: Default::default(),
             sh: Default::default(),
             rep: Default::default(),
@@ -126,7 +117,6 @@ impl AccessDecode {
             st_mask: Default::default(),
             st_data: Default::default(),
             elog: Default::default(),
-            alu_form: Default::default(),
             pre_form: Default::default(),
             pre_form_c: Default::default(),
             dw_mask8: Default::default(),
@@ -146,15 +136,14 @@ impl AccessDecode {
             dw_stm: Default::default(),
             dw_std: Default::default(),
             dw_rep: Default::default(),
-            rw_sh: Cut::new(regs),
-            rw_rep: Cut::new(regs),
-            rw_mask: Cut::new(regs),
-            rw_wmask: Cut::new(regs),
-            rw_sector: Cut::new(regs),
-            rw_elog: Cut::new(regs),
-            rw_stm: Cut::new(regs),
-            rw_std: Cut::new(regs),
-            s1_vecf: Default::default(),
+            rw_sh: Default::default(),
+            rw_rep: Default::default(),
+            rw_mask: Default::default(),
+            rw_wmask: Default::default(),
+            rw_sector: Default::default(),
+            rw_elog: Default::default(),
+            rw_stm: Default::default(),
+            rw_std: Default::default(),
             pre_form_r: Default::default(),
             pre_form_rr: Default::default(),
             sr_form: Default::default(),
@@ -197,9 +186,8 @@ impl Logic for AccessDecode {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, pre_form_r, pre_form_rr);
-        clock!(self, clock, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
-        // (s1's payload in both pipelines: the default's s1 computes, the registered
-        // pipeline's s1b a cycle later.)
+        dff_setup!(self, clock, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
+        // (s1's payload: s1b computes a cycle later.)
         self.dw_payload.next = self.payload.val();
         self.dw_form.next = self.dw_payload.val().get_bits::<CODE_WIDTH>(0);
         // (Its other fields are read from the computing stage's payload; all of it counts as
@@ -264,20 +252,19 @@ impl Logic for AccessDecode {
         }
         // A store's data in its line: the data shifted; the merge masks it with the shifted
         // mask (`st_mask`), so the shift does not wait for the size decode. (Masked here, the
-        // mask decode and the shift in series are a critical path of the registered
-        // pipeline; in the merge the mask is an input it reads anyway.)
+        // mask decode and the shift in series are a critical path; in the merge the mask is
+        // an input it reads anyway.)
         self.dw_std.next = self.dw_data.val() << self.dw_sh.val();
         self.rw_sh.d.next = self.dw_sh.val();
         self.rw_rep.d.next = self.dw_rep.val();
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
         self.rw_sector.d.next = self.dw_sector.val();
-        // The ALU's next form in the registered pipeline (`pre_form`): s1's, decoded as
-        // `alu_form` below decodes it for the default pipeline's computing stage, from
-        // sr's payload into a register (`pre_form_r`; s1's payload is sr's of the cycle
-        // before; s1b's form is `pre_form_rr`, the same a cycle later). (Not from the
-        // `dw_*` decode through a cut: the `rw_*` cuts are wires in the default pipeline, and
-        // a cut there made Verilator see a loop (UNOPTFLAT) through them.)
+        // The ALU's next form (`pre_form`): s1's, decoded from sr's payload into a register
+        // (`pre_form_r`; s1's payload is sr's of the cycle before; s1b's form is
+        // `pre_form_rr`, the same a cycle later). The ALU computes a sector request as the
+        // full-sector vector of its type (vec field 4 - log2 element bytes: v8 16-bit, v4
+        // 32-bit, v2 64-bit) and the merge keeps only the enabled elements.
         self.sr_form.next = self.sr_payload.val().get_bits::<CODE_WIDTH>(0);
         self.sr_ty2.next =
             bit_cast::<8, TYPE_WIDTH>(self.sr_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index()))
@@ -303,16 +290,7 @@ impl Logic for AccessDecode {
         self.sector.next = self.rw_sector.q.val();
         self.st_mask.next = self.rw_stm.q.val();
         self.st_data.next = self.rw_std.q.val();
-        // The ALU computes a sector request as the full-sector vector of its type (vec field
-        // 4 - log2 element bytes: v8 16-bit, v4 32-bit, v2 64-bit) and the merge keeps only
-        // the enabled elements.
         self.elog.next = self.rw_elog.q.val();
-        self.s1_vecf.next = self.zero2.val() - self.rw_elog.q.val();
-        self.alu_form.next = self.form.val();
-        if self.rw_sector.q.val() {
-            self.alu_form.next = (self.form.val() & self.vec_clear.val())
-                | (bit_cast::<CODE_WIDTH, 2>(self.s1_vecf.val()) << self.vec_lsb.val());
-        }
         // Unused: the rest of the element-size table, sr's payload but its form and mask.
         self.unused_sr.next = self.dw_elogw.val().any() ^ self.sr_elogw.val().any() ^ self.sr_payload.val().any();
     }

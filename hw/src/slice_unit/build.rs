@@ -12,8 +12,8 @@ macro_rules! slice_unit {
 
 impl SliceUnit {
     /// A unit with `mem_bytes` of memory (a multiple of 16), every block at its shallowest
-    /// depth (`Config::default()`, the most operations per cycle; the unit's default
-    /// configuration, which [`unit_verilog`] writes, is [`Config::unit_default`]).
+    /// depth (`Config::default()`, the fewest cycles per dependent operation; the unit's
+    /// default configuration, which [`unit_verilog`] writes, is [`Config::unit_default`]).
     pub fn new(mem_bytes: usize) -> Self {
         Self::with_config(mem_bytes, &Config::default())
     }
@@ -22,8 +22,8 @@ impl SliceUnit {
     /// (latency [`unit_latency`]).
     pub fn with_config(mem_bytes: usize, cfg: &Config) -> Self {
         cfg.validate().unwrap_or_else(|e| panic!("SliceUnit: {e}"));
-        // FP results merge in sM, M = 1 + lat (`sp_*[lat - 1]`); integer results in
-        // s(1 + int_lat). The queue holds a line for the cycles its op spends before the merge.
+        // FP results merge in `sp_*[lat]`, integer results in `sp_*[int_lat]` (`shape`). The
+        // queue holds a line for the cycles its op spends before the merge.
         let lat = cfg.alu_latency();
         let int_lat = cfg.int_alu_latency();
         assert!(int_lat >= 1 && int_lat < lat, "SliceUnit: merge stages out of order");
@@ -32,7 +32,7 @@ impl SliceUnit {
         assert!(mem_bytes > 0 && mem_bytes % 16 == 0, "memory size must be a positive multiple of 16");
         assert!(mem_bytes >= 32 && (mem_bytes as u64) < 1u64 << 32, "memory size must be in 32..2^32");
         // The written-line stages (`sw_*`) cover the RAM's read latency.
-        let mem = LineMemory::with_output_register(mem_bytes / 16, cfg.unit_regs);
+        let mem = LineMemory::with_output_register(mem_bytes / 16, true);
         assert_eq!(
             mem.read_latency(),
             sh.ram_latency,
@@ -56,13 +56,13 @@ impl SliceUnit {
                 ch_nx, ch_rsp, l1_sr, l1_s1, l1_s1b, l1_rsp, l1_rsp2, ch_me, ch_p, s1r_op, s1r_kind, ch_val, ch_any, s1b_valid, s1b_ordered, s1b_line,
                 s1b_payload, s1b_old, c_valid, c_ordered, c_line, c_payload, c_old_line, s1r_fp, s1_valid,
                 s1_ordered, s1_line, s1_payload, s1_op, s1_form, s1_kind, s1_fp, s1_status, s1_id, s1_data,
-                s1_old_line, s1_old, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas, s1_cas_eq,
-                s1_fwd_fp, unused_wm, st_nd, fw_found, fw_hit, i_rep, i_base,
+                s1_old_line, s1_old, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas,
+                s1_fwd_fp, unused_wm, st_nd, i_rep, i_base,
                 i_sector, i_iwm, ra_nx, i_new, m_fp, m_rep, m_data, m_fwm, m_new,
                 w_valid, w_ordered, w_line, w_we, w_new, w_rsp, w_status, w_id, w_fp, unused_sw, merge,
                 fch_pv, fch_pb,
             ],
-            queue: OrderingQueue::with_registered_push(win_fp.max(1), cfg.unit_regs)
+            queue: OrderingQueue::with_registered_push(win_fp.max(1), true)
                 .with_chain_wait(sh.win_chain.max(1))
                 .with_long_chain_wait(sh.win_fp_chain.max(1)),
             fp_chain: FpChain::new(sh.fp_chain_map),
@@ -71,25 +71,21 @@ impl SliceUnit {
             mem: mem,
             int_alu: IntAlu::new(cfg),
             int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
-            alu: if cfg.unit_regs {
-                ReductionAlu::with_early_hold(cfg, true).with_old_replicas().fp_only()
-            } else {
-                ReductionAlu::with_early_hold(cfg, false).fp_only()
-            },
+            alu: ReductionAlu::with_early_hold(cfg, true).with_old_replicas().fp_only(),
             rsp_fifo: ResponseFifo::new(sh.rsp_depth),
-            accept: Accept::new(mem_bytes, cfg.unit_regs, sh),
-            access: AccessDecode::new(cfg.unit_regs),
-            // (The registered pipeline's queue shows an issue a cycle after its pick, so the
-            // count lags by up to one issue: one place less keeps the FIFO from overflowing.)
-            credit: Credits::new(sh.rsp_depth - cfg.unit_regs as usize),
+            accept: Accept::new(mem_bytes, sh),
+            access: AccessDecode::new(),
+            // (The queue shows an issue a cycle after its pick, so the count lags by up to one
+            // issue: one place less keeps the FIFO from overflowing.)
+            credit: Credits::new(sh.rsp_depth - 1),
             // (sc's op against sr, s1, s1b and every stage but the last.)
             fwd: ForwardCompare::new(
                 sh.stages + 2,
                 ((mem_bytes / 16).next_power_of_two() - 1) as u128,
                 32 - sh.stages - sh.ram_latency,
             ),
-            cas: CasCheck::new(cfg.unit_regs),
-            cov_bus: CoverageBus::new(cfg.unit_regs),
+            cas: CasCheck::new(),
+            cov_bus: CoverageBus::new(),
             kind_lsb: k(KIND_LSB as u128),
             op_lsb: k(OP_LSB as u128),
             ty_lsb: k(TYPE_LSB as u128),
@@ -112,7 +108,7 @@ impl SliceUnit {
             elog3: k(3),
             r_data: k(R_DATA as u128),
             r_status: k(R_STATUS as u128),
-            zero_line: k(0), xs_4: k(0b110_0000), xs_8: k(0b100_0000),
+            zero_line: k(0),
             sp_ww: regs(sh.stages),
             qmask: std::array::from_fn(|q| k((u32::MAX as u128) << (32 * q))),
             fs_pre_a: k(fs_pre.0),
@@ -120,12 +116,11 @@ impl SliceUnit {
             fs_now: k(fs_pre.2),
             zero32: k(0), take_top: k(8), zero4: k(0),
             fsw_sh: k(sh.stages as u128),
-            regs: Constant::new(cfg.unit_regs),
-            y_r: std::array::from_fn(|_| Cut::new(cfg.unit_regs)),
-            y_rr: Cut::new(cfg.unit_regs),
+            y_r: Default::default(),
+            y_rr: Default::default(),
             ch_m: std::array::from_fn(|d| k(sh.chain_map[d])),
-            out_r: Cut::new(cfg.unit_regs),
-            zero_form: Constant::new(Bits::default()),
+            int_one: Constant::new(cfg.int_alu_latency() == 1),
+            out_r: Default::default(),
             sp_valid: regs(sh.stages),
             sp_ordered: regs(sh.stages),
             sp_line: regs(sh.stages),
@@ -153,7 +148,7 @@ impl SliceUnit {
 }
 
 /// The Verilog of the unit with `mem_bytes` of memory in its default configuration
-/// ([`Config::unit_default`], the registered pipeline at the fastest clock), as a `top` module.
+/// ([`Config::unit_default`], the fastest clock), as a `top` module.
 pub fn unit_verilog(mem_bytes: usize) -> String {
     unit_verilog_with(mem_bytes, &Config::unit_default())
 }
@@ -163,7 +158,7 @@ pub fn unit_verilog_with(mem_bytes: usize, cfg: &Config) -> String {
     crate::verilog::verilog(&mut SliceUnit::with_config(mem_bytes, cfg))
 }
 
-/// The registered pipeline's forwarding sources (bit j: `sp_*[j]`, bit stages + k:
+/// The forwarding sources (bit j: `sp_*[j]`, bit stages + k:
 /// `sw_*[k]`): those whose line in s1 is the line a register holds in sr (the stage
 /// before it, with no merge between: every source but s2 and the stages right after the
 /// integer and the FP merges) are selected a cycle early, split in two halves.

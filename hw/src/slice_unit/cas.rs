@@ -1,4 +1,4 @@
-//! The registered pipeline's `atom.cas` check: the compare value registered beside `sp_*[0]`,
+//! The `atom.cas` check: the compare value registered beside `sp_*[0]`,
 //! its compare with the old value into `cas_ne`, and the old value to restore (`rep`).
 //!
 //! A CAS merges its swap value like a store; this block tells the unit, two stages later,
@@ -30,14 +30,11 @@ pub(super) struct CasCheck {
     cas_cmp: DFF<Bits<64>>,
     cas_ne: DFF<Bits<4>>,
     cas_b64r: DFF<Bit>,
-    regs: Constant<Bit>,
     zero4: Constant<Bits<4>>,
 }
 
 impl CasCheck {
-    /// `regs`: the registered pipeline (the default pipeline compares in its computing stage,
-    /// and `cas_ne` stays zero).
-    pub(super) fn new(regs: bool) -> Self {
+    pub(super) fn new() -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -53,7 +50,6 @@ impl CasCheck {
             cas_cmp: Default::default(),
             cas_ne: Default::default(),
             cas_b64r: Default::default(),
-            regs: Constant::new(regs),
             zero4: crate::k::<4>(0),
         }
     }
@@ -70,7 +66,7 @@ impl Logic for CasCheck {
             self.cas_cmp.d.next = self.data_hi.val().get_bits::<64>(32);
         }
         self.cas_ne.d.next = self.zero4.val();
-        if self.regs.val() && self.cas_v.q.val() {
+        if self.cas_v.q.val() {
             self.cas_ne.d.next =
                 bit_cast::<4, 1>((self.old.val().get_bits::<16>(0) != self.cas_cmp.q.val().get_bits::<16>(0)).into())
                     | (bit_cast::<4, 1>(

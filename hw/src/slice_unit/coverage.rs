@@ -28,13 +28,13 @@ pub const COV_FP_LOOP_REG: usize = 19;
 
 /// The coverage points: name and bit of `cov`. A bit is high in each cycle its event happens.
 pub const COVERAGE_POINTS: &[(&str, usize)] = &[
-    // s1 takes its old line from the request in s2 (integer result, ld, st).
+    // s1 takes its old line from the request in s2 (`sp_*[0]`, the stage after the compute stage).
     ("forward_s2", COV_FWD_S2),
-    // ... from s3.
+    // ... from a stage between s2 and the write stage.
     ("forward_s3", COV_FWD_S3),
-    // ... from s4 (the ALU output, or a line carried there).
+    // ... from the write stage (its merged line).
     ("forward_s4", COV_FWD_S4),
-    // ... from s5 (the line written in the previous cycle).
+    // ... from a line written in the last two cycles (`sw_*`).
     ("forward_s5", COV_FWD_S5),
     // All ordering-queue entries valid (req_ready low).
     ("queue_full", COV_QUEUE_FULL),
@@ -57,30 +57,25 @@ pub const COVERAGE_POINTS: &[(&str, usize)] = &[
     ("response_credit_stall", COV_CREDIT_STALL),
     // Reset while requests are in flight.
     ("reset_in_flight", COV_RESET_IN_FLIGHT),
-    // An integer result taken as the next integer op's operand in the cycle it is made
-    // (registered pipeline: the ALU's loop, a chain; the shallow one: through the merged line).
+    // An integer result taken as the next integer op's operand from the loop (a chain: the
+    // ALU's own loops or the result registers after it).
     ("int_chain_forward", COV_INT_CHAIN),
     // A chained integer op took its operand from the integer ALU's own result in the cycle it
-    // was made (the ALU's loop; registered pipeline only).
+    // was made (the ALU's loop).
     ("int_chain_loop", COV_INT_LOOP),
     // A fast chain's op (add/and/or/xor) took its operand from the integer ALU's result one
-    // cycle behind its producer (the low half from segment 1, the high half from segment 2;
-    // registered pipeline only).
+    // cycle behind its producer (the low half from segment 1, the high half from segment 2).
     ("int_chain_loop1", COV_INT_LOOP1),
     // A chained FP op took its old value from its unit's own lanes in the cycle the producer's
-    // result was made (the FP loop; registered pipeline only).
+    // result was made (the FP loop).
     ("fp_chain_loop", COV_FP_LOOP),
     // ... from the ALU's result registers, a cycle or two after it was made.
     ("fp_chain_reg", COV_FP_LOOP_REG),
 ];
 
-/// The coverage points a unit can hit: all in the registered pipeline (`unit_regs`), all but
-/// the integer ALU's and the FP units' loops in the shallow one (which forwards the merged
-/// line instead).
-pub fn coverage_points(unit_regs: bool) -> impl Iterator<Item = &'static (&'static str, usize)> {
-    COVERAGE_POINTS
-        .iter()
-        .filter(move |&&(_, b)| unit_regs || !matches!(b, COV_INT_LOOP | COV_INT_LOOP1 | COV_FP_LOOP | COV_FP_LOOP_REG))
+/// The coverage points a unit can hit: all of them, at every depth.
+pub fn coverage_points() -> impl Iterator<Item = &'static (&'static str, usize)> {
+    COVERAGE_POINTS.iter()
 }
 
 // `CoverageBus` assembles `cov` with these bit numbers written out (hdl code cannot name a
@@ -109,8 +104,8 @@ const _: () = assert!(
         && COV_FP_LOOP_REG < COV_WIDTH
 );
 
-/// The coverage bus: the unit's events this cycle, one input each, as `cov` (registered in the
-/// registered pipeline, so the bus leaves the queue's pick off the port).
+/// The coverage bus: the unit's events, one input each, as `cov` a cycle later (registered, so
+/// the bus leaves the queue's pick off the port).
 #[derive(LogicBlock)]
 pub(super) struct CoverageBus {
     pub clock: Signal<In, Clock>,
@@ -138,12 +133,10 @@ pub(super) struct CoverageBus {
     cov_bits: Signal<Local, Bits<COV_WIDTH>>,
     cov_r: DFF<Bits<COV_WIDTH>>,
     zero_cov: Constant<Bits<COV_WIDTH>>,
-    regs: Constant<Bit>,
 }
 
 impl CoverageBus {
-    /// `regs`: the registered pipeline (`cov` a cycle after its events).
-    pub(super) fn new(regs: bool) -> Self {
+    pub(super) fn new() -> Self {
         Self {
             clock: Default::default(),
             fwd_s2: Default::default(),
@@ -170,7 +163,6 @@ impl CoverageBus {
             cov_bits: Default::default(),
             cov_r: Default::default(),
             zero_cov: crate::k::<COV_WIDTH>(0),
-            regs: Constant::new(regs),
         }
     }
 }
@@ -202,9 +194,6 @@ impl Logic for CoverageBus {
             | (bit_cast::<COV_WIDTH, 1>(self.fp_loop.val().into()) << 18)
             | (bit_cast::<COV_WIDTH, 1>(self.fp_loop_reg.val().into()) << 19);
         self.cov_r.d.next = self.cov_bits.val();
-        self.cov.next = self.cov_bits.val();
-        if self.regs.val() {
-            self.cov.next = self.cov_r.q.val();
-        }
+        self.cov.next = self.cov_r.q.val();
     }
 }

@@ -31,14 +31,14 @@ pub(super) struct FormDecode {
     /// The queue's window behind it (`Shape`'s: FP forms, integer/bitwise forms, `atom.cas`,
     /// ld/st).
     pub window: Signal<Out, Bits<QUEUE_WAIT_BITS>>,
-    /// The queue's chain key (registered pipeline; zero when it takes no loop): the bytes it
+    /// The queue's chain key (zero when it takes no loop): the bytes it
     /// touches (offset, size) of a plain red/atom, whether its op is an integer add, and, or
     /// or xor (see "The integer loop" in the unit's doc), and whether the FP ALU computes it
     /// (the long bit: the FP loop, "The FP loop"). Decoded here, so that the queue's key
     /// compares a cycle ahead start from a register.
     pub key: Signal<Out, Bits<QUEUE_KEY_BITS>>,
-    /// The 32-bit words of its line it touches (registered pipeline; the whole line for a
-    /// masked sector request and in the shallow pipeline): its aligned size from its first
+    /// The 32-bit words of its line it touches (the whole line for a masked sector request):
+    /// its aligned size from its first
     /// word. Decoded here, so that the queue's word compares a cycle ahead start from a
     /// register.
     pub words: Signal<Out, Bits<4>>,
@@ -58,7 +58,6 @@ pub(super) struct FormDecode {
     memop: Signal<Local, Bit>,
     redatom: Signal<Local, Bit>,
     unused_decode: Signal<Local, Bit>,
-    regs: Constant<Bit>,
     mem_bytes: Constant<Bits<32>>,
     kind_lsb: Constant<Bits<4>>,
     ty_lsb: Constant<Bits<4>>,
@@ -95,9 +94,8 @@ pub(super) struct FormDecode {
 }
 
 impl FormDecode {
-    /// For a memory of `mem_bytes` and the queue windows of `sh`; `regs`: the registered
-    /// pipeline (where integer red/atom chain).
-    pub(super) fn new(mem_bytes: usize, regs: bool, sh: &Shape) -> Self {
+    /// For a memory of `mem_bytes` and the queue windows of `sh`.
+    pub(super) fn new(mem_bytes: usize, sh: &Shape) -> Self {
         Self {
             op: Default::default(),
             addr: Default::default(),
@@ -120,7 +118,6 @@ impl FormDecode {
             memop: Default::default(),
             redatom: Default::default(),
             unused_decode: Default::default(),
-            regs: Constant::new(regs),
             mem_bytes: k(mem_bytes as u128),
             kind_lsb: k(KIND_LSB as u128),
             ty_lsb: k(TYPE_LSB as u128),
@@ -192,7 +189,7 @@ impl Logic for FormDecode {
         } else {
             self.window.next = self.win_mem.val();
         }
-        self.chain.next = self.regs.val() && !self.sector.val() && self.redatom.val();
+        self.chain.next = !self.sector.val() && self.redatom.val();
         // (Op codes 0..3, the op field's bit 2 clear: add, and, or, xor.)
         self.fast.next = self.chain.val() && !self.fp.val() && !self.form.val().get_bit(2);
         // The key: offset in bits 3..0, size in 6..4, the FP unit in 8..7 (f16/bf16 add 0,
@@ -228,7 +225,7 @@ impl Logic for FormDecode {
             }
         }
         self.words.next = self.ones4.val();
-        if self.regs.val() && !self.sector.val() {
+        if !self.sector.val() {
             if self.size.val() == self.size3.val() {
                 self.words.next = self.three4.val() << self.addr.val().get_bits::<2>(2);
             } else if self.size.val() < self.size3.val() {

@@ -1,7 +1,6 @@
-//! The forwarding compares (registered pipeline): for each word of the issued op's line, the
-//! one op in flight to the line that writes the word and is not superseded for it, as a
-//! one-hot select, and the ops this one supersedes (`sup`); the select's copies in sr, which
-//! s1 reads.
+//! The forwarding compares: for each word of the issued op's line, the one op in flight to the
+//! line that writes the word and is not superseded for it, as a one-hot select, and the ops
+//! this one supersedes (`sup`); the select's copies in sr, which s1 reads.
 //!
 //! The line compare spans two stages: sc compares sc's line with each in-flight op's in
 //! 4-bit chunks and registers the chunk equalities (`eq_r`); si ANDs them with the words and

@@ -1,5 +1,5 @@
-//! The FP loop's source select (registered pipeline): where a chained FP op takes its old
-//! value from, decided in s1 and registered for s1b.
+//! The FP loop's source select: where a chained FP op takes its old value from, decided in s1
+//! and registered for s1b.
 //!
 //! An FP `red`/`atom` behind one of the same FP unit to the same bytes (equal chain keys: the
 //! queue lets it issue `L` cycles after its producer, [`super::Shape::win_fp_chain`]) finds

@@ -5,88 +5,34 @@
 //! # Microarchitecture
 //!
 //! ```text
-//!  req ─► s0 accept ─► OrderingQueue (8) ─► issue ─► s1 ─► s2 ─► s3 ─► s4 ─► ResponseFifo (8) ─► rsp
-//!         decode,        order per line,    RAM read  old    int    (ALU)  ALU out,
-//!         check          overtake           address   value  result        write back,
-//!                                                      ALUs   merged        response
-//!                                                      in                   s5: written line
-//! ```
-//!
-//! - **s0 accept** (combinational from the request port into the queue registers): decodes
-//!   the operation ([`sim::memory::req_encoding`], [`sim::form::encoding`]), its size (the
-//!   whole vector for vector forms), alignment and range. Error requests enter the queue
-//!   unordered: they never read or write memory and only carry their status to the response.
-//! - **[`OrderingQueue`]**: issues the oldest *eligible* entry each cycle: no older entry to
-//!   the same 16-byte line waits, and the line is not a *hazard line* (an f16/bf16/f32/f64
-//!   operation in s1 or s2, whose result does not exist yet). Requests to other lines
-//!   overtake waiting ones. The issued line goes straight to the RAM read address. The
-//!   unit marks FP requests `push_late` at the push, and the queue itself holds their line
-//!   for [`QUEUE_HAZARD_CYCLES`](crate::ordering_queue::QUEUE_HAZARD_CYCLES) = 2 cycles after their issue (exactly the cycles the op is
-//!   in s1 and s2), so no line compare against the pipeline stages sits in the issue path.
-//! - **s1**: the RAM line arrives; the *old line* is the youngest in-flight version of the
-//!   line (forwarding, below) or the RAM data. The old value (`old line >> 8*offset`) feeds
-//!   both ALUs; a store merges its data here; the response data (old value masked to the
-//!   access size, for `ld`/`atom`) is fixed here.
-//! - **s2**: the integer result ([`IntAlu`], latency 1) is merged into the line.
-//!   A merge has no shifter: the result is replicated across the line by its access size (a
-//!   4-byte result in each 4-byte slot, ..: `sp_rep`) and the request's byte mask (`s*_wmask`)
-//!   keeps the accessed bytes, which the alignment rule puts in the right slot.
-//! - **s3**: carries the line.
-//! - **s4**: the FP result ([`ReductionAlu`], latency [`ALU_LATENCY`](crate::alu::ALU_LATENCY) = 3) is merged; the
-//!   new line is written to the RAM (not for `ld` and errors) and the response enters the
-//!   [`ResponseFifo`].
-//! - **s5**: the line written in the previous cycle (the RAM reads the old content when a
-//!   read and a write of one line meet, so a request issued in the write cycle forwards it).
-//!
-//! # Forwarding (like SiFive's inclusive-cache `SourceD` for its L2 atomics)
-//! The request in s1 takes its old line from the youngest older request to the same line
-//! still in the pipeline: s2 (the integer result, straight from `IntAlu`'s register), s3,
-//! s4 (straight from `ReductionAlu`'s output: FP result into the next FP op's ALU input),
-//! s5; otherwise from the RAM. Integer/bitwise ops, `ld` and `st` have their new line from
-//! s2 on, so dependent ones issue back to back (1 per cycle). FP ops have it only at s4, so
-//! the queue holds a dependent request while an FP op to its line is in s1 or s2: dependent
-//! FP ops issue every [`ALU_LATENCY`](crate::alu::ALU_LATENCY) cycles.
-//!
-//! # One integer ALU
-//! [`ReductionAlu`] contains an [`IntAlu`] too, but delays its result to the ALU's common
-//! latency. A dependent integer op needs the result sooner (and from the ALU's own loops), so
-//! the unit drives an [`IntAlu`] of its own for the integer and bitwise forms and sends
-//! [`ReductionAlu`] only FP forms ([`ReductionAlu::fp_only`]): the ALU's integer operands are
-//! tied to zero and its integer result is never selected, so synthesis removes its copy.
-//!
-//! # Pipelines ([`Config`], [`shape`])
-//! The description above is the shallow pipeline (`Config::default()`, the most operations
-//! per cycle; the unit's default configuration is the registered one below,
-//! `Config::unit_default()`). The stages after s1 follow the ALU's depth: with ALU latency `L`
-//! and integer latency `Li`, the integer result merges in s(1+Li) and the FP result in
-//! s(1+L), the write stage. The queue's hazard windows are `Li - 1` cycles for integer/bitwise
-//! forms and `L - 1` for FP forms (the shallow pipeline: 0 and 2), so a dependent request
-//! reaches s1 exactly when its producer's result is being merged, and takes the merged line
-//! straight from the merge logic. That forwarding path (adder output → merge → forwarding
-//! select → operand extract → ALU input) is a whole cycle of logic after the adder's own last
-//! stage.
-//!
-//! The *registered pipeline* (`Config::unit_regs`, part of `Config::fastest_clock`) cuts it:
-//! ```text
 //!  ad ─► ac ─► queue ─► sc ─► si ─► sr ─► s1 ─────► s1b ─► s2 .. ─► result reg ─► merge ─► write ─► FIFO (32)
 //!  (form  (acc.  (reg.    fwd.  fwd.  RAM   RAM data,  old value,      (ALU, L)       (int/FP)  RAM write,
 //!  dec.)  dec.)  push)   cmp.  sel.  read  forward    ALU inputs,                              response,
 //!                                          (AND-OR    store merge                              forwarded
 //!                                          of regs)
 //! ```
-//! - **ad**: the request is registered with its form's decode (size, FP, range, window,
-//!   chain key, words; `ad_*` takes the port's request while empty or moving into `ac`, so
-//!   `req_ready` is `!ad_valid || ac loads`, from a register): the port drives a few LUTs only.
-//! - **ac**: the access's decode (status, chain key, words) is registered before the queue's
-//!   push (`ac_*`; it takes `ad`'s request while empty or moving into the queue): the queue's
-//!   line compares start from registers, not from the decode.
-//! - **Queue**: a registered push ([`OrderingQueue::with_registered_push`]): the pushed entry
-//!   keeps its raw line matches and applies the issue of its push cycle one cycle later, so the
-//!   request's decode and the queue's pick never meet in one cycle (a request waits at least
-//!   one cycle in the queue). Its issue outputs leave a cycle after the pick, from the
-//!   issued entry's slot (which no push takes for two cycles), so the pick drives registers
-//!   only; the request credit count then lags by up to one issue and allows one place
-//!   less.
+//! One pipeline at every depth: the depth parameters ([`Config`]) only insert the ALU's
+//! registers, and the stages after s1 follow its latency (see "Pipeline depths").
+//! - **ad** (s0 accept, `Accept`): the request is registered with its form's decode (size,
+//!   FP, range, window, chain key, words: [`sim::memory::req_encoding`],
+//!   [`sim::form::encoding`]; `ad_*` takes the port's request while empty or moving into
+//!   `ac`, so `req_ready` is `!ad_valid || ac loads`, from a register): the port drives a few
+//!   LUTs only.
+//! - **ac**: the access's decode (alignment and range status, chain key, words) is registered
+//!   before the queue's push (`ac_*`; it takes `ad`'s request while empty or moving into the
+//!   queue): the queue's line compares start from registers, not from the decode. Error
+//!   requests enter the queue unordered: they never read or write memory and only carry their
+//!   status to the response.
+//! - **[`OrderingQueue`]**: issues the oldest *eligible* entry each cycle: no older entry to
+//!   the same 16-byte line and one of its 32-bit words waits, and no ordered entry to its line
+//!   and words issued within that entry's hazard window (below). Requests to other words and
+//!   lines overtake waiting ones. A registered push ([`OrderingQueue::with_registered_push`]):
+//!   the pushed entry keeps its raw line matches and applies the issue of its push cycle one
+//!   cycle later, so the request's decode and the queue's pick never meet in one cycle (a
+//!   request waits at least one cycle in the queue). Its issue outputs leave a cycle after the
+//!   pick, from the issued entry's slot (which no push takes for two cycles), so the pick
+//!   drives registers only; the request credit count then lags by up to one issue and allows
+//!   one place less.
 //! - **sc** registers the issued request and compares its line with the ops that will be
 //!   three stages further when it reaches s1, in 4-bit chunks, into registers (`eq_r`).
 //! - **si** registers sc's request; the RAM address comes from there (the pick does not
@@ -104,43 +50,80 @@
 //!   (`fpre`), so no select spans all the in-flight lines.
 //! - **s1** only selects among registers (the RAM output, `fpre`, the three other sources) and
 //!   registers the old line; the RAM's data joins last, in one LUT per bit after the other
-//!   sources' select ([`RamForwardMux`]); **s1b** extracts the old value, feeds the ALUs and
-//!   merges a store.
-//!   The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
+//!   sources' select ([`RamForwardMux`]).
+//! - **s1b**, the compute stage, extracts the old value (`old line >> 8*offset`, [`OldExtract`]
+//!   from register replicas, one per group of consumers), feeds both ALUs and merges a store;
+//!   the response data (the old value masked to the access size, for `ld`/`atom`) is fixed
+//!   here. The FP ALU learns s1b's operation a cycle ahead, from s1 (`pre_valid`, `pre_form`:
 //!   [`ReductionAlu::with_early_hold`]), so its units' operand isolation and output select
 //!   come from registers (`pre_form`: s1's ALU form, a register decoded from sr's payload,
 //!   `pre_form_r`; s1b's is that register a cycle later, `pre_form_rr`).
-//! - The integer and FP results are registered (`y_r`, `out_r`) before they merge into the
+//! - **s2 ..** (`sp_*`): the integer result ([`IntAlu`], latency `Li`) and the FP result
+//!   ([`ReductionAlu`], latency `L`) are registered (`y_r`, `out_r`) before they merge into the
 //!   line, and the merged line is registered before anything reads it: forwarding and the
-//!   write both start from registers.
+//!   write both start from registers. A merge has no shifter: the result is replicated across
+//!   the line by its access size (a 4-byte result in each 4-byte slot, ..: `sp_rep`) and the
+//!   request's byte mask (`sp_wmask`) keeps the accessed bytes, which the alignment rule puts
+//!   in the right slot.
+//! - **write** (the last `sp_*` stage): the new line is written to the RAM (only the words the
+//!   request touches; not for `ld` and errors) and the response enters the [`ResponseFifo`].
+//!   The lines written in the last two cycles stay as forwarding sources (`sw_*`: the RAM
+//!   reads the old content when a read and a write of one line meet).
+//!
+//! # Forwarding (like SiFive's inclusive-cache `SourceD` for its L2 atomics)
+//! The request in s1 takes each 32-bit word of its old line from the youngest older request
+//! in flight that writes the word (sr, s1, s1b, the `sp_*` stages, the written lines `sw_*`),
+//! otherwise from the RAM: sc and si find the source (`ForwardCompare`), and s1 only selects
+//! among registers. A source's line carries its op's accessed bytes cleared until its merge,
+//! so a request to those bytes waits the op's hazard window and reaches s1 when the merged
+//! line is in a register, unless it chains (the integer and the FP loop, below): then it
+//! takes its operand from its producer's result where the result is made.
+//!
+//! # One integer ALU
+//! [`ReductionAlu`] contains an [`IntAlu`] too, but delays its result to the ALU's common
+//! latency. A dependent integer op needs the result sooner (and from the ALU's own loops), so
+//! the unit drives an [`IntAlu`] of its own for the integer and bitwise forms and sends
+//! [`ReductionAlu`] only FP forms ([`ReductionAlu::fp_only`]): the ALU's integer operands are
+//! tied to zero and its integer result is never selected, so synthesis removes its copy.
+//!
+//! # Pipeline depths ([`Config`], [`shape`])
+//! With ALU latency `L` (3 at the shallowest depths, `Config::default()`; 14 in the unit's
+//! default configuration, `Config::unit_default()`) and integer latency `Li` (1 or 2), the
+//! integer result merges in `sp_*[Li]` and the FP result in `sp_*[L]`, and the write stage is
+//! `sp_*[L + 1]`; the stages before s2 are the same at every depth (the queue's windows follow
+//! the depths).
 //! - Hazard windows `Li + 2` and `L + 2` cycles (1 for `ld`/`st`, 4 for `atom.cas`, whose line
 //!   settles two stages after a store's), so a request behind an FP op it does not chain with
 //!   issues `L + 3` cycles after it, and one behind an integer op to other bytes of its word
-//!   `Li + 3`; an integer op behind one to the same bytes chains (below) and issues `Li`
-//!   cycles after it, an FP op behind one of the same FP unit to the same bytes `L` cycles
-//!   after it ([`dependent_issue_interval_with`]); requests to other lines still issue one
-//!   per cycle.
+//!   `Li + 3`; an integer op behind one to the same bytes chains (below) and issues every 2
+//!   cycles (add/and/or/xor every cycle), an FP op behind one of the same FP unit to the same
+//!   bytes `L` cycles after it ([`dependent_issue_interval_with`]); requests to other words
+//!   and lines still issue one per cycle.
+//! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
+//! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places
+//!   ([`Shape::rsp_depth`]) so that the requests between issue and response never run out of
+//!   reserved places at one request per cycle.
 //!
-//! # The integer loop (registered pipeline)
+//! # The integer loop
 //! A dependent integer operation takes its operand from its producer's result where the result
 //! is made, not from the merged line (SiFive's `SourceD` forwards its ALU's output to its own
 //! input the same way). An integer `red`/`atom` on a plain access carries a *chain key* (offset
 //! and size) into the queue; one that waits on an older entry with the same key (the same
 //! bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or `atom`; a 64-bit add's key
 //! is marked, so it chains with 64-bit adds alone: the ALU's loop carries the high sum only to
-//! fast forms) waits a window of `Li - 1` after that entry's issue instead of `Li + 2`
-//! ([`OrderingQueue`], "Chains"). It reaches s1b `Li` to `Li + 2` cycles behind its producer:
-//! s1 sees that its forwarding source is an integer `red`/`atom` that close (the queue lets no
-//! other so close) and registers a one-hot source select (`ch_d`). At `Li` the producer's
-//! result is being made: s1b sets the ALU's `loop_a`, which loads its `a` register from its own
-//! `y` ([`IntAlu`]: the second segment is only an AND-OR of candidates chosen in the first, so
-//! the loop's last cycle is three LUT levels); an `atom`'s old value (that result) joins its
-//! response a stage later, from a register of the ALU's result (`y_r[0]`). At `Li + 1` and
-//! `Li + 2` the result is in `y_r` or `y_rr`, and s1b puts it on the ALU's `a` input and in the
-//! response. The line it forwarded is right but for its own bytes (a producer's line carries
-//! its bytes cleared until its merge), which its own result replaces. Dependent integer ops
-//! issue every `Li` cycles (2). Masked sector requests, FP forms and accesses to other bytes
-//! take the line.
+//! fast forms) waits a window of `max(Li, 2) - 1` after that entry's issue instead of `Li + 2`
+//! ([`OrderingQueue`], "Chains"). It reaches s1b 2 to `Li + 2` cycles behind its producer: s1
+//! sees that its forwarding source is an integer `red`/`atom` that close (the queue lets no
+//! other so close) and registers a one-hot source select (`ch_d`). `Li` cycles behind (two
+//! integer stages) the producer's result is being made: s1b sets the ALU's `loop_a`, which
+//! loads its `a` register from its own `y` ([`IntAlu`]: the second segment is only an AND-OR
+//! of candidates chosen in the first, so the loop's last cycle is three LUT levels); an
+//! `atom`'s old value (that result) joins its response a stage later, from a register of the
+//! ALU's result (`y_r[0]`). `Li + 1` and `Li + 2` cycles behind the result is in `y_r` or
+//! `y_rr`, and s1b puts it on the ALU's `a` input and in the response. The line it forwarded
+//! is right but for its own bytes (a producer's line carries its bytes cleared until its
+//! merge), which its own result replaces. Dependent integer ops issue every 2 cycles. Masked
+//! sector requests, FP forms and accesses to other bytes take the line.
 //!
 //! **Fast chains.** add/and/or/xor carry a *fast* bit in their key: one behind another to
 //! the same bytes may issue the cycle after it (the queue's fast chains). sc compares its line
@@ -149,10 +132,11 @@
 //! forward from the consumer only. The flag reaches s1b (`l1_s1b`) and sets the ALU's
 //! `loop_1` ([`IntAlu`]: the low half's sum or bitwise result is made in its first segment and
 //! fed back to the next op's first segment, the high half's in the second, with the carry
-//! registered between): dependent add/logic ops issue every cycle. An `atom`'s old value (the
-//! producer's result, `y_r[0]`) joins its response a stage later than a `loop_a` chain's.
+//! registered between at two integer stages): dependent add/logic ops issue every cycle. An
+//! `atom`'s old value (the producer's result, `y_r[0]`) joins its response on the way to
+//! `sp_*[Li]`.
 //!
-//! # The FP loop (registered pipeline)
+//! # The FP loop
 //! An FP `red`/`atom` on a plain access carries a chain key too: its offset and size, the FP
 //! unit that computes it (f16/bf16 add, 16-bit min/max, f32, f64) and the key's long bit. One
 //! behind another with the same key (the same bytes and unit, any of its forms) waits `L - 1`
@@ -162,36 +146,34 @@
 //! its own result (the lanes hold the new value of the bytes, whichever form of the unit made
 //! it); at `L + 1` and `L + 2` s1b puts `out_r` or `out_rr` on the ALU's old-value inputs. An
 //! `atom`'s old value joins its response as the integer loop's does. Dependent FP ops issue
-//! every `L` cycles.
-//! - The coverage bus `cov` is registered: its events appear a cycle after they happen.
-//! - Latency `L + 13` ([`unit_latency`]); the response FIFO has 32 places so that the
-//!   requests between issue and response never run out of reserved places at one request
-//!   per cycle.
+//! every `L` cycles (14 in the default configuration, 3 at the shallowest depths).
 //!
 //! # Latency (cycles from the request handshake to `rsp_valid`, no stalls, no hazard)
-//! Every kind, errors included: [`UNIT_MIN_LATENCY`] = 6 (accept 1, issue→s1..s4 4, FIFO 1) in
-//! the default pipeline, [`unit_latency`] in general.
-//! A request waits longer behind older ones to its line (one cycle per dependent integer op,
-//! three per dependent FP op), when the response FIFO is full (`rsp_ready` low), and when
-//! responses fill all [`RSP_FIFO_DEPTH`] reserved places.
+//! Every kind, errors included: [`unit_latency`] = `L + 13` (`ad`, `ac`, the queue's registered
+//! push and its late issue outputs, sc, si, sr, s1, s1b, the ALU's `L`, the result and the
+//! merged-line registers, the write stage and the FIFO): 27 in the default configuration,
+//! [`UNIT_MIN_LATENCY`] = 16 at the shallowest depths.
+//! A request waits longer behind older ones to its words (its hazard window or its chain's
+//! interval), when the response FIFO is full (`rsp_ready` low), and when responses fill all
+//! reserved places.
 //!
 //! # Flow control
-//! `req_ready` is low only when the ordering queue is full (and during reset; in the
-//! registered pipeline, when the queue is full and `ad` and `ac` hold a request too, so the
-//! unit takes two requests more before `req_ready` falls). A request
-//! issues only when the response FIFO has a place reserved for it (a count of requests
-//! between issue and response handshake, at most [`RSP_FIFO_DEPTH`]), so the pipeline never
-//! stalls and `rsp_ready` may fall on any cycle: responses wait in the FIFO, requests wait in
-//! the queue.
+//! `req_ready` is low only when the ordering queue is full and `ad` and `ac` hold a request
+//! too (so the unit takes two requests more than the queue's places before `req_ready`
+//! falls), and during reset. A request issues only when the response FIFO has a place
+//! reserved for it (a count of requests between issue and response handshake, at most one
+//! less than the FIFO's 32 places, as the queue's issue shows a cycle late), so the pipeline
+//! never stalls and `rsp_ready` may fall on any cycle: responses wait in the FIFO, requests
+//! wait in the queue.
 //!
 //! # Reset
 //! Synchronous `reset` high for one cycle or more returns the unit to idle: the queue, the
 //! pipeline, the response FIFO and the count are emptied; requests accepted before the reset
 //! and not yet answered are dropped and get no response (not even the ones whose response
 //! was already in the FIFO). Memory keeps what was written; of the requests in flight, only
-//! the one in the write stage (s4; the last stage when registered) in the first reset cycle
-//! is still written (the write enable is registered a cycle ahead, so the reset port drives
-//! no block-RAM enable), without a response. While `reset` is high, `req_ready` and
+//! the one in the write stage (the last `sp_*` stage) in the first reset cycle is still
+//! written (the write enable is registered a cycle ahead, so the reset port drives no
+//! block-RAM enable), without a response. While `reset` is high, `req_ready` and
 //! `rsp_valid` are low. Register power-up values need a reset before the first request (the
 //! RAM starts at zero).
 //! The [`ResponseFifo`] empties itself one cycle after the reset cycle (its pointers take a
@@ -230,20 +212,22 @@
 //! `stages/` holds the unit's own logic, a section per stage group in the file of its stage
 //! (`setup.rs`, `port.rs`, `views.rs`, `issue.rs`, `read.rs`, `execute.rs`, `carry.rs`,
 //! `write.rs`), joined in pipeline order into one combinational block ([`crate::sections`]).
-//! The parts that stand alone are blocks of their own, one file each: `accept.rs` (s0: the request's decode into the queue's push, `ad_*` and `ac_*`) with
-//! its two steps `form_decode.rs` (the operation) and `push_decode.rs` (the address checks and
-//! queue fields), `access.rs`
-//! (the access's shift, byte masks and ALU form from s1's payload), `forward_compare.rs`
-//! (sc's forwarding compares and the select's copies towards s1), `cas.rs` (the registered
-//! pipeline's `atom.cas` check), `credits.rs` (the response places reserved at issue) and
-//! `coverage.rs` (the coverage bus). `build.rs` constructs the unit, `shape.rs` its stages.
+//! The parts that stand alone are blocks of their own, one file each: `accept.rs` (s0: the
+//! request's decode into the queue's push, `ad_*` and `ac_*`) with its two steps
+//! `form_decode.rs` (the operation) and `push_decode.rs` (the address checks and queue
+//! fields), `access.rs` (the access's shift, byte masks and ALU form from s1's payload),
+//! `forward_compare.rs` (sc's forwarding compares and the select's copies towards s1),
+//! `fp_chain.rs` (the FP loop's source select), `merge.rs` (the result merges), `cas.rs` (the
+//! `atom.cas` check, a stage after the compute stage), `credits.rs` (the response places
+//! reserved at issue) and `coverage.rs` (the coverage bus). `build.rs` constructs the unit,
+//! `shape.rs` its stages.
 //!
 //! # Illegal operation codes
 //! Codes that [`sim::Access::from_code`] rejects are not checked (the port contract is that
 //! only legal codes are sent); such a request is answered, and may write memory.
 
 use crate::alu::ReductionAlu;
-use crate::config::{Config, Cut, Delay};
+use crate::config::{Config, Delay};
 use crate::ecp5::ram_forward_mux::RamForwardMux;
 use crate::ecp5::replica_reg::ReplicaReg;
 use crate::int_alu::IntAlu;
@@ -292,7 +276,8 @@ pub const COV_WIDTH: usize = 20;
 
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
-/// Responses the unit buffers (and requests it has in flight at most, from issue to response).
+/// The response FIFO's smallest depth (the block's own default); the unit's FIFO has
+/// [`Shape::rsp_depth`] places (32).
 pub use crate::response_fifo::RSP_FIFO_DEPTH;
 
 const _: () = assert!(OP_LSB + OP_WIDTH <= CODE_WIDTH && KIND_LSB + KIND_WIDTH == REQ_OP_WIDTH);
@@ -349,9 +334,8 @@ pub struct SliceUnit {
     pub rsp_data: Signal<Out, Bits<128>>,
     /// [`sim::status_code`].
     pub rsp_status: Signal<Out, Bits<STATUS_WIDTH>>,
-    /// Coverage events this cycle (see [`COVERAGE_POINTS`]); in the registered pipeline the
-    /// events of the cycle before (the bus is registered: it leaves the queue's pick off the
-    /// port).
+    /// Coverage events (see [`COVERAGE_POINTS`]) of the cycle before (the bus is registered:
+    /// it leaves the queue's pick off the port).
     pub cov: Signal<Out, Bits<COV_WIDTH>>,
 
     // Blocks.
@@ -363,15 +347,15 @@ pub struct SliceUnit {
     int_lane: [IntAlu; 3],
     alu: ReductionAlu,
     rsp_fifo: ResponseFifo,
-    /// s0 accept: the request's decode into the queue's push, through `ac_*` when registered.
+    /// s0 accept: the request's decode into the queue's push, through `ad_*` and `ac_*`.
     accept: Accept,
-    /// s1's access shift and masks, and the ALU's form (registered for s1b when registered).
+    /// s1's access shift and masks, registered for s1b, and the ALU's form.
     access: AccessDecode,
     /// The response places reserved for issued requests (the issue enable).
     credit: Credits,
-    /// sc's forwarding compares into each word's select (registered pipeline).
+    /// sc's forwarding compares into each word's select.
     fwd: ForwardCompare,
-    /// The registered pipeline's `atom.cas` compare and restore value.
+    /// The `atom.cas` compare and restore value, a stage after the compute stage.
     cas: CasCheck,
     merge: ResultMerge,
     /// The FP loop's source select.
@@ -418,8 +402,7 @@ pub struct SliceUnit {
     issue: Signal<Local, Bit>,
     rsp_fire: Signal<Local, Bit>,
 
-    // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read (registered
-    // pipeline only) ====
+    // ==== sc, si, sr: the issued request, its forwarding compares, the RAM read ====
     /// sc: the issued request registered; its line is compared with the ops in flight here,
     /// per 4-bit chunk, and si combines the chunks into sr's select (`ForwardCompare`), so
     /// that no compare meets the select's gating in one cycle.
@@ -484,13 +467,11 @@ pub struct SliceUnit {
     /// `fsel` from the written-line sources on (`fsel >> stages`).
     fsel_sw: Signal<Local, Bits<32>>,
     fsw_sh: Constant<Bits<6>>,
-    /// The unit's registered pipeline ([`Config::unit_regs`]).
-    regs: Constant<Bit>,
-    /// The integer lanes' and the ALU's results, registered in the registered pipeline.
-    y_r: [Cut<Bits<64>>; 4],
-    out_r: Cut<Bits<128>>,
+    /// The integer lanes' and the ALU's results, registered before they merge.
+    y_r: [DFF<Bits<64>>; 4],
+    out_r: DFF<Bits<128>>,
     /// The integer loop: lane 0's result one cycle after `y_r` (a chain source).
-    y_rr: Cut<Bits<64>>,
+    y_rr: DFF<Bits<64>>,
     /// Bit j: a chain consumer whose producer is in `sp_*[j]` when it is in s1 takes the
     /// producer's result from the integer ALU's own loop (`ch_m[0]`), `y_r` (`ch_m[1]`) or
     /// `y_rr` (`ch_m[2]`).
@@ -511,6 +492,9 @@ pub struct SliceUnit {
     l1_s1b: DFF<Bit>,
     l1_rsp: DFF<Bit>,
     l1_rsp2: DFF<Bit>,
+    /// The integer ALU has one stage (`Li` = 1): a fast chain's old value joins a stage
+    /// earlier.
+    int_one: Constant<Bit>,
     /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
     ch_me: Signal<Local, Bit>,
     ch_p: Signal<Local, Bit>,
@@ -520,19 +504,19 @@ pub struct SliceUnit {
     ch_val: Signal<Local, Bits<64>>,
     ch_any: Signal<Local, Bit>,
 
-    // ==== s1b: the registered pipeline's compute stage (s1 forwards, s1b computes) ====
+    // ==== s1b: the compute stage (s1 forwards, s1b computes) ====
     s1b_valid: DFF<Bit>,
     s1b_ordered: DFF<Bit>,
     s1b_line: DFF<Bits<LINE_BITS>>,
     s1b_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     s1b_old: DFF<Bits<128>>,
-    /// The op that computes this cycle (s1, or s1b in the registered pipeline).
+    /// The op that computes this cycle (s1b's).
     c_valid: Signal<Local, Bit>,
     c_ordered: Signal<Local, Bit>,
     c_line: Signal<Local, Bits<LINE_BITS>>,
     c_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
     c_old_line: Signal<Local, Bits<128>>,
-    /// The op in s1 is an FP op (coverage of the registered pipeline's forwarding).
+    /// The op in s1 is an FP op (coverage of the forwarding).
     s1r_fp: Signal<Local, Bit>,
 
     // ==== s1: RAM data, forwarding, ALU inputs ====
@@ -555,29 +539,21 @@ pub struct SliceUnit {
     s1_old_mm: Signal<Local, Bits<128>>,
     s1_old_wide: Signal<Local, Bits<128>>,
     s1_old_rsp: Signal<Local, Bits<128>>,
-    /// `atom.cas` in the compute stage; whether its old value equals its compare value (the
-    /// operand's bits 63..32 / 127..64; shallow pipeline, 1 in the registered one).
+    /// `atom.cas` in the compute stage.
     s1_cas: Signal<Local, Bit>,
-    s1_cas_eq: Signal<Local, Bit>,
     /// The old value's extract (see `OldExtract`), one per group of consumers: the f16/bf16
     /// adders (0), the min/max lanes (1), the f32/f64 adders (2), the integer ALUs (3), the
     /// response (4), each from replicas of s1b's line and shift of its own. (A sixth for the
     /// f64 adders apart from the f32 ones puts its replicas on the RAM's critical path.)
-    /// Registered pipeline only.
     ox: [OldExtract; 5],
-    /// The default pipeline's extract (`OldExtract`'s, in the cycle of the forwarding): the
-    /// shift's bits that select bytes 2-3 and 4-7.
-    xs_4: Constant<Bits<7>>,
-    xs_8: Constant<Bits<7>>,
     s1_fwd_fp: Signal<Local, Bit>,
-    zero_form: Constant<Bits<CODE_WIDTH>>,
     /// sM's own write mask (the merges read registered masks loaded beside it) and the write
     /// stage's kind (the write enable `w_we` is loaded beside it).
     unused_wm: Signal<Local, Bit>,
 
-    // ==== s2 .. sM: the stages after s1, `sp_*[j]` is stage s(j+2) ====
-    // M = 1 + alu_latency (s4 by default) is the FP merge stage, the last of them; the
-    // integer result merges in s(1 + int_alu_latency) (s2 by default).
+    // ==== s2 ..: the stages after s1b, `sp_*[j]` is stage s(j+2) ====
+    // The integer result merges in `sp_*[Li]`, the FP result in sM = `sp_*[L]`, M = L + 2;
+    // the write stage is the last, `sp_*[L + 1]`.
     sp_valid: Vec<DFF<Bit>>,
     sp_ordered: Vec<DFF<Bit>>,
     sp_line: Vec<DFF<Bits<LINE_BITS>>>,
@@ -601,8 +577,6 @@ pub struct SliceUnit {
     /// A sector request's integer lanes are 64-bit (delayed from s1 to the integer merge).
     dly_int64: Delay<Bit>,
     st_nd: Signal<Local, Bits<128>>,
-    fw_found: Signal<Local, Bit>,
-    fw_hit: Signal<Local, Bit>,
 
     // The integer merge stage (`int_at`), as seen by the merge.
     i_rep: Signal<Local, Bits<2>>,
@@ -618,7 +592,7 @@ pub struct SliceUnit {
     ra_nx: Signal<Local, Bit>,
     i_new: Signal<Local, Bits<128>>,
 
-    // ==== sM: FP result, write back, response (the last `sp_*` stage) ====
+    // ==== sM: the FP result merged into the line ====
     m_fp: Signal<Local, Bit>,
     m_rep: Signal<Local, Bits<2>>,
     m_data: Signal<Local, Bits<128>>,
@@ -632,7 +606,7 @@ pub struct SliceUnit {
     zero_status: Constant<Bits<STATUS_WIDTH>>,
     zero_id: Constant<Bits<ID_WIDTH>>,
 
-    // ==== the write stage, as seen by the write (sM, or the last stage when registered) ====
+    // ==== the write stage, as seen by the write (the last `sp_*` stage) ====
     w_valid: Signal<Local, Bit>,
     w_ordered: Signal<Local, Bit>,
     w_line: Signal<Local, Bits<LINE_BITS>>,

@@ -1,8 +1,8 @@
 //! The accept's second step: the checks and queue fields that need the address with the
 //! operation's size (alignment and range status, the line) and the queue entry's payload.
 //!
-//! A block of its own: it reads the first step's register (`ad_*`; the port and
-//! [`super::form_decode::FormDecode`] in the shallow pipeline) and feeds the push register.
+//! A block of its own: it reads the first step's register (`ad_*`) and feeds the push
+//! register (`ac_*`).
 
 use super::{ID_WIDTH, P_DATA, P_FP, P_ID, P_MASK, P_OFF, P_SIZE, P_STATUS};
 use crate::k;

@@ -1,24 +1,23 @@
 //! The unit's pipeline shape and latencies for a configuration: what the constructor builds
 //! and what the testbench's models and checks expect (no hardware here).
 
-use super::RSP_FIFO_DEPTH;
 use crate::alu::ALU_LATENCY;
 use crate::config::Config;
-use crate::ordering_queue::QUEUE_HAZARD_CYCLES;
-
-/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits
-/// (default configuration; [`unit_latency`] for others).
-pub const UNIT_MIN_LATENCY: usize = 6;
+use crate::response_fifo::RSP_FIFO_DEPTH_MAX;
 
 /// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
-/// the unit built with `cfg`: accept 1, issue to the merge stage `1 + alu_latency`, FIFO 1
-/// (registered pipeline: 10 more, for `ad`, `ac`, the queue's registered push and its late
-/// issue outputs, sc, si, sr, s1b, the result and the merged-line registers).
+/// the unit at its shallowest depths (`Config::default()`; [`unit_latency`] for others).
+pub const UNIT_MIN_LATENCY: usize = ALU_LATENCY + 13;
+
+/// Cycles from a request's handshake to its response on `rsp_valid`, when nothing waits, for
+/// the unit built with `cfg`: the ALU's `L`, and 13 registers: `ad`, `ac`, the queue's
+/// registered push and its late issue outputs, sc, si, sr, s1, s1b, the result and the
+/// merged-line registers, the write stage and the response FIFO.
 pub const fn unit_latency(cfg: &Config) -> usize {
-    if cfg.unit_regs { cfg.alu_latency() + 13 } else { cfg.alu_latency() + 3 }
+    cfg.alu_latency() + 13
 }
 
-/// The unit's pipeline shape for `cfg` (see "Pipelines" in the module doc).
+/// The unit's pipeline shape for `cfg` (see "Pipeline depths" in the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Stages after s1 (`sp_*`: s2, s3, ..).
@@ -38,25 +37,25 @@ pub struct Shape {
     pub win_int: usize,
     /// The window of `ld`/`st` (their line is final after s1).
     pub win_mem: usize,
-    /// The window of `atom.cas`: the registered pipeline settles its line two stages after a
+    /// The window of `atom.cas`: the unit settles its line two stages after a
     /// store's (`sp_*[2]`, see `cas_fail`) and forwards it from the register there.
     pub win_cas: usize,
     /// The window of a chained integer op: an integer `red`/`atom` behind one to the same
-    /// bytes takes its operand from the integer ALU's loop (registered pipeline: `Li - 1`,
-    /// at least 1, so dependent integer ops issue every `Li` cycles, 2 by default; the
-    /// shallow pipeline forwards the merged line in the cycle the result is made, `win_int`).
+    /// bytes takes its operand from the integer ALU's loop: `Li - 1`, at least 1, so dependent
+    /// integer ops issue every `Li` cycles, at least every 2 (add/logic: every cycle, the
+    /// queue's fast chains).
     pub win_chain: usize,
     /// The window of a chained FP op: an FP `red`/`atom` behind one of the same FP unit to the
-    /// same bytes takes its operand from the unit's own result (registered pipeline:
-    /// `L - 1`, so dependent FP ops issue every `L` cycles; the shallow pipeline: `win_fp`).
+    /// same bytes takes its operand from the unit's own result: `L - 1`, so dependent FP ops
+    /// issue every `L` cycles.
     pub win_fp_chain: usize,
     /// Bit j of entry d: an FP chain consumer in s1 whose producer is in `sp_*[j]` takes the
     /// producer's result `d` cycles after the ALU made it (0: the unit's own lanes, in the
-    /// cycle it is made; 1: `out_r`; 2: `out_rr`). Zero in the shallow pipeline.
+    /// cycle it is made; 1: `out_r`; 2: `out_rr`).
     pub fp_chain_map: [u128; 3],
     /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
     /// producer's result `d` cycles after the integer ALU made it (0: the ALU's own loop, in
-    /// the cycle it is made; 1: `y_r`; 2: `y_rr`). Zero in the shallow pipeline.
+    /// the cycle it is made; 1: `y_r`; 2: `y_rr`).
     pub chain_map: [u128; 3],
     /// Places of the response FIFO (at least the requests in flight from issue to response).
     pub rsp_depth: usize,
@@ -66,82 +65,61 @@ pub struct Shape {
 pub fn shape(cfg: &Config) -> Shape {
     let lat = cfg.alu_latency();
     let int_lat = cfg.int_alu_latency();
-    if cfg.unit_regs {
-        // Results registered before the merge (one stage), merged lines registered before
-        // forwarding and writing (one more): nothing is forwarded from logic.
-        let (int_at, fp_at) = (int_lat, lat);
-        let stages = fp_at + 2;
-        // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
-        // later: every window is one cycle longer than the merge stage alone needs (si, before
-        // the forwarding point, delays producer and dependent alike).
-        // The chain: a consumer `d` cycles behind its producer (from `int_lat`, the ALU's own
-        // loop, and at least 2, the queue's shortest wait; up to the integer window) is in s1
-        // when the producer is in sp[d - 2], and finds its result `d - int_lat` cycles after
-        // the ALU made it (0: the loop, 1: `y_r`, 2: `y_rr`).
-        let win_int = int_at + 2;
-        let first = int_lat.max(2);
-        let mut chain_map = [0u128; 3];
-        for d in first..=win_int {
-            chain_map[d - int_lat] |= 1 << (d - 2);
-        }
-        // The FP chain likewise: from the ALU's latency `lat` (its lanes' own results) to the
-        // FP window (`out_r`, `out_rr`).
-        let win_fp = fp_at + 2;
-        let mut fp_chain_map = [0u128; 3];
-        for d in lat..=win_fp {
-            fp_chain_map[d - lat] |= 1 << (d - 2);
-        }
-        Shape {
-            stages,
-            int_at,
-            fp_at,
-            write_at: stages - 1,
-            ram_latency: 2,
-            win_fp,
-            win_int,
-            win_mem: 1,
-            win_cas: 4,
-            win_chain: first - 1,
-            win_fp_chain: lat - 1,
-            fp_chain_map,
-            chain_map,
-            rsp_depth: 32,
-        }
-    } else {
-        // The results merge in the cycle they appear and are forwarded from there.
-        let (int_at, fp_at) = (int_lat - 1, lat - 1);
-        Shape {
-            stages: lat,
-            int_at,
-            fp_at,
-            write_at: fp_at,
-            ram_latency: 1,
-            win_fp: fp_at,
-            win_int: int_at,
-            win_mem: 0,
-            win_cas: 0,
-            win_chain: int_at,
-            win_fp_chain: fp_at,
-            fp_chain_map: [0; 3],
-            chain_map: [0; 3],
-            rsp_depth: RSP_FIFO_DEPTH,
-        }
+    // Results registered before the merge (one stage), merged lines registered before
+    // forwarding and writing (one more): nothing is forwarded from logic.
+    let (int_at, fp_at) = (int_lat, lat);
+    let stages = fp_at + 2;
+    // The old line is forwarded in s1 and registered; the op computes in s1b, one cycle
+    // later: every window is one cycle longer than the merge stage alone needs (si, before
+    // the forwarding point, delays producer and dependent alike).
+    // The chain: a consumer `d` cycles behind its producer (from `int_lat`, the ALU's own
+    // loop, and at least 2, the queue's shortest wait; up to the integer window) is in s1
+    // when the producer is in sp[d - 2], and finds its result `d - int_lat` cycles after
+    // the ALU made it (0: the loop, 1: `y_r`, 2: `y_rr`).
+    let win_int = int_at + 2;
+    let first = int_lat.max(2);
+    let mut chain_map = [0u128; 3];
+    for d in first..=win_int {
+        chain_map[d - int_lat] |= 1 << (d - 2);
+    }
+    // The FP chain likewise: from the ALU's latency `lat` (its lanes' own results) to the
+    // FP window (`out_r`, `out_rr`).
+    let win_fp = fp_at + 2;
+    let mut fp_chain_map = [0u128; 3];
+    for d in lat..=win_fp {
+        fp_chain_map[d - lat] |= 1 << (d - 2);
+    }
+    Shape {
+        stages,
+        int_at,
+        fp_at,
+        write_at: stages - 1,
+        ram_latency: 2,
+        win_fp,
+        win_int,
+        win_mem: 1,
+        win_cas: 4,
+        win_chain: first - 1,
+        win_fp_chain: lat - 1,
+        fp_chain_map,
+        chain_map,
+        rsp_depth: RSP_FIFO_DEPTH_MAX,
     }
 }
 
 /// Cycles between dependent requests to one element (the same bytes, the same form) for the
-/// unit built with `cfg`: the FP window for the FP forms; for the integer forms 1 for a fast
-/// chain (add/and/or/xor in the registered pipeline: the integer ALU's `loop_1`), else the
-/// integer chain's (other integer accesses to the line wait [`Shape::win_int`]); the
-/// `atom.cas` window for `atom.cas` ([`Shape::win_cas`]: the registered pipeline settles its
-/// line two stages after a store's); the `ld`/`st` window for those.
+/// unit built with `cfg`: the FP chain's for the FP forms; for the integer forms 1 for a fast
+/// chain (add/and/or/xor: the integer ALU's `loop_1`), else the integer chain's (other
+/// integer accesses to the line wait [`Shape::win_int`]); the `atom.cas` window for
+/// `atom.cas` ([`Shape::win_cas`]: its line settles two stages after a store's); the
+/// `ld`/`st` window for those.
 pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize {
     match access {
         sim::Access::Red(f) | sim::Access::Atom(f) => {
             let sh = shape(cfg);
             if !is_int_type(f.ty()) {
                 sh.win_fp_chain + 1
-            } else if cfg.unit_regs && is_fast_op(f.op()) {
+            } else if is_fast_op(f.op()) {
                 1
             } else {
                 sh.win_chain + 1
@@ -153,15 +131,14 @@ pub fn dependent_issue_interval_with(access: sim::Access, cfg: &Config) -> usize
 }
 
 /// The 32-bit words of its 16-byte line (bit w: bytes 4w..4w+3) a plain request of `access`
-/// at `addr` touches in the unit built with `cfg`: the grain of its ordering. Requests to one
-/// line run in arrival order only where these meet; the shallow pipeline orders whole lines
-/// (0xf). The RTL's decode at the accept (`a_words`) computes the same.
-pub fn hazard_words(access: sim::Access, addr: u32, cfg: &Config) -> u8 {
+/// at `addr` touches: the grain of its ordering. Requests to one line run in arrival order
+/// only where these meet. The RTL's decode at the accept (`a_words`) computes the same.
+pub fn hazard_words(access: sim::Access, addr: u32) -> u8 {
     let first = (addr as usize % 16) / 4;
-    match (cfg.unit_regs, access.bytes()) {
-        (false, _) | (_, 16) => 0xf,
-        (true, 8) => 0x3 << (first & 2),
-        (true, _) => 1 << first,
+    match access.bytes() {
+        16 => 0xf,
+        8 => 0x3 << (first & 2),
+        _ => 1 << first,
     }
 }
 
@@ -182,14 +159,8 @@ pub fn latency(_access: sim::Access) -> usize {
     UNIT_MIN_LATENCY
 }
 
-/// Cycles between dependent requests to one line: 1 for integer/bitwise forms, `ld` and `st`;
-/// [`ALU_LATENCY`] for the FP forms (f32, f64, f16, bf16 and their vector forms).
+/// Cycles between dependent requests to one element in the unit at its shallowest depths
+/// (`Config::default()`; [`dependent_issue_interval_with`] for others).
 pub fn dependent_issue_interval(access: sim::Access) -> usize {
     dependent_issue_interval_with(access, &Config::default())
 }
-
-const _: () = assert!(UNIT_MIN_LATENCY == ALU_LATENCY + 3, "the default unit's latency");
-const _: () = assert!(
-    QUEUE_HAZARD_CYCLES == ALU_LATENCY - 1,
-    "the default queue holds a line for the cycles an FP op spends in s1 and s2"
-);

@@ -7,9 +7,8 @@ use testbench::top::{Depth, Top};
 #[derive(clap::Args, Debug, Clone)]
 pub struct DepthArgs {
     /// A preset: `default` (the top's default configuration: for the unit `fastest-clock`, for
-    /// a block alone its shallowest depths), `fastest-clock` (every block at its deepest, the
-    /// registered unit pipeline) or `most-ops-per-cycle` (every block at its shallowest). The
-    /// depth flags override it.
+    /// a block alone its shallowest depths), `fastest-clock` (every block at its deepest) or
+    /// `most-ops-per-cycle` (every block at its shallowest). The depth flags override it.
     #[arg(long, default_value = "default")]
     preset: Preset,
     /// Stages (cycles) of the f32 and f64 adders, 3 (a block's default) to 14
@@ -24,9 +23,8 @@ pub struct DepthArgs {
     /// cycles, the unit's default).
     #[arg(long)]
     int_stages: Option<usize>,
-    /// The L2-slice unit's registered pipeline (`--top unit`): 1 (the unit's default) forwards
-    /// only from registers and reads the RAM through an output register (fastest-clock), 0
-    /// (most-ops-per-cycle) forwards the ALU results in the cycle they appear.
+    /// The L2-slice unit's pipeline (`--top unit`, `axi`, `ordering-queue`, `response-fifo`):
+    /// 1 names the unit's one pipeline and changes nothing; 0 is refused.
     #[arg(long)]
     unit_regs: Option<usize>,
 }
@@ -45,7 +43,6 @@ impl DepthArgs {
             Depth::Fp => self.fp_stages,
             Depth::Fp16 => self.fp16_stages,
             Depth::Int => self.int_stages,
-            Depth::Regs => self.unit_regs,
         }
     }
 
@@ -66,13 +63,15 @@ impl DepthArgs {
         if let Some(n) = self.int_stages {
             c.int_stages = n;
         }
-        if let Some(n) = self.unit_regs {
-            if n > 1 {
-                return Err(format!(
-                    "--unit-regs {n}: takes 0 (results forwarded as they appear) or 1 (registered pipeline)"
-                ));
+        match self.unit_regs {
+            None | Some(1) => {}
+            Some(0) => {
+                return Err("--unit-regs 0: the unit has one pipeline, registered at every depth, so 0 is \
+                     not a configuration; drop --unit-regs, or use --preset most-ops-per-cycle for the fewest \
+                     cycles per dependent operation"
+                    .to_string());
             }
-            c.unit_regs = n == 1;
+            Some(n) => return Err(format!("--unit-regs {n}: takes 1 only (the unit's one, registered pipeline)")),
         }
         c.validate().map_err(|e| {
             // validate() names the first field out of range.
@@ -92,6 +91,11 @@ impl DepthArgs {
 pub fn depth_config(depths: &DepthArgs, block: Top) -> Result<hw::Config, String> {
     let top = block.name();
     let cfg = depths.config(block.default_config())?;
+    if depths.unit_regs.is_some() && !block.is_unit_part() {
+        return Err(format!(
+            "--unit-regs: --top {top} does not take it (the L2-slice unit's pipeline: --top unit). Drop --unit-regs."
+        ));
+    }
     let d = hw::Config::default();
     if !block.takes_config() {
         if !cfg.is_default() {

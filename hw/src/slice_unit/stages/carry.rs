@@ -10,7 +10,7 @@ impl Section<CarryStages> for SliceUnit {
     fn update(&mut self) {
         // ==========================================================================
         // s2 .. sM: each stage takes the one before; the integer result merges in its stage
-        // (`i_new`; s2 by default), the FP ALU works through them.
+        // (`i_new`, into `sp_*[Li + 1]`), the FP ALU works through them.
         // ==========================================================================
         for j in 1..self.sp_valid.len() {
             self.sp_valid[j].d.next = self.sp_valid[j - 1].q.val() && !self.reset.val();
@@ -36,7 +36,12 @@ impl Section<CarryStages> for SliceUnit {
             if (j == 1) && self.ch_rsp.q.val() {
                 self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
             }
-            if (j == 2) && self.l1_rsp2.q.val() {
+            // (A fast chain's producer result is in `y_r[0]` the cycle its consumer is in
+            // `sp_*[Li - 1]`: it joins on the way to `sp_*[Li]`.)
+            if (j == 1) && self.int_one.val() && self.l1_rsp.q.val() {
+                self.sp_rsp[j].d.next = self.sp_rsp[0].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
+            }
+            if (j == 2) && !self.int_one.val() && self.l1_rsp2.q.val() {
                 self.sp_rsp[j].d.next = self.sp_rsp[1].q.val() & bit_cast::<128, 64>(self.y_r[0].q.val());
             }
             if (j == 1) && self.fp_chain.rsp_apply.val() {

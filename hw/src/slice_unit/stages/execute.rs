@@ -1,6 +1,5 @@
-//! The compute stage (s1, or s1b in the registered pipeline): the old value to both ALUs, a
-//! chained op's operand from its loop, and the result stage's registers (stores, `atom.cas`,
-//! the response's old value).
+//! The compute stage (s1b): the old value to both ALUs, a chained op's operand from its loop,
+//! and the result stage's registers (stores, `atom.cas`, the response's old value).
 
 use super::*;
 
@@ -11,36 +10,23 @@ impl Section<OperandStage> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         // ==========================================================================
-        // The compute stage (s1; s1b in the registered pipeline): old value to both ALUs;
-        // stores merge here; response data fixed here.
+        // The compute stage (s1b): old value to both ALUs; stores merge here; response data
+        // fixed here.
         // ==========================================================================
         // The old value (`old line >> 8*offset`), shifted only where an access can put it
-        // (`OldExtract`). The registered pipeline extracts once per group of consumers, each
-        // from replicas of s1b's line and shift of its own (the fan-out of the shared ones to
-        // the lanes' operand registers is the unit's worst critical path otherwise); the
-        // default pipeline here, in the cycle of its forwarding.
+        // (`OldExtract`), once per group of consumers, each from replicas of s1b's line and
+        // shift of its own (the fan-out of shared ones to the lanes' operand registers would be
+        // the unit's worst critical path).
         for g in 0..5 {
             self.ox[g].clock.next = self.clock.val();
             self.ox[g].line.next = self.s1_old_line.val();
             self.ox[g].sh.next = self.access.dw_sh.val();
         }
-        self.s1_old.next = ((self.c_old_line.val() >> self.access.sh.val()) & self.mask16.val())
-            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_4.val()))
-                & (self.mask32.val() & !self.mask16.val()))
-            | ((self.c_old_line.val() >> (self.access.sh.val() & self.xs_8.val()))
-                & (self.mask64.val() & !self.mask32.val()))
-            | (self.c_old_line.val() & !self.mask64.val());
-        self.s1_old_int.next = self.s1_old.val();
-        self.s1_old_rsp.next = self.s1_old.val();
-        self.s1_old_mm.next = self.s1_old.val();
-        self.s1_old_wide.next = self.s1_old.val();
-        if self.regs.val() {
-            self.s1_old.next = self.ox[0].old.val();
-            self.s1_old_mm.next = self.ox[1].old.val();
-            self.s1_old_wide.next = self.ox[2].old.val();
-            self.s1_old_int.next = self.ox[3].old.val();
-            self.s1_old_rsp.next = self.ox[4].old.val();
-        }
+        self.s1_old.next = self.ox[0].old.val();
+        self.s1_old_mm.next = self.ox[1].old.val();
+        self.s1_old_wide.next = self.ox[2].old.val();
+        self.s1_old_int.next = self.ox[3].old.val();
+        self.s1_old_rsp.next = self.ox[4].old.val();
 
         // Operand isolation (see `ReductionAlu`): the integer ALU loads for the integer
         // forms, its sector lanes for masked sector requests of them.
@@ -52,7 +38,7 @@ impl Section<OperandStage> for SliceUnit {
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
         // A chained op's operand is its producer's result: from the ALU's own loop when the
         // producer is `Li` cycles ahead (`loop_a`), else from the registers after the ALU
-        // (`ch_d`, one-hot; the shallow pipeline has none).
+        // (`ch_d`, one-hot).
         self.y_rr.d.next = self.y_r[0].q.val();
         self.ch_val.next = self.zero64.val();
         if self.ch_d[1].q.val() {
@@ -89,21 +75,13 @@ impl Section<OperandStage> for SliceUnit {
         self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old_int.val().get_bits::<32>(96));
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
         self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
-        self.alu.in_form.next = self.access.alu_form.val();
-        if self.regs.val() {
-            self.alu.in_form.next = self.access.pre_form_c.val();
-        }
-        // (The registered pipeline's next ALU operation: s1's, which moves to s1b unstalled.
-        // Constant in the default pipeline, whose ALU decodes in its cycle. Not cleared by
-        // `reset`: it only lets the op's unit load its operands, and an op that the reset
-        // drops has no valid result to merge; `reset`'s fan-out into the units' clock enables
-        // would be a critical path.)
-        self.alu.pre_valid.next = false;
-        self.alu.pre_form.next = self.zero_form.val();
-        if self.regs.val() {
-            self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
-            self.alu.pre_form.next = self.access.pre_form.val();
-        }
+        self.alu.in_form.next = self.access.pre_form_c.val();
+        // (The next ALU operation: s1's, which moves to s1b unstalled. Not cleared by `reset`:
+        // it only lets the op's unit load its operands, and an op that the reset drops has no
+        // valid result to merge; `reset`'s fan-out into the units' clock enables would be a
+        // critical path.)
+        self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
+        self.alu.pre_form.next = self.access.pre_form.val();
         self.alu.in_old.next = self.s1_old.val();
         self.alu.in_old_mm.next = self.s1_old_mm.val();
         self.alu.in_old_wide.next = self.s1_old_wide.val();
@@ -134,19 +112,11 @@ impl Section<ResultPlace> for SliceUnit {
         self.sp_rep[0].d.next = self.access.rep.val();
         self.sp_status[0].d.next = self.s1_status.val();
         self.sp_id[0].d.next = self.s1_id.val();
-        // `atom.cas` is a store (its swap value in the operand's low half) that merges only
-        // where the old value equals the compare value, and returns the old value. The shallow
-        // pipeline compares here, the response's old-value extract (`s1_old_rsp`: little
-        // fan-out) against the operand's upper half; the registered one a stage later, from
-        // registers (`CasCheck`).
+        // `atom.cas` is a store (its swap value in the operand's low half) that merges as a
+        // store does and returns the old value; the compare with the operand's upper half
+        // comes a stage later, from registers (`CasCheck`), which puts the old bytes back
+        // where it fails.
         self.s1_cas.next = (self.s1_kind.val() == self.kind_st.val()) && self.s1_form.val().get_bit(2);
-        self.s1_cas_eq.next = self.s1_old_rsp.val().get_bits::<32>(0) == self.s1_data.val().get_bits::<32>(32);
-        if self.s1_form.val().get_bit(0) {
-            self.s1_cas_eq.next = self.s1_old_rsp.val().get_bits::<64>(0) == self.s1_data.val().get_bits::<64>(64);
-        }
-        if self.regs.val() {
-            self.s1_cas_eq.next = true;
-        }
         self.cas.load.next = self.c_valid.val() && self.c_ordered.val() && self.s1_cas.val();
         self.cas.b64.next = self.s1_form.val().get_bit(0);
         self.cas.data_hi.next = self.s1_data.val().get_bits::<96>(32);
@@ -157,10 +127,10 @@ impl Section<ResultPlace> for SliceUnit {
             self.sp_data[0].d.next = (self.c_old_line.val() & !self.access.st_mask.val())
                 | (self.access.st_data.val() & self.access.st_mask.val());
         }
-        if (self.s1_kind.val() == self.kind_ld.val()) || (self.s1_cas.val() && !self.s1_cas_eq.val()) {
+        if self.s1_kind.val() == self.kind_ld.val() {
             self.sp_data[0].d.next = self.c_old_line.val();
         }
-        // Registered pipeline: a CAS in `sp_*[0]` whose old value differs from its compare value
+        // A CAS in `sp_*[0]` whose old value differs from its compare value
         // (`CasCheck`) gets its old bytes back on the way from `sp_*[1]` to `sp_*[2]`: the old
         // value, still in `sp_rsp[1]`, replicated across the line and kept by the write mask.
         self.cas.old.next = self.sp_rsp[0].q.val().get_bits::<64>(0);

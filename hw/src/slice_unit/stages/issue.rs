@@ -16,19 +16,13 @@ impl Section<IssueStage> for SliceUnit {
         // ==========================================================================
         self.queue.issue_enable.next = !self.credit.full.val();
         self.issue.next = self.queue.issue_valid.val();
-        // The RAM read of the issued line (unordered requests read line 0, unused); the
-        // registered pipeline reads it from `si_ra` two cycles later.
+        // The RAM read of the issued line (unordered requests read line 0, unused), from
+        // `si_ra` two cycles later. The RAM is read through its output register: the op waits
+        // a cycle in sr (its forwarding source found in sc and si, below).
         self.issue_ra.next = self.queue.issue_line.val();
         if !self.queue.issue_ordered.val() {
             self.issue_ra.next = self.zero_line.val();
         }
-        self.mem.read_addr.next = self.issue_ra.val();
-        self.s1_valid.d.next = self.issue.val() && !self.reset.val();
-        self.s1_ordered.d.next = self.queue.issue_ordered.val();
-        self.s1_line.d.next = self.queue.issue_line.val();
-        self.s1_payload.d.next = self.queue.issue_payload.val();
-        // The registered pipeline reads the RAM through its output register: the op waits a
-        // cycle in sr (its forwarding source found in sc and si, below).
         // (sc: the issued request registered, for the forwarding compares; its RAM read
         // address too, so that si's is a register's copy.)
         self.sc_valid.d.next = self.issue.val() && !self.reset.val();
@@ -53,9 +47,7 @@ impl Section<IssueStage> for SliceUnit {
         self.si_line.d.next = self.sc_line.q.val();
         self.si_payload.d.next = self.queue.issue_payload_late.val();
         self.si_ra.d.next = self.sc_ra.q.val();
-        if self.regs.val() {
-            self.mem.read_addr.next = self.si_ra.q.val();
-        }
+        self.mem.read_addr.next = self.si_ra.q.val();
         self.sr_valid.d.next = self.si_valid.q.val() && !self.reset.val();
         self.sr_ordered.d.next = self.si_ordered.q.val();
         self.sr_line.d.next = self.si_line.q.val();
@@ -90,39 +82,33 @@ impl Section<IssueStage> for SliceUnit {
         // sr: the sources selected early take their line from the stage before them
         // (`sp[j - 1]` for `sp[j]` and for `sw[0]`, `sw[k - 1]` for `sw[k]`), each quarter
         // of the line by its own replica of the select.
-        // (Registered pipeline only: in the default one nothing reads `fpre`, and its model
-        // skips the loops.)
         self.fp_a.next = self.zero128.val();
         self.fp_b.next = self.zero128.val();
         self.fsel_r_sw.next = self.zero32.val();
-        if self.regs.val() {
-            for q in 0..4 {
-                for j in 0..self.sp_valid.len() {
-                    if self.fwd.sel_q[q].val().get_bit(j + 1) {
-                        if self.fs_pre_a.val().get_bit(j + 1) {
-                            self.fp_a.next = self.fp_a.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
-                        }
-                        if self.fs_pre_b.val().get_bit(j + 1) {
-                            self.fp_b.next = self.fp_b.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
-                        }
+        for q in 0..4 {
+            for j in 0..self.sp_valid.len() {
+                if self.fwd.sel_q[q].val().get_bit(j + 1) {
+                    if self.fs_pre_a.val().get_bit(j + 1) {
+                        self.fp_a.next = self.fp_a.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
+                    }
+                    if self.fs_pre_b.val().get_bit(j + 1) {
+                        self.fp_b.next = self.fp_b.val() | (self.sp_data[j].q.val() & self.qmask[q].val());
                     }
                 }
-                self.fsel_r_sw.next = self.fwd.sel_q[q].val() >> self.fsw_sh.val();
-                for k in 1..self.sw_valid.len() {
-                    if self.fsel_r_sw.val().get_bit(k) {
-                        self.fp_b.next = self.fp_b.val() | (self.sw_data[k - 1].q.val() & self.qmask[q].val());
-                    }
+            }
+            self.fsel_r_sw.next = self.fwd.sel_q[q].val() >> self.fsw_sh.val();
+            for k in 1..self.sw_valid.len() {
+                if self.fsel_r_sw.val().get_bit(k) {
+                    self.fp_b.next = self.fp_b.val() | (self.sw_data[k - 1].q.val() & self.qmask[q].val());
                 }
             }
         }
         self.fpre[0].d.next = self.fp_a.val();
         self.fpre[1].d.next = self.fp_b.val();
-        if self.regs.val() {
-            self.s1_valid.d.next = self.sr_valid.q.val() && !self.reset.val();
-            self.s1_ordered.d.next = self.sr_ordered.q.val();
-            self.s1_line.d.next = self.sr_line.q.val();
-            self.s1_payload.d.next = self.sr_payload.q.val();
-        }
+        self.s1_valid.d.next = self.sr_valid.q.val() && !self.reset.val();
+        self.s1_ordered.d.next = self.sr_ordered.q.val();
+        self.s1_line.d.next = self.sr_line.q.val();
+        self.s1_payload.d.next = self.sr_payload.q.val();
         // Reserved response places (`Credits`): + issue, - response handshake.
         self.rsp_fire.next = self.rsp_fifo.out_valid.val() && self.rsp_ready.val();
         self.credit.issue.next = self.issue.val();

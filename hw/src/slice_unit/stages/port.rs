@@ -21,7 +21,6 @@ impl Section<AcceptWiring> for SliceUnit {
         // (One statement per port: Verilator orders this block's statements in groups, and
         // one that reads `push_ready` and writes `push_valid` would be a loop through the queue.)
         self.req_ready.next = self.accept.req_ready.val();
-        self.accept.push_ready.next = self.queue.push_ready.val();
         self.accept.push_ready_nx.next = self.queue.push_ready_nx.val();
         self.queue.push_valid.next = self.accept.push_valid.val();
         self.queue.push_line.next = self.accept.push_line.val();

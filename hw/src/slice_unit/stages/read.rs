@@ -9,55 +9,13 @@ impl Section<ForwardStage> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         // ==========================================================================
-        // s1: RAM data arrives; forward the youngest in-flight version of the line; old
-        // value to both ALUs; stores merge here; response data fixed here.
+        // s1: the RAM's data arrives and meets the youngest in-flight version of the line,
+        // selected among registers; the line is registered for s1b, which computes.
         // ==========================================================================
         self.s1_fwd_fp.next = false;
-        self.fw_found.next = false;
-        self.fw_hit.next = false;
-        self.s1_old_line.next = self.mem.read_data.val();
-        // The shallow pipeline's search (the registered one found its source in sc).
-        if !self.regs.val() && self.s1_valid.q.val() && self.s1_ordered.q.val() {
-            // Youngest first: s2, s3, .., sM (its new line), then the written line.
-            for j in 0..self.sp_valid.len() {
-                self.fw_hit.next = !self.fw_found.val()
-                    && self.sp_valid[j].q.val()
-                    && self.sp_ordered[j].q.val()
-                    && (self.sp_line[j].q.val() == self.s1_line.q.val());
-                if self.fw_hit.val() {
-                    self.fw_found.next = true;
-                    self.s1_old_line.next = self.sp_data[j].q.val();
-                    if self.int_at.val().get_bit(j) {
-                        self.s1_old_line.next = self.i_new.val();
-                        if !self.sp_fp[j].q.val()
-                            && !self.s1_fp.val()
-                            && ((self.sp_kind[j].q.val() == self.kind_red.val())
-                                || (self.sp_kind[j].q.val() == self.kind_atom.val()))
-                            && ((self.s1_kind.val() == self.kind_red.val())
-                                || (self.s1_kind.val() == self.kind_atom.val()))
-                        {
-                            self.cov_bus.int_chain.next = true;
-                        }
-                    }
-                    if self.fp_at.val().get_bit(j) {
-                        self.s1_old_line.next = self.m_new.val();
-                        self.cov_bus.fwd_s4.next = true;
-                        self.s1_fwd_fp.next = self.m_fp.val() && self.s1_fp.val();
-                    } else if j == 0 {
-                        self.cov_bus.fwd_s2.next = true;
-                    } else {
-                        self.cov_bus.fwd_s3.next = true;
-                    }
-                }
-            }
-            if !self.fw_found.val() && self.sw_valid[0].q.val() && (self.sw_line[0].q.val() == self.s1_line.q.val()) {
-                self.s1_old_line.next = self.sw_data[0].q.val();
-                self.cov_bus.fwd_s5.next = true;
-            }
-        }
-        // The registered pipeline's forwarded line: `fpre` (zero unless a source selected in
-        // sr is taken) and the sources selected now, each quarter by its own replicas of the
-        // select; `rfm` puts it over the RAM's data in the quarters where a source is taken.
+        // The forwarded line: `fpre` (zero unless a source selected in sr is taken) and the
+        // sources selected now, each quarter by its own replicas of the select; `rfm` puts it
+        // over the RAM's data in the quarters where a source is taken.
         self.s1_fwd_x.next = self.fpre[0].q.val() | self.fpre[1].q.val();
         self.s1_take.next = self.zero4.val();
         for q in 0..4 {
@@ -74,32 +32,29 @@ impl Section<ForwardStage> for SliceUnit {
         self.rfm.ram.next = self.mem.read_data.val();
         self.rfm.fwd.next = self.s1_fwd_x.val();
         self.rfm.take.next = self.s1_take.val();
-        // The registered pipeline: the source found in sc and si, part selected in sr: an AND-OR of
-        // registers.
-        if self.regs.val() {
-            // (Each quarter of the line by its own replicas of the select; the RAM's data
-            // joins in `rfm`, after the forwarded sources.)
-            self.s1_old_line.next = self.rfm.out.val();
-            for j in 0..self.sp_valid.len() {
-                if self.fwd.fsel.val().get_bit(j) {
-                    // Coverage: from s2, from the write stage (an FP chain when both are FP),
-                    // from the stages between.
-                    if j == 0 {
-                        self.cov_bus.fwd_s2.next = true;
-                    } else if self.wr_at.val().get_bit(j) {
-                        self.cov_bus.fwd_s4.next = true;
-                        self.s1_fwd_fp.next = self.sp_fp[j].q.val() && self.s1r_fp.val();
-                    } else {
-                        self.cov_bus.fwd_s3.next = true;
-                    }
+        // The source found in sc and si, part selected in sr: an AND-OR of registers (each
+        // quarter of the line by its own replicas of the select; the RAM's data joins in
+        // `rfm`, after the forwarded sources).
+        self.s1_old_line.next = self.rfm.out.val();
+        for j in 0..self.sp_valid.len() {
+            if self.fwd.fsel.val().get_bit(j) {
+                // Coverage: from s2, from the write stage (an FP chain when both are FP), from
+                // the stages between.
+                if j == 0 {
+                    self.cov_bus.fwd_s2.next = true;
+                } else if self.wr_at.val().get_bit(j) {
+                    self.cov_bus.fwd_s4.next = true;
+                    self.s1_fwd_fp.next = self.sp_fp[j].q.val() && self.s1r_fp.val();
+                } else {
+                    self.cov_bus.fwd_s3.next = true;
                 }
             }
-            self.fsel_sw.next = self.fwd.fsel.val() >> self.fsw_sh.val();
-            for k in 0..self.sw_valid.len() {
-                if self.fsel_sw.val().get_bit(k) {
-                    self.cov_bus.fwd_s5.next = true;
-                    self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1r_fp.val();
-                }
+        }
+        self.fsel_sw.next = self.fwd.fsel.val() >> self.fsw_sh.val();
+        for k in 0..self.sw_valid.len() {
+            if self.fsel_sw.val().get_bit(k) {
+                self.cov_bus.fwd_s5.next = true;
+                self.s1_fwd_fp.next = self.sw_fp[k].q.val() && self.s1r_fp.val();
             }
         }
         self.cov_bus.fp_chain.next = self.s1_fwd_fp.val();
@@ -112,14 +67,16 @@ pub(super) enum ChainDetect {}
 impl Section<ChainDetect> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        // The integer loop (registered pipeline): an integer red/atom whose forwarding source
+        // The integer loop: an integer red/atom whose forwarding source
         // is an integer red/atom within the chain distance is its chain producer (the queue
         // lets only those so close; see "The integer loop"), and takes that op's result from
         // the ALU's loop in s1b: the line from the source is right but for those bytes.
         self.s1r_op.next = self.s1_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
         self.s1r_kind.next = self.s1r_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        // (The op bits beside the kind count as read.)
-        self.unused_decode.next = self.s1r_op.val().any();
+        // (The op bits beside the kind count as read, the queue's issue payload of the pick's
+        // cycle (si takes the late one) and its `push_ready` (the accept reads the next one).)
+        self.unused_decode.next =
+            self.s1r_op.val().any() ^ self.queue.issue_payload.val().any() ^ self.queue.push_ready.val();
         self.ch_me.next = self.s1_valid.q.val()
             && self.s1_ordered.q.val()
             && !self.s1r_fp.val()
@@ -144,7 +101,7 @@ impl Section<ChainDetect> for SliceUnit {
         for d in 0..3 {
             self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
         }
-        // The FP loop (registered pipeline): an FP red/atom whose forwarding source is a plain
+        // The FP loop: an FP red/atom whose forwarding source is a plain
         // FP op within the FP chain distance is its chain producer (`FpChain`).
         self.fch_pv.next = self.zero32.val();
         for j in 0..self.sp_valid.len() {
@@ -161,20 +118,16 @@ impl Section<ChainDetect> for SliceUnit {
         self.fp_chain.fsel.next = self.fwd.fsel.val();
         self.fp_chain.c_valid.next = self.c_valid.val();
         self.fp_chain.out_r.next = self.out_r.q.val();
-        // A fast chain's consumer a cycle behind its producer (found in sc, `fwd.l1`; the
-        // shallow pipeline lets any dependent op follow a cycle behind, through the line).
-        self.l1_sr.d.next = self.fwd.l1.val() && self.regs.val();
+        // A fast chain's consumer a cycle behind its producer (found in sc, `fwd.l1`).
+        self.l1_sr.d.next = self.fwd.l1.val();
         self.l1_s1.d.next = self.l1_sr.q.val();
         self.l1_s1b.d.next = self.l1_s1.q.val();
-        // The registered pipeline registers the forwarded line (s1b) before it computes.
+        // The forwarded line is registered (s1b) before the op computes.
         self.s1b_valid.d.next = self.s1_valid.q.val() && !self.reset.val();
         self.s1b_ordered.d.next = self.s1_ordered.q.val();
         self.s1b_line.d.next = self.s1_line.q.val();
         self.s1b_payload.d.next = self.s1_payload.q.val();
         self.s1b_old.d.next = self.s1_old_line.val();
-        self.c_old_line.next = self.s1_old_line.val();
-        if self.regs.val() {
-            self.c_old_line.next = self.s1b_old.q.val();
-        }
+        self.c_old_line.next = self.s1b_old.q.val();
     }
 }

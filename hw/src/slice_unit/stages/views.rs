@@ -10,19 +10,13 @@ impl Section<StageViews> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         // ==========================================================================
-        // Decode of the registers of s1, and the new lines of s2 (integer result) and s4
-        // (FP result): read by the issue and forwarding logic below.
+        // Decode of the compute stage's registers (s1b), and the new lines of the integer and
+        // the FP merge stages: read by the issue and forwarding logic below.
         // ==========================================================================
-        self.c_valid.next = self.s1_valid.q.val();
-        self.c_ordered.next = self.s1_ordered.q.val();
-        self.c_line.next = self.s1_line.q.val();
-        self.c_payload.next = self.s1_payload.q.val();
-        if self.regs.val() {
-            self.c_valid.next = self.s1b_valid.q.val();
-            self.c_ordered.next = self.s1b_ordered.q.val();
-            self.c_line.next = self.s1b_line.q.val();
-            self.c_payload.next = self.s1b_payload.q.val();
-        }
+        self.c_valid.next = self.s1b_valid.q.val();
+        self.c_ordered.next = self.s1b_ordered.q.val();
+        self.c_line.next = self.s1b_line.q.val();
+        self.c_payload.next = self.s1b_payload.q.val();
         self.s1r_fp.next = self.s1_payload.q.val().get_bit(self.p_fp.val().index());
         self.s1_op.next = self.c_payload.val().get_bits::<REQ_OP_WIDTH>(0);
         self.s1_form.next = self.s1_op.val().get_bits::<CODE_WIDTH>(0);
@@ -31,13 +25,11 @@ impl Section<StageViews> for SliceUnit {
         self.s1_status.next = self.c_payload.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
         self.s1_id.next = self.c_payload.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
         self.s1_data.next = self.c_payload.val().get_bits::<128>(self.p_data.val().index());
-        // The access's shift and byte masks (`AccessDecode`), decoded from s1's payload: in the
-        // registered pipeline registered for s1b, so the masks do not sit between s1b's payload
-        // and the line merge.
+        // The access's shift and byte masks (`AccessDecode`), decoded from s1's payload and
+        // registered for s1b, so the masks do not sit between s1b's payload and the line merge.
         self.access.payload.next = self.s1_payload.q.val();
         self.access.sr_payload.next = self.sr_payload.q.val();
-        self.access.form.next = self.s1_form.val();
-        // The integer merge stage s(1 + int_alu_latency) and the FP merge stage sM, as views
+        // The integer merge stage (`sp_*[Li]`) and the FP merge stage sM (`sp_*[L]`), as views
         // of their `sp_*` registers (a constant selects the stage).
         self.i_rep.next = self.rep128.val();
         self.i_base.next = self.zero128.val();
@@ -59,8 +51,8 @@ impl Section<StageViews> for SliceUnit {
                 self.unused_wm.next = self.sp_wmask[j].q.val().any();
             }
         }
-        // The integer results (registered once more in the registered pipeline: `y_r`) and the
-        // FP result (`out_r`), merged into their stages' lines (`ResultMerge`).
+        // The integer results (registered once more: `y_r`) and the FP result (`out_r`),
+        // merged into their stages' lines (`ResultMerge`).
         self.y_r[0].d.next = self.int_alu.y.val();
         for i in 0..3 {
             self.y_r[i + 1].d.next = self.int_lane[i].y.val();

@@ -1,5 +1,5 @@
-//! sM: the FP result merges; the write back to the RAM, the response FIFO's push, and the
-//! written lines (`sw`) kept for forwarding.
+//! The write stage (the last `sp_*`, after the FP merge): the write back to the RAM, the
+//! response FIFO's push, and the written lines (`sw`) kept for forwarding.
 
 use super::*;
 
@@ -10,12 +10,11 @@ impl Section<WriteBack> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
         // ==========================================================================
-        // sM: the FP result (ReductionAlu output) merges; write back; response.
+        // The write stage: write back; response.
         // ==========================================================================
-        // The ALU's own valid and form outputs are not needed (sM carries both).
+        // The ALU's own valid and form outputs are not needed (the stages carry both).
         self.unused_alu.next = self.alu.out_valid.val() ^ self.alu.out_form.val().any();
-        // The write stage: sM itself (its new line from the merge), or in the registered
-        // pipeline the stage after the FP merge (its new line a register).
+        // The write stage: the stage after the FP merge (its new line a register).
         self.w_valid.next = false;
         self.w_ordered.next = false;
         self.w_line.next = self.zero_line.val();
@@ -27,10 +26,8 @@ impl Section<WriteBack> for SliceUnit {
         self.w_we.d.next = false;
         self.w_ww.d.next = self.ones4.val();
         for j in 0..self.sp_valid.len() {
-            if self.wr_at.val().get_bit(j) && self.regs.val() {
-                self.w_ww.d.next = self.sp_ww[j].d.val();
-            }
             if self.wr_at.val().get_bit(j) {
+                self.w_ww.d.next = self.sp_ww[j].d.val();
                 self.w_we.d.next = self.sp_valid[j].d.val()
                     && self.sp_ordered[j].d.val()
                     && (self.sp_kind[j].d.val() != self.kind_ld.val());
@@ -44,9 +41,6 @@ impl Section<WriteBack> for SliceUnit {
                 self.w_id.next = self.sp_id[j].q.val();
                 self.w_fp.next = self.sp_fp[j].q.val();
             }
-        }
-        if !self.regs.val() {
-            self.w_new.next = self.m_new.val();
         }
         self.mem.write_enable.next = self.w_we.q.val();
         self.mem.write_words.next = self.w_ww.q.val();
@@ -62,9 +56,9 @@ impl Section<WriteBack> for SliceUnit {
         self.sw_line[0].d.next = self.w_line.val();
         self.sw_data[0].d.next = self.w_new.val();
         self.sw_fp[0].d.next = self.w_fp.val();
-        // (The registered pipeline finds its sources among the stages before the written lines
-        // and reads `sw_data[k]` only for the next place: their valid bits, lines and the last
-        // place's data are read by nothing else there; synthesis removes them.)
+        // (The forwarding finds its sources among the stages before the written lines and
+        // reads `sw_data[k]` only for the next place: their valid bits, lines and the last
+        // place's data are read by nothing else; synthesis removes them.)
         self.unused_sw.next = false;
         for k in 0..self.sw_valid.len() {
             self.unused_sw.next = self.unused_sw.val()
