@@ -19,9 +19,8 @@ pub(super) struct AccessDecode {
     pub sr_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
     /// s1's shift (8 * offset), for the old-value extracts.
     pub dw_sh: Signal<Out, Bits<7>>,
-    /// The computing stage's (s1b's) shift, replication code, access mask, write mask, sector
-    /// flag, store mask and shifted store data, log2 of the element bytes (`rw_*`).
-    pub sh: Signal<Out, Bits<7>>,
+    /// The computing stage's (s1b's) replication code, access mask, write mask, sector flag,
+    /// store mask and shifted store data, log2 of the element bytes (`rw_*`).
     pub rep: Signal<Out, Bits<2>>,
     pub mask: Signal<Out, Bits<128>>,
     pub wmask: Signal<Out, Bits<128>>,
@@ -51,7 +50,6 @@ pub(super) struct AccessDecode {
     dw_stm: Signal<Local, Bits<128>>,
     dw_std: Signal<Local, Bits<128>>,
     dw_rep: Signal<Local, Bits<2>>,
-    rw_sh: DFF<Bits<7>>,
     rw_rep: DFF<Bits<2>>,
     rw_mask: DFF<Bits<128>>,
     rw_wmask: DFF<Bits<128>>,
@@ -109,7 +107,6 @@ impl AccessDecode {
             payload: Default::default(),
             sr_payload: Default::default(),
             dw_sh: Default::default(),
-            sh: Default::default(),
             rep: Default::default(),
             mask: Default::default(),
             wmask: Default::default(),
@@ -136,7 +133,6 @@ impl AccessDecode {
             dw_stm: Default::default(),
             dw_std: Default::default(),
             dw_rep: Default::default(),
-            rw_sh: Default::default(),
             rw_rep: Default::default(),
             rw_mask: Default::default(),
             rw_wmask: Default::default(),
@@ -186,7 +182,7 @@ impl Logic for AccessDecode {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, pre_form_r, pre_form_rr);
-        dff_setup!(self, clock, rw_sh, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
+        dff_setup!(self, clock, rw_rep, rw_mask, rw_wmask, rw_sector, rw_elog, rw_stm, rw_std);
         // (s1's payload: s1b computes a cycle later.)
         self.dw_payload.next = self.payload.val();
         self.dw_form.next = self.dw_payload.val().get_bits::<CODE_WIDTH>(0);
@@ -255,7 +251,6 @@ impl Logic for AccessDecode {
         // mask decode and the shift in series are a critical path; in the merge the mask is
         // an input it reads anyway.)
         self.dw_std.next = self.dw_data.val() << self.dw_sh.val();
-        self.rw_sh.d.next = self.dw_sh.val();
         self.rw_rep.d.next = self.dw_rep.val();
         self.rw_mask.d.next = self.dw_mask.val();
         self.rw_wmask.d.next = self.dw_wmask.val();
@@ -283,7 +278,6 @@ impl Logic for AccessDecode {
         self.rw_elog.d.next = self.dw_elog.val();
         self.rw_stm.d.next = self.dw_stm.val();
         self.rw_std.d.next = self.dw_std.val();
-        self.sh.next = self.rw_sh.q.val();
         self.rep.next = self.rw_rep.q.val();
         self.mask.next = self.rw_mask.q.val();
         self.wmask.next = self.rw_wmask.q.val();

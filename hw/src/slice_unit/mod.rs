@@ -276,9 +276,6 @@ pub const COV_WIDTH: usize = 20;
 
 /// Requests the unit accepts before `req_ready` falls when nothing issues.
 pub use crate::ordering_queue::QUEUE_DEPTH;
-/// The response FIFO's smallest depth (the block's own default); the unit's FIFO has
-/// [`Shape::rsp_depth`] places (32).
-pub use crate::response_fifo::RSP_FIFO_DEPTH;
 
 const _: () = assert!(OP_LSB + OP_WIDTH <= CODE_WIDTH && KIND_LSB + KIND_WIDTH == REQ_OP_WIDTH);
 const _: () = assert!(RSP_ENTRY_BITS == ID_WIDTH + 128 + STATUS_WIDTH);
@@ -379,9 +376,6 @@ pub struct SliceUnit {
     kind_st: Constant<Bits<KIND_WIDTH>>,
     status_mis: Constant<Bits<STATUS_WIDTH>>,
     status_oor: Constant<Bits<STATUS_WIDTH>>,
-    mask16: Constant<Bits<128>>,
-    mask32: Constant<Bits<128>>,
-    mask64: Constant<Bits<128>>,
     zero128: Constant<Bits<128>>,
     zero64: Constant<Bits<64>>,
     ones4: Constant<Bits<4>>,
@@ -593,7 +587,6 @@ pub struct SliceUnit {
     i_new: Signal<Local, Bits<128>>,
 
     // ==== sM: the FP result merged into the line ====
-    m_fp: Signal<Local, Bit>,
     m_rep: Signal<Local, Bits<2>>,
     m_data: Signal<Local, Bits<128>>,
     /// The FP merge's write mask: sM's write mask where its op is an FP `red`/`atom`, else

@@ -34,10 +34,10 @@ impl Section<StageViews> for SliceUnit {
         self.i_rep.next = self.rep128.val();
         self.i_base.next = self.zero128.val();
         self.i_sector.next = false;
-        self.m_fp.next = false;
         self.m_rep.next = self.rep128.val();
         self.m_data.next = self.zero128.val();
-        self.unused_wm.next = false;
+        // (s1b's form is read in parts: its op, type and flags.)
+        self.unused_wm.next = self.s1_form.val().any();
         for j in 0..self.sp_valid.len() {
             if self.int_at.val().get_bit(j) {
                 self.i_rep.next = self.sp_rep[j].q.val();
@@ -45,10 +45,9 @@ impl Section<StageViews> for SliceUnit {
                 self.i_sector.next = self.sp_sector[j].q.val();
             }
             if self.fp_at.val().get_bit(j) {
-                self.m_fp.next = self.sp_fp[j].q.val();
                 self.m_rep.next = self.sp_rep[j].q.val();
                 self.m_data.next = self.sp_data[j].q.val();
-                self.unused_wm.next = self.sp_wmask[j].q.val().any();
+                self.unused_wm.next = self.unused_wm.val() ^ self.sp_wmask[j].q.val().any();
             }
         }
         // The integer results (registered once more: `y_r`) and the FP result (`out_r`),
