@@ -247,7 +247,7 @@ fn accept_mutant(name: &'static str, from: &'static str, to: &'static str, steps
 #[test]
 #[ignore = "model check of the unit's accept stage, half a minute: scripts/formal.sh"]
 fn accept_mutation_valid_fails() {
-    let v = accept_mutant("acc_mut_valid", "push_valid$c = ac_valid$q;", "push_valid$c = 1'b1;", 4);
+    let v = accept_mutant("acc_mut_valid", "push_valid = ac_valid$q;", "push_valid = 1'b1;", 4);
     assert!(v.fails_on("acc_valid"));
 }
 
@@ -289,7 +289,7 @@ fn accept_mutation_bound_fails() {
 #[test]
 #[ignore = "model check of the unit's accept stage, half a minute: scripts/formal.sh"]
 fn accept_mutation_nx_fails() {
-    let v = accept_mutant("acc_mut_nx", "push_nx_keep$c = ~ac_ld_q$q;", "push_nx_keep$c = 1'b0;", 6);
+    let v = accept_mutant("acc_mut_nx", "push_nx_keep = ~ac_ld_q$q;", "push_nx_keep = 1'b0;", 6);
     assert!(v.fails_on("acc_nx"));
 }
 

@@ -284,7 +284,7 @@ fn slice_unit_random_against_golden() {
     h.run(&reqs, &mut rng, 95, 90);
     h.check_memory();
 
-    let points: Vec<_> = hw::slice_unit::coverage_points().collect();
+    let points: Vec<_> = hw::slice_unit::coverage_points(&Config::default()).collect();
     for (name, bit) in &points {
         eprintln!("coverage {name}: {}", if h.cov_seen >> bit & 1 == 1 { "hit" } else { "MISSED" });
     }

@@ -235,6 +235,9 @@ pub struct Coverage {
     pub statuses: [u64; 4],
     /// Requests dropped by a reset.
     pub dropped: u64,
+    /// The unit's configuration: the points it can hit ([`hw::slice_unit::coverage_points`];
+    /// none given: the default configuration's).
+    pub hw: Option<hw::Config>,
 }
 
 impl Coverage {
@@ -253,7 +256,7 @@ impl Coverage {
     /// The coverage points, accesses and statuses never hit.
     pub fn holes(&self) -> Vec<String> {
         let mut h = Vec::new();
-        for (name, bit) in hw::slice_unit::coverage_points() {
+        for (name, bit) in hw::slice_unit::coverage_points(&self.hw.unwrap_or(hw::Config::unit_default())) {
             if self.cov[*bit] == 0 {
                 h.push(format!("coverage point {name} (cov[{bit}])"));
             }
@@ -458,6 +461,7 @@ pub fn run_plan(seed: u64, plan: &Plan, vcd: Option<&Path>) -> anyhow::Result<Re
     check(plan, &obs, &mut report);
     report.cycles = unit.cycle();
     report.coverage.cov = unit.cov_counts();
+    report.coverage.hw = Some(plan.hw);
     report.seconds = t.elapsed().as_secs_f64();
     if let (Some(path), Some(c)) = (vcd, report.first_failure_cycle()) {
         write_window(plan, path, c)?;

@@ -52,7 +52,7 @@ fn regression() -> &'static Report {
 /// adders of 3 stages, ALU latency 3, unit latency 16), verilated at run time; fewer requests.
 /// Its coverage must be complete too.
 #[test]
-#[ignore = "verilates the shallow unit at run time (minutes); CI runs it: cargo test --release -p testbench --test unit_cli --test unit_regression -- --ignored"]
+#[ignore = "verilates the unit at its shallowest depths at run time (minutes); CI runs it: cargo test --release -p testbench --test unit_cli --test unit_regression -- --ignored"]
 fn most_ops_per_cycle_random_cosimulation_matches_the_golden_model() {
     let seed = stimulus::seed_from_env().expect("REDUNIT_SEED");
     println!("most-ops-per-cycle seed {seed:#x} (rerun with REDUNIT_SEED={seed:#x})");
@@ -199,7 +199,7 @@ fn registered_pipeline_latency_and_intervals_are_the_documented_ones() {
 }
 
 #[test]
-#[ignore = "verilates the shallow unit at run time (minutes); CI runs it: cargo test --release -p testbench --test unit_cli --test unit_regression -- --ignored"]
+#[ignore = "verilates the unit at its shallowest depths at run time (minutes); CI runs it: cargo test --release -p testbench --test unit_cli --test unit_regression -- --ignored"]
 fn most_ops_per_cycle_latency_and_intervals_are_the_documented_ones() {
     let cfg = hw::Config::most_ops_per_cycle();
     let int = Access::Red("global.add.u32".parse().unwrap());
@@ -207,11 +207,11 @@ fn most_ops_per_cycle_latency_and_intervals_are_the_documented_ones() {
     assert_eq!(
         hw::slice_unit::dependent_issue_interval_with(int, &cfg),
         1,
-        "the shallow unit: dependent integer ops every cycle"
+        "the shallowest unit: dependent add.u32 every cycle"
     );
     assert!(
         hw::slice_unit::dependent_issue_interval_with(f32, &cfg) <= 3,
-        "the shallow unit: dependent f32 adds at least every 3 cycles"
+        "the shallowest unit: dependent f32 adds at least every 3 cycles"
     );
     check_latency_and_intervals(&cfg);
 }
