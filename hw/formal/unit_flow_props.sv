@@ -10,7 +10,8 @@
 // for the count sees an issue a cycle after its pick), LAT
 // (cycles from issue to the response's push into the FIFO: the pipeline's stages), ID_FROM
 // (the first stage that carries the id; those before carry their valid bit only),
-// LIVE_BOUND (cycles within which an issued request is answered while rsp_ready stays high).
+// LIVE_BOUND (cycles within which an issued request is answered while rsp_ready stays high),
+// RSP_READY (rsp_ready always high: a shorter LIVE_BOUND holds, for a mutation check).
 // The issue the solver picks (A) carries id bit 15, no other issue does.
 // Each property's assertions carry its name as `@name`; the `inv_*` ones are the induction's
 // invariants over the pipeline's valid bits and ids, the credit count and the FIFO's state,
@@ -81,6 +82,10 @@ module harness(
         // The queue's guarantees, and the mark.
         assume(!p_issue || last_en);
         assume(!last_iss || p_issue_id15 == last_mark);
+`ifdef RSP_READY
+        // (A requester that never stalls the responses: the FIFO never backs up.)
+        assume(rsp_ready);
+`endif
         if (!reset) begin
             // unit_answered: a response only for an issued request not yet answered.
 `ifndef SKIP_ANSWERED
