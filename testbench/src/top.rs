@@ -178,7 +178,7 @@ impl Top {
             Top::Alu => &[Depth::Fp, Depth::Fp16, Depth::Int],
             // The unit, and its queue and response FIFO as the unit builds them (their hazard
             // windows, push and depth follow the unit's pipeline).
-            Top::Unit | Top::Axi | Top::OrderingQueue | Top::ResponseFifo => &[Depth::Fp, Depth::Fp16, Depth::Int],
+            _ if self.is_unit_part() => &[Depth::Fp, Depth::Fp16, Depth::Int],
             _ => &[],
         }
     }
