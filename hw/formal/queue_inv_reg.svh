@@ -13,6 +13,8 @@
     (* keep *) wire [`DEPTH-1:0] p_valid, p_ordered, p_elig, p_hzc, p_pay0, p_pay1, p_fb, p_tl, p_hw, p_hc, p_lc;
     (* keep *) wire [`DEPTH-1:0] p_last_fs, p_fr, p_m_r, p_w_r, p_pc_r, p_pf_r, p_ph_we;
     (* keep *) wire p_last_fire, p_fr_any, p_ph_wh0;
+    // The payload RAM's write and read addresses (`fr` and `last_fs` in binary).
+    (* keep *) wire [4:0] p_fr_bin, p_last_bin;
     (* keep *) wire [15:0] p_ph_w0, p_iwr;
     (* keep *) wire [`DEPTH*`DEPTH-1:0] p_older, p_dep, p_dw, p_ch, p_lp;
     (* keep *) wire [16*`DEPTH-1:0] p_cnt, p_wt;
@@ -48,6 +50,7 @@
     reg younger;
     reg [5:0] n_valid;
     reg [3:0] n_a, n_b, n_lf, n_fr;
+    reg [4:0] b_fr, b_lf;
     always @(*) begin
         if (reset) assert(occ == 0 && sa == 0 && sb == 0 && p_valid == 0 && p_elig == 0 && p_last_fs == 0 && !p_last_fire && g_we == 0); // @inv_reset
         assert(sa != 3 && sb != 3 && (sb == 0 || (sa != 0 && oa)) && (sa == 0 || wa <= `WMAX)); // @inv_mark
@@ -57,8 +60,10 @@
         // Each slot's long-chain bit is its key's (both loaded by the push into the slot).
         for (i = 0; i < `DEPTH; i = i + 1) assert(p_lc[i] == p_key[`KB*i + `KLO]); // @inv_dep
         assert(sb == 0 || !fast_b || (ka[`KCH] && ka[`KFA])); // @inv_mark
-        n_valid = 0; n_a = 0; n_b = 0; n_lf = 0; n_fr = 0;
+        n_valid = 0; n_a = 0; n_b = 0; n_lf = 0; n_fr = 0; b_fr = 0; b_lf = 0;
         for (i = 0; i < `DEPTH; i = i + 1) begin
+            if (p_fr[i]) b_fr = b_fr | i;
+            if (p_last_fs[i]) b_lf = b_lf | i;
             n_valid = n_valid + p_valid[i];
             n_lf = n_lf + p_last_fs[i];
             n_fr = n_fr + p_fr[i];
@@ -152,6 +157,8 @@
         if (!reset) assert((p_last_fs & p_valid) == 0 && n_fr <= 1 && (p_fr & held) == 0 && p_fr_any == (p_fr != 0)); // @inv_count
         if (!reset) assert(&held || p_fr != 0); // @inv_count
         assert((g_we & ~p_valid) == 0); // @inv_count
+        // The payload RAM writes the slot `fr` and reads the slot `last_fs`.
+        assert(p_fr_bin == b_fr && p_last_bin == b_lf); // @inv_count
         assert(n_a == (sa == 1) && n_b == (sb == 1)); // @inv_mark
     end
 

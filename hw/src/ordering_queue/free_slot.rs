@@ -8,6 +8,7 @@
 
 use super::QUEUE_DEPTH;
 use crate::line_memory::LINE_BITS;
+use crate::lut_ram::LUT_RAM_ADDR_BITS;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -32,12 +33,23 @@ pub(super) struct FreeSlot {
     pub ld: Signal<Out, Bits<QUEUE_DEPTH>>,
     /// `fr` (the slot the next push takes, registered push).
     pub fr_q: Signal<Out, Bits<QUEUE_DEPTH>>,
+    /// `ld` in binary and whether it is not zero: the payload RAM's write address and enable
+    /// (registered push: registers of their own beside `fr` and `fr_any`, so that the RAM's
+    /// address pins do not load `fr`).
+    pub ld_addr: Signal<Out, Bits<LUT_RAM_ADDR_BITS>>,
+    pub ld_any: Signal<Out, Bit>,
     pub cov_full: Signal<Out, Bit>,
     pub cov_back_to_back: Signal<Out, Bit>,
     /// Registered push: the slot the next push takes (one-hot; zero: none free), chosen a
     /// cycle ahead among the slots free then and not taken by that cycle's push.
     fr: DFF<Bits<QUEUE_DEPTH>>,
     fr_next: Signal<Local, Bits<QUEUE_DEPTH>>,
+    /// `fr`'s next value, and `fr` in binary.
+    fr_d: Signal<Local, Bits<QUEUE_DEPTH>>,
+    fr_bin: DFF<Bits<LUT_RAM_ADDR_BITS>>,
+    /// The binary number of a one-hot slot vector (`fr_d` or `we`), and each slot's number.
+    bin: Signal<Local, Bits<LUT_RAM_ADDR_BITS>>,
+    slot_no: [Constant<Bits<LUT_RAM_ADDR_BITS>>; QUEUE_DEPTH],
     /// `fr` is not zero (a register of its own: no OR of its bits before the handshake).
     fr_any: DFF<Bit>,
     fr_any_nx: Signal<Local, Bit>,
@@ -79,10 +91,16 @@ impl FreeSlot {
             we_nr: Default::default(),
             ld: Default::default(),
             fr_q: Default::default(),
+            ld_addr: Default::default(),
+            ld_any: Default::default(),
             cov_full: Default::default(),
             cov_back_to_back: Default::default(),
             fr: Default::default(),
             fr_next: Default::default(),
+            fr_d: Default::default(),
+            fr_bin: Default::default(),
+            bin: Default::default(),
+            slot_no: std::array::from_fn(|i| crate::k::<LUT_RAM_ADDR_BITS>(i as u128)),
             fr_any: Default::default(),
             fr_any_nx: Default::default(),
             free_n: Default::default(),
@@ -107,7 +125,7 @@ impl FreeSlot {
 impl Logic for FreeSlot {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fr, fr_any, last_ordered, last_line);
+        dff_setup!(self, clock, fr, fr_bin, fr_any, last_ordered, last_line);
         // Full, and the lowest free slot.
         self.full.next = true;
         self.seen_free.next = false;
@@ -179,11 +197,12 @@ impl Logic for FreeSlot {
                 self.fr_any_nx.next = self.free_p.val().any();
             }
         }
-        self.fr.d.next = self.fr_next.val();
+        self.fr_d.next = self.fr_next.val();
         if self.reset.val() {
-            self.fr.d.next = self.one_d.val();
+            self.fr_d.next = self.one_d.val();
             self.fr_any_nx.next = true;
         }
+        self.fr.d.next = self.fr_d.val();
         self.fr_any.d.next = self.fr_any_nx.val();
         self.push_ready_nx.next = self.fr_any_nx.val();
         self.fr_q.next = self.fr.q.val();
@@ -193,6 +212,20 @@ impl Logic for FreeSlot {
         self.ld.next = self.we.val();
         if self.rp.val() {
             self.ld.next = self.fr.q.val();
+        }
+        // The same slot in binary, for the payload RAM.
+        self.bin.next = self.slot_no[0].val();
+        for i in 0..QUEUE_DEPTH {
+            if (self.rp.val() && self.fr_d.val().get_bit(i)) || (!self.rp.val() && self.we.val().get_bit(i)) {
+                self.bin.next = self.bin.val() | self.slot_no[i].val();
+            }
+        }
+        self.fr_bin.d.next = self.bin.val();
+        self.ld_addr.next = self.bin.val();
+        self.ld_any.next = self.push_fire.val();
+        if self.rp.val() {
+            self.ld_addr.next = self.fr_bin.q.val();
+            self.ld_any.next = self.fr_any.q.val();
         }
         self.cov_full.next = self.full.val();
         self.cov_back_to_back.next = self.push_fire.val()

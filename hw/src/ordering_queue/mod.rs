@@ -229,10 +229,8 @@ pub struct OrderingQueue {
     /// The issued entry's `push_words`.
     pub issue_words: Signal<Out, Bits<4>>,
     /// Registered push: the payload of the entry whose issue outputs were shown the cycle
-    /// before (`issue_payload` a cycle later), read from its slot, which is still intact, by
-    /// replicas of `last2_fs` (one per quarter of the payload): the select loads copies of a
-    /// register, and no one register drives the 174-bit AND-OR (the pick → `last_fs` →
-    /// payload → the unit's register would be a critical path). Otherwise zero.
+    /// before (`issue_payload` a cycle later, from a register: the pick → `last_fs` → the
+    /// payload RAM's read → the unit's register would be a long path). Otherwise zero.
     pub issue_payload_late: Signal<Out, Bits<QUEUE_PAYLOAD_BITS>>,
     // Coverage.
     pub cov_full: Signal<Out, Bit>,
@@ -383,6 +381,11 @@ impl Logic for OrderingQueue {
         self.slots.push_payload.next = self.push_payload.val();
         self.slots.push_key.next = self.push_key.val();
         self.slots.push_words.next = self.push_words.val();
+        self.slots.wr_addr.next = self.alloc.ld_addr.val();
+        self.slots.wr_en.next = self.alloc.ld_any.val();
+        self.slots.rd_addr.next = self.pick.rd_addr.val();
+        self.slots.rd_en.next = self.pick.rd_en.val();
+        self.pick.rd_payload.next = self.slots.rd_payload.val();
 
         // ==========================================================================
         // The pushed request's compares with the slots.
@@ -415,7 +418,6 @@ impl Logic for OrderingQueue {
             self.push.wt[i].next = self.slots.wt[i].val();
             self.pick.older[i].next = self.slots.older[i].val();
             self.pick.line[i].next = self.slots.line[i].val();
-            self.pick.payload[i].next = self.slots.payload[i].val();
             self.pick.words[i].next = self.slots.words[i].val();
             self.pick.wt[i].next = self.slots.wt[i].val();
             self.ent.wt[i].next = self.slots.wt[i].val();

@@ -5,12 +5,15 @@
 //! fast predecessor (an entry that is not picked while one is left needs no more, so it
 //! neither wins nor holds the younger ones back). The issue outputs are a one-hot AND-OR of the slots
 //! with the select as a mask (a chain of `if`s synthesises as one 7-level multiplexer for 8
-//! slots); with a registered push they show the pick of the cycle before (`last_fs`), read
-//! from its slot, which stays intact for two cycles, so the pick drives registers only.
+//! slots), the payload the slots' RAM read at that select; with a registered push they show
+//! the pick of the cycle before (`last_fs`), read from its slot, which stays intact for two
+//! cycles, so the pick drives registers only, and the late payload is the issue payload
+//! registered.
 
 use super::{QUEUE_DEPTH, QUEUE_PAYLOAD_BITS, QUEUE_WAIT_MAX};
 use crate::ecp5::replica_reg::ReplicaReg;
 use crate::line_memory::LINE_BITS;
+use crate::lut_ram::LUT_RAM_ADDR_BITS;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -26,7 +29,11 @@ pub(super) struct IssueSelect {
     pub fb: Signal<In, Bits<QUEUE_DEPTH>>,
     pub older: [Signal<In, Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     pub line: [Signal<In, Bits<LINE_BITS>>; QUEUE_DEPTH],
-    pub payload: [Signal<In, Bits<QUEUE_PAYLOAD_BITS>>; QUEUE_DEPTH],
+    /// The payload of the slot `rd_addr` (the slots' RAM, read at the issue outputs' slot,
+    /// in binary), zero unless `rd_en` (`issue_valid`).
+    pub rd_payload: Signal<In, Bits<QUEUE_PAYLOAD_BITS>>,
+    pub rd_addr: Signal<Out, Bits<LUT_RAM_ADDR_BITS>>,
+    pub rd_en: Signal<Out, Bit>,
     pub words: [Signal<In, Bits<4>>; QUEUE_DEPTH],
     pub wt: [Signal<In, Bits<QUEUE_WAIT_MAX>>; QUEUE_DEPTH],
     /// The slot issuing this cycle (one-hot, zero when none), and the issues of the last two
@@ -53,10 +60,15 @@ pub(super) struct IssueSelect {
     pub cov_overtake: Signal<Out, Bit>,
     last_fs: DFF<Bits<QUEUE_DEPTH>>,
     last2_fs: DFF<Bits<QUEUE_DEPTH>>,
-    /// `last2_fs` again, one replica per quarter of `issue_payload_late`, and the quarters.
-    l2_sel: [ReplicaReg<Bits<QUEUE_DEPTH>>; 4],
     lfs_e: [ReplicaReg<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
-    pq_mask: [Constant<Bits<QUEUE_PAYLOAD_BITS>>; 4],
+    /// Registered push: the issue payload of the cycle before (`issue_payload_late`).
+    late: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
+    /// The binary number of `fs` (registered: `last_fs` in binary, the payload RAM's read
+    /// address from a register of its own) and of `sel`, and each slot's number.
+    last_bin: DFF<Bits<LUT_RAM_ADDR_BITS>>,
+    fs_bin: Signal<Local, Bits<LUT_RAM_ADDR_BITS>>,
+    sel_bin: Signal<Local, Bits<LUT_RAM_ADDR_BITS>>,
+    slot_no: [Constant<Bits<LUT_RAM_ADDR_BITS>>; QUEUE_DEPTH],
     /// Registered push: an entry issued in the last cycle (the late issue outputs).
     last_fire: DFF<Bit>,
     /// The slots the issue outputs read (`sel`, or `last_fs` with a registered push), and
@@ -65,7 +77,6 @@ pub(super) struct IssueSelect {
     w_sel: Signal<Local, Bits<QUEUE_DEPTH>>,
     /// The issue outputs' select masks for one slot.
     mk_line: Signal<Local, Bits<LINE_BITS>>,
-    mk_pay: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
     mk_words: Signal<Local, Bits<4>>,
     en: Signal<Local, Bit>,
     found: Signal<Local, Bit>,
@@ -82,7 +93,6 @@ pub(super) struct IssueSelect {
     c_ow: DFF<Bit>,
     rp: Constant<Bit>,
     ones_line: Constant<Bits<LINE_BITS>>,
-    ones_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
     ones_words: Constant<Bits<4>>,
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_payload: Constant<Bits<QUEUE_PAYLOAD_BITS>>,
@@ -104,7 +114,9 @@ impl IssueSelect {
             fb: Default::default(),
             older: Default::default(),
             line: Default::default(),
-            payload: Default::default(),
+            rd_payload: Default::default(),
+            rd_addr: Default::default(),
+            rd_en: Default::default(),
             words: Default::default(),
             wt: Default::default(),
             fs: Default::default(),
@@ -123,19 +135,16 @@ impl IssueSelect {
             cov_overtake: Default::default(),
             last_fs: Default::default(),
             last2_fs: Default::default(),
-            l2_sel: Default::default(),
             lfs_e: Default::default(),
-            pq_mask: std::array::from_fn(|q| {
-                let (lo, hi) = (q * QUEUE_PAYLOAD_BITS / 4, (q + 1) * QUEUE_PAYLOAD_BITS / 4);
-                Constant::new(
-                    (Bits::<QUEUE_PAYLOAD_BITS>::mask() >> (QUEUE_PAYLOAD_BITS - (hi - lo)) as u64) << lo as u64,
-                )
-            }),
+            late: Default::default(),
+            last_bin: Default::default(),
+            fs_bin: Default::default(),
+            sel_bin: Default::default(),
+            slot_no: std::array::from_fn(|i| crate::k::<LUT_RAM_ADDR_BITS>(i as u128)),
             last_fire: Default::default(),
             o_sel: Default::default(),
             w_sel: Default::default(),
             mk_line: Default::default(),
-            mk_pay: Default::default(),
             mk_words: Default::default(),
             en: Default::default(),
             found: Default::default(),
@@ -149,7 +158,6 @@ impl IssueSelect {
             c_ow: Default::default(),
             rp: Constant::new(registered),
             ones_line: Constant::new(Bits::<LINE_BITS>::mask()),
-            ones_payload: Constant::new(Bits::<QUEUE_PAYLOAD_BITS>::mask()),
             ones_words: crate::k::<4>(15),
             zero_line: Constant::new(Bits::default()),
             zero_payload: Constant::new(Bits::default()),
@@ -164,10 +172,7 @@ impl IssueSelect {
 impl Logic for IssueSelect {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_fs, last2_fs, last_fire, c_ow);
-        for q in 0..4 {
-            self.l2_sel[q].clock.next = self.clock.val();
-        }
+        dff_setup!(self, clock, last_fs, last2_fs, last_fire, c_ow, late, last_bin);
         for i in 0..QUEUE_DEPTH {
             self.lfs_e[i].clock.next = self.clock.val();
         }
@@ -222,41 +227,50 @@ impl Logic for IssueSelect {
             self.w_sel.next = self.last_fs.q.val();
         }
         self.issue_line.next = self.zero_line.val();
-        self.issue_payload.next = self.zero_payload.val();
         self.issue_words.next = self.zero_words.val();
         self.i_wt.next = self.zero_w.val();
         for i in 0..QUEUE_DEPTH {
             self.mk_line.next = self.zero_line.val();
-            self.mk_pay.next = self.zero_payload.val();
             self.mk_words.next = self.zero_words.val();
             if self.o_sel.val().get_bit(i) {
                 self.mk_line.next = self.ones_line.val();
-                self.mk_pay.next = self.ones_payload.val();
                 self.mk_words.next = self.ones_words.val();
             }
             self.issue_words.next = self.issue_words.val() | (self.words[i].val() & self.mk_words.val());
             self.issue_line.next = self.issue_line.val() | (self.line[i].val() & self.mk_line.val());
-            self.issue_payload.next = self.issue_payload.val() | (self.payload[i].val() & self.mk_pay.val());
             // (`e_wt` is zero unless the entry is late.)
             if self.w_sel.val().get_bit(i) {
                 self.i_wt.next = self.i_wt.val() | self.wt[i].val();
             }
         }
         self.issue_ordered.next = (self.o_sel.val() & self.ordered.val()).any();
-        // The late payload (registered push; zero otherwise): the slot of the issue two cycles
-        // back, each quarter by its own replica of `last2_fs`, so no one register drives the
-        // 174-bit AND-OR.
-        self.issue_payload_late.next = self.zero_payload.val();
-        for q in 0..4 {
-            self.l2_sel[q].d.next = self.last_fs.q.val();
-            if self.rp.val() {
-                for i in 0..QUEUE_DEPTH {
-                    if self.l2_sel[q].q.val().get_bit(i) {
-                        self.issue_payload_late.next =
-                            self.issue_payload_late.val() | (self.payload[i].val() & self.pq_mask[q].val());
-                    }
-                }
+        // The payload: the slots' RAM read at the issuing slot, zero when nothing issues. The
+        // late payload (registered push; zero otherwise) is it a cycle later, from a register
+        // (the zero a synchronous clear), so the unit's stage after the issue takes it from
+        // flip-flops.
+        self.fs_bin.next = self.slot_no[0].val();
+        self.sel_bin.next = self.slot_no[0].val();
+        for i in 0..QUEUE_DEPTH {
+            if self.fs.val().get_bit(i) {
+                self.fs_bin.next = self.fs_bin.val() | self.slot_no[i].val();
             }
+            if self.sel.val().get_bit(i) {
+                self.sel_bin.next = self.sel_bin.val() | self.slot_no[i].val();
+            }
+        }
+        self.last_bin.d.next = self.fs_bin.val();
+        self.rd_addr.next = self.sel_bin.val();
+        if self.rp.val() {
+            self.rd_addr.next = self.last_bin.q.val();
+        }
+        // (The payload's statements read no variable of the pick's: the slots gate it with
+        // `rd_en`, so Verilator orders them apart from the pick that drives `rd_addr`.)
+        self.rd_en.next = self.issue_valid.val();
+        self.issue_payload.next = self.rd_payload.val();
+        self.late.d.next = self.rd_payload.val();
+        self.issue_payload_late.next = self.zero_payload.val();
+        if self.rp.val() {
+            self.issue_payload_late.next = self.late.q.val();
         }
         // Overtake coverage. The oldest valid entry has no older entry to its line: it waits
         // only for a hazard, and an issue while it waits overtakes it.

@@ -67,9 +67,6 @@ pub(super) struct Accept {
     ad_key: DFF<Bits<QUEUE_KEY_BITS>>,
     ad_ld: DFF<Bit>,
     ad_v_nx: Signal<Local, Bit>,
-    /// The second step's request (`ad_*`).
-    d_valid: Signal<Local, Bit>,
-    d_wait: Signal<Local, Bits<QUEUE_WAIT_BITS>>,
     /// The decoded request, registered before the queue's push.
     ac_valid: DFF<Bit>,
     ac_line: DFF<Bits<LINE_BITS>>,
@@ -85,7 +82,6 @@ pub(super) struct Accept {
     /// forwarding selects per word.
     ac_words: DFF<Bits<4>>,
     /// `ac_*` takes `ad_*`'s request (it is empty or moves into the queue).
-    ac_load: Signal<Local, Bit>,
     ac_ld: DFF<Bit>,
     /// `ac_ld` again (a replica), for the queue's `push_nx_keep` alone: it selects the held
     /// matches in the last LUT of each slot's and history place's match, apart from `ac_ld`'s
@@ -138,8 +134,6 @@ impl Accept {
             ad_key: Default::default(),
             ad_ld: Default::default(),
             ad_v_nx: Default::default(),
-            d_valid: Default::default(),
-            d_wait: Default::default(),
             ac_valid: Default::default(),
             ac_line: Default::default(),
             ac_ordered: Default::default(),
@@ -147,7 +141,6 @@ impl Accept {
             ac_payload: Default::default(),
             ac_key: Default::default(),
             ac_words: Default::default(),
-            ac_load: Default::default(),
             ac_ld: Default::default(),
             ac_ld_q: Default::default(),
             ac_v_nx: Default::default(),
@@ -193,8 +186,6 @@ impl Logic for Accept {
         self.ad_valid.d.next = self.ad_v_nx.val();
 
         // The address-dependent checks and queue fields, from `ad_*`.
-        self.d_valid.next = self.ad_valid.q.val();
-        self.d_wait.next = self.ad_wait.q.val();
         self.push_dec.op.next = self.ad_op.q.val();
         self.push_dec.off.next = self.ad_off.q.val();
         self.push_dec.line_in.next = self.ad_line.q.val();
@@ -211,14 +202,13 @@ impl Logic for Accept {
         // next values, so the 200-odd clock enables hang off a register, not a LUT; a read of
         // `push_ready` beside the writes of the queue's inputs makes Verilator see a loop
         // through the queue.)
-        self.ac_load.next = self.ac_ld.q.val();
         self.ac_v_nx.next = self.ac_valid.q.val();
         self.ac_line_nx.next = self.ac_line.q.val();
-        if self.ac_load.val() {
-            self.ac_v_nx.next = self.d_valid.val();
+        if self.ac_ld.q.val() {
+            self.ac_v_nx.next = self.ad_valid.q.val();
             self.ac_line_nx.next = self.push_dec.line.val();
             self.ac_ordered.d.next = self.push_dec.ordered.val();
-            self.ac_wait.d.next = self.d_wait.val();
+            self.ac_wait.d.next = self.ad_wait.q.val();
             self.ac_payload.d.next = self.push_dec.payload.val();
             self.ac_key.d.next = self.ad_key.q.val();
             self.ac_words.d.next = self.ad_words.q.val();

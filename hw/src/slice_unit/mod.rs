@@ -504,12 +504,6 @@ pub struct SliceUnit {
     s1b_line: DFF<Bits<LINE_BITS>>,
     s1b_payload: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
     s1b_old: DFF<Bits<128>>,
-    /// The op that computes this cycle (s1b's).
-    c_valid: Signal<Local, Bit>,
-    c_ordered: Signal<Local, Bit>,
-    c_line: Signal<Local, Bits<LINE_BITS>>,
-    c_payload: Signal<Local, Bits<QUEUE_PAYLOAD_BITS>>,
-    c_old_line: Signal<Local, Bits<128>>,
     /// The op in s1 is an FP op (coverage of the forwarding).
     s1r_fp: Signal<Local, Bit>,
 
@@ -526,7 +520,6 @@ pub struct SliceUnit {
     s1_id: Signal<Local, Bits<ID_WIDTH>>,
     s1_data: Signal<Local, Bits<128>>,
     s1_old_line: Signal<Local, Bits<128>>,
-    s1_old: Signal<Local, Bits<128>>,
     /// The old value for the integer ALUs, the min/max lanes, the f32/f64 adders, the
     /// response (`ox`).
     s1_old_int: Signal<Local, Bits<128>>,

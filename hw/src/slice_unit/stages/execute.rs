@@ -22,7 +22,6 @@ impl Section<OperandStage> for SliceUnit {
             self.ox[g].line.next = self.s1_old_line.val();
             self.ox[g].sh.next = self.access.dw_sh.val();
         }
-        self.s1_old.next = self.ox[0].old.val();
         self.s1_old_mm.next = self.ox[1].old.val();
         self.s1_old_wide.next = self.ox[2].old.val();
         self.s1_old_int.next = self.ox[3].old.val();
@@ -30,9 +29,9 @@ impl Section<OperandStage> for SliceUnit {
 
         // Operand isolation (see `ReductionAlu`): the integer ALU loads for the integer
         // forms, its sector lanes for masked sector requests of them.
-        self.int_alu.hold.next = !self.c_valid.val() || self.s1_fp.val();
+        self.int_alu.hold.next = !self.s1b_valid.q.val() || self.s1_fp.val();
         for i in 0..3 {
-            self.int_lane[i].hold.next = !self.c_valid.val() || self.s1_fp.val() || !self.access.sector.val();
+            self.int_lane[i].hold.next = !self.s1b_valid.q.val() || self.s1_fp.val() || !self.access.sector.val();
         }
         self.int_alu.op.next = self.s1_form.val().get_bits::<OP_WIDTH>(self.op_lsb.val().index());
         self.int_alu.ty.next = self.s1_form.val().get_bits::<TYPE_WIDTH>(self.ty_lsb.val().index());
@@ -48,11 +47,11 @@ impl Section<OperandStage> for SliceUnit {
             self.ch_val.next = self.ch_val.val() | self.y_rr.q.val();
         }
         self.ch_any.next = self.ch_d[1].q.val() || self.ch_d[2].q.val();
-        if (self.ch_any.val() || self.ch_d[0].q.val() || self.l1_s1b.q.val()) && self.c_valid.val() {
+        if (self.ch_any.val() || self.ch_d[0].q.val() || self.l1_s1b.q.val()) && self.s1b_valid.q.val() {
             self.cov_bus.int_chain.next = true;
         }
-        self.cov_bus.int_loop.next = self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.c_valid.val();
-        self.cov_bus.int_loop1.next = self.l1_s1b.q.val() && self.c_valid.val();
+        self.cov_bus.int_loop.next = self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.s1b_valid.q.val();
+        self.cov_bus.int_loop1.next = self.l1_s1b.q.val() && self.s1b_valid.q.val();
         self.int_alu.loop_a.next = self.ch_d[0].q.val();
         // (A fast chain's consumer a cycle behind: `loop_1` decides its operand, whatever the
         // line's source above.)
@@ -74,7 +73,7 @@ impl Section<OperandStage> for SliceUnit {
         self.int_lane[1].b.next = self.s1_data.val().get_bits::<64>(64);
         self.int_lane[2].a.next = bit_cast::<64, 32>(self.s1_old_int.val().get_bits::<32>(96));
         self.int_lane[2].b.next = bit_cast::<64, 32>(self.s1_data.val().get_bits::<32>(96));
-        self.alu.in_valid.next = self.c_valid.val() && self.c_ordered.val() && self.s1_fp.val();
+        self.alu.in_valid.next = self.s1b_valid.q.val() && self.s1b_ordered.q.val() && self.s1_fp.val();
         self.alu.in_form.next = self.access.pre_form_c.val();
         // (The next ALU operation: s1's, which moves to s1b unstalled. Not cleared by `reset`:
         // it only lets the op's unit load its operands, and an op that the reset drops has no
@@ -82,7 +81,7 @@ impl Section<OperandStage> for SliceUnit {
         // critical path.)
         self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
         self.alu.pre_form.next = self.access.pre_form.val();
-        self.alu.in_old.next = self.s1_old.val();
+        self.alu.in_old.next = self.ox[0].old.val();
         self.alu.in_old_mm.next = self.s1_old_mm.val();
         self.alu.in_old_wide.next = self.s1_old_wide.val();
         // A chained FP op's old value: its lanes' own results (`loop_a`) or a result register.
@@ -104,9 +103,9 @@ pub(super) enum ResultPlace {}
 impl Section<ResultPlace> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        self.sp_valid[0].d.next = self.c_valid.val() && !self.reset.val();
-        self.sp_ordered[0].d.next = self.c_ordered.val();
-        self.sp_line[0].d.next = self.c_line.val();
+        self.sp_valid[0].d.next = self.s1b_valid.q.val() && !self.reset.val();
+        self.sp_ordered[0].d.next = self.s1b_ordered.q.val();
+        self.sp_line[0].d.next = self.s1b_line.q.val();
         self.sp_kind[0].d.next = self.s1_kind.val();
         self.sp_fp[0].d.next = self.s1_fp.val();
         self.sp_rep[0].d.next = self.access.rep.val();
@@ -117,18 +116,18 @@ impl Section<ResultPlace> for SliceUnit {
         // comes a stage later, from registers (`CasCheck`), which puts the old bytes back
         // where it fails.
         self.s1_cas.next = (self.s1_kind.val() == self.kind_st.val()) && self.s1_form.val().get_bit(2);
-        self.cas.load.next = self.c_valid.val() && self.c_ordered.val() && self.s1_cas.val();
+        self.cas.load.next = self.s1b_valid.q.val() && self.s1b_ordered.q.val() && self.s1_cas.val();
         self.cas.b64.next = self.s1_form.val().get_bit(0);
         self.cas.data_hi.next = self.s1_data.val().get_bits::<96>(32);
         // The line without the accessed bytes; a store merges its data now; a load (and an
         // `atom.cas` whose compare fails) keeps the whole line.
-        self.sp_data[0].d.next = self.c_old_line.val() & !self.access.wmask.val();
+        self.sp_data[0].d.next = self.s1b_old.q.val() & !self.access.wmask.val();
         if self.s1_kind.val() == self.kind_st.val() {
-            self.sp_data[0].d.next = (self.c_old_line.val() & !self.access.st_mask.val())
+            self.sp_data[0].d.next = (self.s1b_old.q.val() & !self.access.st_mask.val())
                 | (self.access.st_data.val() & self.access.st_mask.val());
         }
         if self.s1_kind.val() == self.kind_ld.val() {
-            self.sp_data[0].d.next = self.c_old_line.val();
+            self.sp_data[0].d.next = self.s1b_old.q.val();
         }
         // A CAS in `sp_*[0]` whose old value differs from its compare value
         // (`CasCheck`) gets its old bytes back on the way from `sp_*[1]` to `sp_*[2]`: the old
@@ -136,7 +135,7 @@ impl Section<ResultPlace> for SliceUnit {
         self.cas.old.next = self.sp_rsp[0].q.val().get_bits::<64>(0);
         self.cas.old_r.next = self.sp_rsp[1].q.val().get_bits::<64>(0);
         self.sp_rsp[0].d.next = self.zero128.val();
-        if self.c_ordered.val()
+        if self.s1b_ordered.q.val()
             && ((self.s1_kind.val() == self.kind_ld.val())
                 || (self.s1_kind.val() == self.kind_atom.val())
                 || self.s1_cas.val())
@@ -149,11 +148,12 @@ impl Section<ResultPlace> for SliceUnit {
                 self.sp_rsp[0].d.next = self.access.mask.val();
             }
             if self.access.sector.val() {
-                self.sp_rsp[0].d.next = self.c_old_line.val() & self.access.wmask.val();
+                self.sp_rsp[0].d.next = self.s1b_old.q.val() & self.access.wmask.val();
             }
         }
-        self.ch_rsp.d.next = self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.c_valid.val() && !self.reset.val();
-        self.l1_rsp.d.next = self.l1_s1b.q.val() && self.c_valid.val() && !self.reset.val();
+        self.ch_rsp.d.next =
+            self.ch_d[0].q.val() && !self.l1_s1b.q.val() && self.s1b_valid.q.val() && !self.reset.val();
+        self.l1_rsp.d.next = self.l1_s1b.q.val() && self.s1b_valid.q.val() && !self.reset.val();
         self.l1_rsp2.d.next = self.l1_rsp.q.val() && !self.reset.val();
         self.sp_sector[0].d.next = self.access.sector.val();
         self.dly_int64.d.next = self.access.elog.val() == self.elog3.val();

@@ -116,7 +116,7 @@ impl Section<ChainDetect> for SliceUnit {
             && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any();
         self.fp_chain.prod.next = self.fch_pv.val() >> self.fch_sh.val();
         self.fp_chain.fsel.next = self.fwd.fsel.val();
-        self.fp_chain.c_valid.next = self.c_valid.val();
+        self.fp_chain.c_valid.next = self.s1b_valid.q.val();
         self.fp_chain.out_r.next = self.out_r.q.val();
         // A fast chain's consumer a cycle behind its producer (found in sc, `fwd.l1`).
         self.l1_sr.d.next = self.fwd.l1.val();
@@ -128,6 +128,5 @@ impl Section<ChainDetect> for SliceUnit {
         self.s1b_line.d.next = self.s1_line.q.val();
         self.s1b_payload.d.next = self.s1_payload.q.val();
         self.s1b_old.d.next = self.s1_old_line.val();
-        self.c_old_line.next = self.s1b_old.q.val();
     }
 }

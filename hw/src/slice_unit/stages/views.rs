@@ -13,18 +13,14 @@ impl Section<StageViews> for SliceUnit {
         // Decode of the compute stage's registers (s1b), and the new lines of the integer and
         // the FP merge stages: read by the issue and forwarding logic below.
         // ==========================================================================
-        self.c_valid.next = self.s1b_valid.q.val();
-        self.c_ordered.next = self.s1b_ordered.q.val();
-        self.c_line.next = self.s1b_line.q.val();
-        self.c_payload.next = self.s1b_payload.q.val();
         self.s1r_fp.next = self.s1_payload.q.val().get_bit(self.p_fp.val().index());
-        self.s1_op.next = self.c_payload.val().get_bits::<REQ_OP_WIDTH>(0);
+        self.s1_op.next = self.s1b_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
         self.s1_form.next = self.s1_op.val().get_bits::<CODE_WIDTH>(0);
         self.s1_kind.next = self.s1_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        self.s1_fp.next = self.c_payload.val().get_bit(self.p_fp.val().index());
-        self.s1_status.next = self.c_payload.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
-        self.s1_id.next = self.c_payload.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
-        self.s1_data.next = self.c_payload.val().get_bits::<128>(self.p_data.val().index());
+        self.s1_fp.next = self.s1b_payload.q.val().get_bit(self.p_fp.val().index());
+        self.s1_status.next = self.s1b_payload.q.val().get_bits::<STATUS_WIDTH>(self.p_status.val().index());
+        self.s1_id.next = self.s1b_payload.q.val().get_bits::<ID_WIDTH>(self.p_id.val().index());
+        self.s1_data.next = self.s1b_payload.q.val().get_bits::<128>(self.p_data.val().index());
         // The access's shift and byte masks (`AccessDecode`), decoded from s1's payload and
         // registered for s1b, so the masks do not sit between s1b's payload and the line merge.
         self.access.payload.next = self.s1_payload.q.val();
