@@ -244,9 +244,9 @@ impl Logic for IssueSelect {
             }
         }
         self.issue_ordered.next = (self.o_sel.val() & self.ordered.val()).any();
-        // The payload: the slots' RAM read at the issuing slot, zero when nothing issues. The
-        // late payload (registered push; zero otherwise) is it a cycle later, from a register
-        // (the zero a synchronous clear), so the unit's stage after the issue takes it from
+        // The payload: the slots' RAM read at the issuing slot (`rd_addr`; the slots give zero
+        // when nothing issues, `rd_en`). The late payload (registered push; zero otherwise) is
+        // it a cycle later, from a register, so the unit's stage after the issue takes it from
         // flip-flops.
         self.fs_bin.next = self.slot_no[0].val();
         self.sel_bin.next = self.slot_no[0].val();

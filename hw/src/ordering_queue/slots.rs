@@ -64,7 +64,6 @@ pub(super) struct SlotData {
     e_older: [DFF<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     /// The pushed entry's own window less one, as a thermometer code.
     p_wt: Signal<Local, Bits<QUEUE_WAIT_MAX>>,
-
     // One temporary per vector: the vectors read registers only, and share no statement
     // group with the loads, which read the push handshake.
     vb_v: Signal<Local, Bit>,
