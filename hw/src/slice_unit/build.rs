@@ -53,7 +53,7 @@ impl SliceUnit {
                 unused_decode, unused_alu, issue, rsp_fire, sc_valid, sc_ordered, sc_line, sc_cl, sc_vo,
                 sc_ra, si_valid, si_ordered, si_line, si_ra, issue_ra, si_payload, sr_valid, sr_ordered,
                 sr_line, sr_payload, fpre, fp_a, fp_b, fsel_r_sw, s1_fwd_x, s1_take, rfm, fsel_sw, ch_d,
-                ch_nx, ch_rsp, l1_sr, l1_s1, l1_s1b, l1_rsp, l1_rsp2, ch_me, ch_p, s1r_op, s1r_kind, ch_val, ch_any, s1b_valid, s1b_ordered, s1b_line,
+                ch_nx, ch_rsp, l1_sr, l1_s1, l1_s1b, l1_rsp, l1_rsp2, ch_pre, ch_me, ch_p, sr_op, sr_kind, sr_fp, sr_plain, ch_val, ch_any, s1b_valid, s1b_ordered, s1b_line,
                 s1b_payload, s1b_old, s1r_fp, s1_valid,
                 s1_ordered, s1_line, s1_payload, s1_op, s1_form, s1_kind, s1_fp, s1_status, s1_id, s1_data,
                 s1_old_line, s1_old_int, s1_old_mm, s1_old_wide, s1_old_rsp, s1_cas,

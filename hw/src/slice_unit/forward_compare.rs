@@ -50,8 +50,10 @@ pub(super) struct ForwardCompare {
     /// The forwarding source of the op in s1, one-hot: bit j `sp_*[j]`, bit `stages + k`
     /// `sw_*[k]`, none: the RAM. Found per word in si (`fsel_rq`, and `fsel_q`: one replica
     /// per 32-bit quarter of sr's select), the lowest word's chosen in sr (`fsel_d`; the
-    /// chain and the coverage read it).
+    /// coverage reads it).
     pub fsel: Signal<Out, Bits<32>>,
+    /// `fsel` a cycle early, as sr chooses it (the chains decide their sources from it in sr).
+    pub fsel_nx: Signal<Out, Bits<32>>,
     /// sr's select per quarter of the line (`fsel_q`); s1's (`fsel_s`), and whether s1 takes a
     /// source in the quarter (`fs_any_s`).
     pub sel_q: [Signal<Out, Bits<32>>; 4],
@@ -128,6 +130,7 @@ impl ForwardCompare {
             si_ww: Default::default(),
             sr_ww: Default::default(),
             fsel: Default::default(),
+            fsel_nx: Default::default(),
             sel_q: Default::default(),
             sel_s: Default::default(),
             any_s: Default::default(),
@@ -249,6 +252,7 @@ impl Logic for ForwardCompare {
             self.fs_any_s[q].d.next = bit_cast::<1, 1>(self.fs_b.val().into());
         }
         self.fsel.next = self.fsel_d.q.val();
+        self.fsel_nx.next = self.fsel_d.d.val();
         for q in 0..4 {
             self.sel_q[q].next = self.fsel_q[q].q.val();
             self.sel_s[q].next = self.fsel_s[q].q.val();

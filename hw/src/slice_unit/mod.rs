@@ -112,9 +112,10 @@
 //! bytes, any integer form: add/and/or/xor/min/max/inc/dec, `red` or `atom`; a 64-bit add's key
 //! is marked, so it chains with 64-bit adds alone: the ALU's loop carries the high sum only to
 //! fast forms) waits a window of `max(Li, 2) - 1` after that entry's issue instead of `Li + 2`
-//! ([`OrderingQueue`], "Chains"). It reaches s1b 2 to `Li + 2` cycles behind its producer: s1
-//! sees that its forwarding source is an integer `red`/`atom` that close (the queue lets no
-//! other so close) and registers a one-hot source select (`ch_d`). `Li` cycles behind (two
+//! ([`OrderingQueue`], "Chains"). It reaches s1b 2 to `Li + 2` cycles behind its producer: sr
+//! sees that its forwarding source in s1 will be an integer `red`/`atom` that close (the queue
+//! lets no other so close) and registers a one-hot source select (`ch_pre`), which s1
+//! registers again for s1b (`ch_d`: a select from registers). `Li` cycles behind (two
 //! integer stages) the producer's result is being made: s1b sets the ALU's `loop_a`, which
 //! loads its `a` register from its own `y` ([`IntAlu`]: the second segment is only an AND-OR
 //! of candidates chosen in the first, so the loop's last cycle is three LUT levels); an
@@ -141,7 +142,8 @@
 //! unit that computes it (f16/bf16 add, 16-bit min/max, f32, f64) and the key's long bit. One
 //! behind another with the same key (the same bytes and unit, any of its forms) waits `L - 1`
 //! after that one's issue ([`Shape::win_fp_chain`]) instead of `L + 2`: it reaches s1b `L` to
-//! `L + 2` cycles behind, and [`fp_chain::FpChain`] registers its source. At `L` the
+//! `L + 2` cycles behind, and [`fp_chain::FpChain`] decides its source in sr and registers it
+//! twice (a copy per quarter of each old-value input of the ALU in s1b). At `L` the
 //! producer's result is on the unit's lanes: the ALU's `loop_a` loads each lane's `a` from
 //! its own result (the lanes hold the new value of the bytes, whichever form of the unit made
 //! it); at `L + 1` and `L + 2` s1b puts `out_r` or `out_rr` on the ALU's old-value inputs. An
@@ -489,11 +491,16 @@ pub struct SliceUnit {
     /// The integer ALU has one stage (`Li` = 1): a fast chain's old value joins a stage
     /// earlier.
     int_one: Constant<Bit>,
-    /// s1's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
+    /// s1's chain source as decided in sr (`ch_d`'s value a cycle early).
+    ch_pre: [DFF<Bit>; 3],
+    /// sr's op may chain (an integer `red`/`atom`, plain access); the stage's op is a producer.
     ch_me: Signal<Local, Bit>,
     ch_p: Signal<Local, Bit>,
-    s1r_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
-    s1r_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    sr_op: Signal<Local, Bits<REQ_OP_WIDTH>>,
+    sr_kind: Signal<Local, Bits<KIND_WIDTH>>,
+    sr_fp: Signal<Local, Bit>,
+    /// sr holds a valid, ordered op on a plain access (no sector mask).
+    sr_plain: Signal<Local, Bit>,
     /// s1b's chained operand from the registers after the ALU, and whether it has one.
     ch_val: Signal<Local, Bits<64>>,
     ch_any: Signal<Local, Bit>,

@@ -81,15 +81,14 @@ impl Section<OperandStage> for SliceUnit {
         // critical path.)
         self.alu.pre_valid.next = self.s1_valid.q.val() && self.s1_ordered.q.val() && self.s1r_fp.val();
         self.alu.pre_form.next = self.access.pre_form.val();
-        self.alu.in_old.next = self.ox[0].old.val();
-        self.alu.in_old_mm.next = self.s1_old_mm.val();
-        self.alu.in_old_wide.next = self.s1_old_wide.val();
-        // A chained FP op's old value: its lanes' own results (`loop_a`) or a result register.
-        if self.fp_chain.take.val() {
-            self.alu.in_old.next = self.fp_chain.val.val();
-            self.alu.in_old_mm.next = self.fp_chain.val.val();
-            self.alu.in_old_wide.next = self.fp_chain.val.val();
-        }
+        // A chained FP op's old value: its lanes' own results (`loop_a`) or a result register
+        // (`FpChain`'s `old_out`, else the old values from the line).
+        self.fp_chain.old[0].next = self.ox[0].old.val();
+        self.fp_chain.old[1].next = self.s1_old_mm.val();
+        self.fp_chain.old[2].next = self.s1_old_wide.val();
+        self.alu.in_old.next = self.fp_chain.old_out[0].val();
+        self.alu.in_old_mm.next = self.fp_chain.old_out[1].val();
+        self.alu.in_old_wide.next = self.fp_chain.old_out[2].val();
         self.alu.loop_a.next = self.fp_chain.loop_a.val();
         self.cov_bus.fp_loop.next = self.fp_chain.cov_loop.val();
         self.cov_bus.fp_loop_reg.next = self.fp_chain.cov_reg.val();

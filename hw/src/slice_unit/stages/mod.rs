@@ -25,6 +25,7 @@ logic_sections!(
     execute::OperandStage,
     execute::ResultPlace,
     carry::CarryStages,
+    read::ChainPick,
     write::WriteBack,
     port::ResponsePort,
 );

@@ -61,62 +61,18 @@ impl Section<ForwardStage> for SliceUnit {
     }
 }
 
-/// s1's chains: an integer or FP red/atom whose source is its chain producer takes its operand from the loop.
+/// s1's chains: the sources decided in sr (`ChainPick`) registered for s1b; the line to s1b.
 pub(super) enum ChainDetect {}
 
 impl Section<ChainDetect> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        // The integer loop: an integer red/atom whose forwarding source
-        // is an integer red/atom within the chain distance is its chain producer (the queue
-        // lets only those so close; see "The integer loop"), and takes that op's result from
-        // the ALU's loop in s1b: the line from the source is right but for those bytes.
-        self.s1r_op.next = self.s1_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
-        self.s1r_kind.next = self.s1r_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
-        // (The op bits beside the kind count as read, the queue's issue payload of the pick's
-        // cycle (si takes the late one) and its `push_ready` (the accept reads the next one).)
-        self.unused_decode.next =
-            self.s1r_op.val().any() ^ self.queue.issue_payload.val().any() ^ self.queue.push_ready.val();
-        self.ch_me.next = self.s1_valid.q.val()
-            && self.s1_ordered.q.val()
-            && !self.s1r_fp.val()
-            && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any()
-            && ((self.s1r_kind.val() == self.kind_red.val()) || (self.s1r_kind.val() == self.kind_atom.val()));
         for d in 0..3 {
-            self.ch_nx[d].next = false;
-        }
-        for j in 0..self.sp_valid.len() {
-            self.ch_p.next = self.ch_me.val()
-                && self.fwd.fsel.val().get_bit(j)
-                && !self.sp_fp[j].q.val()
-                && !self.sp_sector[j].q.val()
-                && ((self.sp_kind[j].q.val() == self.kind_red.val())
-                    || (self.sp_kind[j].q.val() == self.kind_atom.val()));
-            for d in 0..3 {
-                if self.ch_p.val() && self.ch_m[d].val().get_bit(j) {
-                    self.ch_nx[d].next = true;
-                }
-            }
-        }
-        for d in 0..3 {
-            self.ch_d[d].d.next = self.ch_nx[d].val() && !self.reset.val();
-        }
-        // The FP loop: an FP red/atom whose forwarding source is a plain
-        // FP op within the FP chain distance is its chain producer (`FpChain`).
-        self.fch_pv.next = self.zero32.val();
-        for j in 0..self.sp_valid.len() {
-            self.fch_pb.next = self.sp_fp[j].q.val() && !self.sp_sector[j].q.val();
-            self.fch_pv.next =
-                (self.fch_pv.val() >> 1) | (bit_cast::<32, 1>(self.fch_pb.val().into()) << self.top31.val());
+            self.ch_d[d].d.next = self.ch_pre[d].q.val() && !self.reset.val();
         }
         self.fp_chain.reset.next = self.reset.val();
-        self.fp_chain.me.next = self.s1_valid.q.val()
-            && self.s1_ordered.q.val()
-            && self.s1r_fp.val()
-            && !self.s1_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any();
-        self.fp_chain.prod.next = self.fch_pv.val() >> self.fch_sh.val();
-        self.fp_chain.fsel.next = self.fwd.fsel.val();
         self.fp_chain.c_valid.next = self.s1b_valid.q.val();
+        self.fp_chain.out_d.next = self.alu.out_data.val();
         self.fp_chain.out_r.next = self.out_r.q.val();
         // A fast chain's consumer a cycle behind its producer (found in sc, `fwd.l1`).
         self.l1_sr.d.next = self.fwd.l1.val();
@@ -128,5 +84,64 @@ impl Section<ChainDetect> for SliceUnit {
         self.s1b_line.d.next = self.s1_line.q.val();
         self.s1b_payload.d.next = self.s1_payload.q.val();
         self.s1b_old.d.next = self.s1_old_line.val();
+    }
+}
+
+/// sr's chains: an integer or FP red/atom whose forwarding source in s1 will be its chain
+/// producer takes its operand from the loop; decided a stage ahead, from sr's op, the select
+/// s1 will have (`fsel_nx`) and what the stages load now (`sp_*[j].d`, what `sp_*[j]` holds
+/// when the op is in s1), so that s1b's selects leave registers.
+pub(super) enum ChainPick {}
+
+impl Section<ChainPick> for SliceUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The integer loop: an integer red/atom whose forwarding source
+        // is an integer red/atom within the chain distance is its chain producer (the queue
+        // lets only those so close; see "The integer loop"), and takes that op's result from
+        // the ALU's loop in s1b: the line from the source is right but for those bytes.
+        self.sr_op.next = self.sr_payload.q.val().get_bits::<REQ_OP_WIDTH>(0);
+        self.sr_kind.next = self.sr_op.val().get_bits::<KIND_WIDTH>(self.kind_lsb.val().index());
+        self.sr_fp.next = self.sr_payload.q.val().get_bit(self.p_fp.val().index());
+        self.sr_plain.next = self.sr_valid.q.val()
+            && self.sr_ordered.q.val()
+            && !self.sr_payload.q.val().get_bits::<8>(self.p_mask.val().index()).any();
+        // (The op bits beside the kind count as read, the queue's issue payload of the pick's
+        // cycle (si takes the late one) and its `push_ready` (the accept reads the next one).)
+        self.unused_decode.next =
+            self.sr_op.val().any() ^ self.queue.issue_payload.val().any() ^ self.queue.push_ready.val();
+        self.ch_me.next = self.sr_plain.val()
+            && !self.sr_fp.val()
+            && ((self.sr_kind.val() == self.kind_red.val()) || (self.sr_kind.val() == self.kind_atom.val()));
+        for d in 0..3 {
+            self.ch_nx[d].next = false;
+        }
+        for j in 0..self.sp_valid.len() {
+            self.ch_p.next = self.ch_me.val()
+                && self.fwd.fsel_nx.val().get_bit(j)
+                && !self.sp_fp[j].d.val()
+                && !self.sp_sector[j].d.val()
+                && ((self.sp_kind[j].d.val() == self.kind_red.val())
+                    || (self.sp_kind[j].d.val() == self.kind_atom.val()));
+            for d in 0..3 {
+                if self.ch_p.val() && self.ch_m[d].val().get_bit(j) {
+                    self.ch_nx[d].next = true;
+                }
+            }
+        }
+        for d in 0..3 {
+            self.ch_pre[d].d.next = self.ch_nx[d].val() && !self.reset.val();
+        }
+        // The FP loop: an FP red/atom whose forwarding source is a plain
+        // FP op within the FP chain distance is its chain producer (`FpChain`).
+        self.fch_pv.next = self.zero32.val();
+        for j in 0..self.sp_valid.len() {
+            self.fch_pb.next = self.sp_fp[j].d.val() && !self.sp_sector[j].d.val();
+            self.fch_pv.next =
+                (self.fch_pv.val() >> 1) | (bit_cast::<32, 1>(self.fch_pb.val().into()) << self.top31.val());
+        }
+        self.fp_chain.me.next = self.sr_plain.val() && self.sr_fp.val();
+        self.fp_chain.prod.next = self.fch_pv.val() >> self.fch_sh.val();
+        self.fp_chain.fsel.next = self.fwd.fsel_nx.val();
     }
 }

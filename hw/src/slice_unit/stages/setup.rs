@@ -32,6 +32,7 @@ impl Section<Clocking> for SliceUnit {
         self.l1_rsp2.clock.next = self.clock.val();
         for d in 0..3 {
             self.ch_d[d].clock.next = self.clock.val();
+            self.ch_pre[d].clock.next = self.clock.val();
         }
         self.sc_cl.clock.next = self.clock.val();
         for k in 0..self.sw_valid.len() {
