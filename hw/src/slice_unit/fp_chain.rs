@@ -55,8 +55,8 @@ pub(super) struct FpChain {
     /// Bit j of entry d: a consumer whose producer is in `sp_*[j]` takes its result `d`
     /// cycles after the ALU made it (`Shape::fp_chain_map`).
     map: [Constant<Bits<32>>; 3],
-    /// s1's source as decided in sr, one-hot over the lanes' loop, `out_r` and `out_rr`
-    /// (zero: the line).
+    /// s1's source as decided in sr, one-hot over the lanes' loop, `out_r` and `out_r` a
+    /// cycle earlier (zero: the line).
     pre: [DFF<Bit>; 3],
     pre_nx: [Signal<Local, Bit>; 3],
     /// s1b's source.
@@ -133,13 +133,14 @@ impl Logic for FpChain {
             self.pre[d].d.next = self.pre_nx[d].val() && !self.reset.val();
         }
         // s1: the source for s1b, its copies per quarter of each old-value input, and the value
-        // of a source in a result register.
+        // of a source in a result register. (No reset here: a reset drops s1's op, and for an
+        // op not valid in s1b these only choose operands; `pre` is cleared.)
         for d in 0..3 {
-            self.src[d].d.next = self.pre[d].q.val() && !self.reset.val();
+            self.src[d].d.next = self.pre[d].q.val();
         }
-        self.any_r.d.next = (self.pre[0].q.val() || self.pre[1].q.val() || self.pre[2].q.val()) && !self.reset.val();
+        self.any_r.d.next = self.pre[0].q.val() || self.pre[1].q.val() || self.pre[2].q.val();
         for i in 0..self.take.len() {
-            self.take[i].d.next = (self.pre[1].q.val() || self.pre[2].q.val()) && !self.reset.val();
+            self.take[i].d.next = self.pre[1].q.val() || self.pre[2].q.val();
         }
         self.cv.d.next = self.out_r.val();
         if self.pre[1].q.val() {

@@ -143,10 +143,12 @@
 //! behind another with the same key (the same bytes and unit, any of its forms) waits `L - 1`
 //! after that one's issue ([`Shape::win_fp_chain`]) instead of `L + 2`: it reaches s1b `L` to
 //! `L + 2` cycles behind, and [`fp_chain::FpChain`] decides its source in sr and registers it
-//! twice (a copy per quarter of each old-value input of the ALU in s1b). At `L` the
+//! twice (the select of s1b a copy per quarter of each old-value input of the ALU). At `L` the
 //! producer's result is on the unit's lanes: the ALU's `loop_a` loads each lane's `a` from
 //! its own result (the lanes hold the new value of the bytes, whichever form of the unit made
-//! it); at `L + 1` and `L + 2` s1b puts `out_r` or `out_rr` on the ALU's old-value inputs. An
+//! it); at `L + 1` and `L + 2` the result is `out_r`'s value in s1b's cycle or s1's: s1
+//! registers it (`cv`, from the ALU's output or `out_r`) and s1b puts it on the ALU's
+//! old-value inputs. An
 //! `atom`'s old value joins its response as the integer loop's does. Dependent FP ops issue
 //! every `L` cycles (14 in the default configuration, 3 at the shallowest depths).
 //!

@@ -51,7 +51,7 @@ pub struct Shape {
     pub win_fp_chain: usize,
     /// Bit j of entry d: an FP chain consumer in s1 whose producer is in `sp_*[j]` takes the
     /// producer's result `d` cycles after the ALU made it (0: the unit's own lanes, in the
-    /// cycle it is made; 1: `out_r`; 2: `out_rr`).
+    /// cycle it is made; 1: `out_r`; 2: `out_r` a cycle earlier).
     pub fp_chain_map: [u128; 3],
     /// Bit j of entry d: a chain consumer in s1 whose producer is in `sp_*[j]` takes the
     /// producer's result `d` cycles after the integer ALU made it (0: the ALU's own loop, in
@@ -83,7 +83,7 @@ pub fn shape(cfg: &Config) -> Shape {
         chain_map[d - int_lat] |= 1 << (d - 2);
     }
     // The FP chain likewise: from the ALU's latency `lat` (its lanes' own results) to the
-    // FP window (`out_r`, `out_rr`).
+    // FP window (`out_r` and its value a cycle earlier).
     let win_fp = fp_at + 2;
     let mut fp_chain_map = [0u128; 3];
     for d in lat..=win_fp {

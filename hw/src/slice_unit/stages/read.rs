@@ -67,8 +67,10 @@ pub(super) enum ChainDetect {}
 impl Section<ChainDetect> for SliceUnit {
     #[hdl_gen]
     fn update(&mut self) {
+        // (No reset: a reset drops s1's op, and for an op not valid in s1b `ch_d` only chooses
+        // operands; `ch_pre` is cleared.)
         for d in 0..3 {
-            self.ch_d[d].d.next = self.ch_pre[d].q.val() && !self.reset.val();
+            self.ch_d[d].d.next = self.ch_pre[d].q.val();
         }
         self.fp_chain.reset.next = self.reset.val();
         self.fp_chain.c_valid.next = self.s1b_valid.q.val();
