@@ -1,6 +1,7 @@
 //! The unit's logic, stage by stage: one section per stage group, each in the file of its
 //! stage, joined in pipeline order into the unit's one combinational block
-//! ([`crate::sections`]).
+//! ([`crate::sections`]), but for `ChainPick` (sr's chain decisions), which reads the stage
+//! registers' inputs and so comes after the sections that assign them.
 
 use super::*;
 use crate::sections::{Section, logic_sections};

@@ -92,7 +92,8 @@ impl Section<ChainDetect> for SliceUnit {
 /// sr's chains: an integer or FP red/atom whose forwarding source in s1 will be its chain
 /// producer takes its operand from the loop; decided a stage ahead, from sr's op, the select
 /// s1 will have (`fsel_nx`) and what the stages load now (`sp_*[j].d`, what `sp_*[j]` holds
-/// when the op is in s1), so that s1b's selects leave registers.
+/// when the op is in s1), so that s1b's selects leave registers. Joined after `CarryStages`,
+/// out of pipeline order: it reads the `sp_*[j].d` that the stages before it assign.
 pub(super) enum ChainPick {}
 
 impl Section<ChainPick> for SliceUnit {
