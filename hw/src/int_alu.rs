@@ -13,7 +13,7 @@
 //! | segment | work |
 //! | --- | --- |
 //! | 1 (from the `s0_` registers) | the fast low result `fast_lo` (the low halves' sum, with its carry out, or their bitwise result); the compares of the halves, each a carry chain (the high halves both ways, with a top bit that makes them false for 32-bit forms; the sign bit flipped for s64 and s32), `M + 1`, `M - 1` (its borrow is `M == 0`) and `b < M` (u32 forms); from them, min/max's choice of `b` (one LUT: `a < b` from three chains, and max), inc's select |
-//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers, or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (min/max's `a` or `b` by its registered choice, dec's `b` or `M - 1` by its registered condition), the high sum ORed in last |
+//! | 2 (drives `y`) | the fast high result (`a_hi + b_hi + carry`, a carry chain from the registers with the carry as its low bit, or with [`IntAlu::with_carry_select`] both sums and the carry choosing; or the high halves' bitwise result); an AND-OR of the candidates by the registered selects (min/max's `a` or `b` by its registered choice, dec's `b` or `M - 1` by its registered condition), the high sum ORed in last |
 //!
 //! **The loops.** `loop_a` loads `a`'s register from this cycle's `y` instead of the input: an
 //! operation that depends on the one `int_stages` cycles ahead of it takes that one's result
@@ -141,6 +141,11 @@ pub struct IntAlu {
     hi_ca: Signal<Local, Bits<33>>,
     hi_cb: Signal<Local, Bits<33>>,
     hi_x: Signal<Local, Bits<33>>,
+    /// The high sum with a carry in of one; `hi_x` is then the sum without one, `c1_cy`
+    /// choosing between them after the chains (a carry select, with `csel`).
+    hi_x1: Signal<Local, Bits<33>>,
+    /// The high sum as a carry select ([`IntAlu::with_carry_select`]).
+    csel: Constant<Bit>,
     /// The high sum (`hi_x`'s bits 32..1) and the rest of `y`'s high half: the sum, last of
     /// the carry chain, joins each user in one LUT (`y`, `c1_m_hi`, `ya_hi`).
     hi_sum: Signal<Local, Bits<32>>,
@@ -258,6 +263,17 @@ impl Default for IntAlu {
 }
 
 impl IntAlu {
+    /// The high sum as a carry select: both high sums (carry in zero and one) from the cut's
+    /// registers, the low half's carry (`c1_cy`) choosing in the result's last LUT, so that
+    /// the carry register feeds no carry chain. For an ALU whose loops stay off (the unit's
+    /// masked-sector lanes): the low and the high half's chains can then be placed apart
+    /// without the carry's route between them in one cycle; the loop's high half (`ya_hi`,
+    /// `c1_m_hi`) would gain the select.
+    pub fn with_carry_select(mut self) -> Self {
+        self.csel = Constant::new(true);
+        self
+    }
+
     /// The unit at `cfg.int_stages` stages ([`Config::int_stages`]).
     pub fn new(cfg: &Config) -> Self {
         let on = cfg.int_stages > 1;
@@ -322,6 +338,8 @@ impl IntAlu {
             hi_ca: Default::default(),
             hi_cb: Default::default(),
             hi_x: Default::default(),
+            hi_x1: Default::default(),
+            csel: Constant::new(false),
             hi_sum: Default::default(),
             y_hg: Default::default(),
             m_hg: Default::default(),
@@ -551,6 +569,14 @@ impl crate::sections::Section<Segment2> for IntAlu {
             self.hi_cb.next = self.hi_cb.val() | self.one33.val();
         }
         self.hi_x.next = self.hi_ca.val() + self.hi_cb.val();
+        // As a carry select: the sums with the carry in zero and one, the carry choosing.
+        self.hi_x1.next = (self.hi_ca.val() | self.one33.val()) + (self.hi_cb.val() | self.one33.val());
+        if self.csel.val() {
+            self.hi_x.next = (bit_cast::<33, 32>(self.hi_m.val()) << 1) + (bit_cast::<33, 32>(self.hi_b.val()) << 1);
+            if self.c1_cy.q.val() {
+                self.hi_x.next = self.hi_x1.val();
+            }
+        }
         self.y_lo.next = self.zero32.val();
         if self.c1_s_fast.q.val() {
             self.y_lo.next = self.y_lo.val() | self.c1_fast_lo.q.val();

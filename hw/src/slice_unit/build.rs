@@ -70,7 +70,7 @@ impl SliceUnit {
             top31: k(31),
             mem: mem,
             int_alu: IntAlu::new(cfg),
-            int_lane: std::array::from_fn(|_| IntAlu::new(cfg)),
+            int_lane: std::array::from_fn(|_| IntAlu::new(cfg).with_carry_select()),
             alu: ReductionAlu::with_early_hold(cfg, true).with_old_replicas().fp_only(),
             rsp_fifo: ResponseFifo::new(sh.rsp_depth),
             accept: Accept::new(mem_bytes, sh),

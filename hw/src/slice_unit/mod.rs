@@ -344,7 +344,8 @@ pub struct SliceUnit {
     mem: LineMemory,
     int_alu: IntAlu,
     /// Integer lanes 1..3 of a masked sector request (lane k at bits 32k..): with `int_alu`
-    /// (lane 0) four 32-bit or two 64-bit elements (lanes 0 and 2) per pass.
+    /// (lane 0) four 32-bit or two 64-bit elements (lanes 0 and 2) per pass. They never
+    /// loop, so their high sums are carry selects ([`IntAlu::with_carry_select`]).
     int_lane: [IntAlu; 3],
     alu: ReductionAlu,
     rsp_fifo: ResponseFifo,
