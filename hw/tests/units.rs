@@ -100,9 +100,10 @@ fn loop_a_allowed(producer: Form, consumer: Form) -> bool {
     is_fast(consumer) || !(producer.op() == Op::Add && producer.elem_bits() == 64)
 }
 
-/// `cases` through an `IntAlu` at `cfg`'s depth, one a cycle: each cycle's `y`.
-fn run_int_alu(cfg: &hw::Config, cases: &[IntIn]) -> Vec<u64> {
-    let mut uut = IntAlu::new(cfg);
+/// `cases` through an `IntAlu` at `cfg`'s depth (its high sum a carry select with `csel`),
+/// one a cycle: each cycle's `y`.
+fn run_int_alu(cfg: &hw::Config, csel: bool, cases: &[IntIn]) -> Vec<u64> {
+    let mut uut = if csel { IntAlu::new(cfg).with_carry_select() } else { IntAlu::new(cfg) };
     uut.connect_all();
     stream(
         &mut uut,
@@ -139,15 +140,17 @@ fn assert_int_results(cases: &[IntIn], got: &[u64], want: &[u64], what: &str) {
 fn int_alu_matches_golden_model_for_every_integer_form() {
     for stages in hw::config::INT_STAGES_MIN..=hw::config::INT_STAGES_MAX {
         let cfg = hw::Config { int_stages: stages, ..hw::Config::default() };
-        check_int_alu(&cfg);
+        check_int_alu(&cfg, false);
+        check_int_alu(&cfg, true);
     }
     assert_eq!(hw::Config::default().int_alu_latency(), INT_ALU_LATENCY);
 }
 
 /// Every integer form at `cfg.int_stages`: specials, random operands, close pairs (equal,
 /// +-1: inc/dec/min/max edges), pairs with equal high halves (the split compare) and pairs
-/// equal above one 16-bit chunk (the compares per chunk).
-fn check_int_alu(cfg: &hw::Config) {
+/// equal above one 16-bit chunk (the compares per chunk); the high sum a carry select with
+/// `csel` ([`IntAlu::with_carry_select`], the unit's masked-sector lanes).
+fn check_int_alu(cfg: &hw::Config, csel: bool) {
     let mut rng = Rng(seed(&format!("int_alu-{}", cfg.int_stages)));
     let forms = int_forms();
     assert!(forms.len() > 20);
@@ -185,8 +188,13 @@ fn check_int_alu(cfg: &hw::Config) {
     let cases: Vec<IntIn> = cases.into_iter().map(|(form, a, b)| IntIn::new(form, a, b)).collect();
     let want: Vec<u64> =
         cases.iter().map(|c| sim::apply_elem(c.form, c.a, c.b) & sim::elem_mask(c.form.elem_bits())).collect();
-    let got = run_int_alu(cfg, &cases);
-    assert_int_results(&cases, &got, &want, &format!("integer results at {} stages", cfg.int_stages));
+    let got = run_int_alu(cfg, csel, &cases);
+    assert_int_results(
+        &cases,
+        &got,
+        &want,
+        &format!("integer results at {} stages (carry select {csel})", cfg.int_stages),
+    );
 }
 
 /// The loop (`loop_a`): chains of random integer forms of one width, interleaved
@@ -219,7 +227,7 @@ fn int_alu_loop_takes_the_result_int_stages_ahead() {
             want.push(sim::apply_elem(form, m, b) & sim::elem_mask(form.elem_bits()));
             cases.push(IntIn { loop_a: looped, ..IntIn::new(form, a, b) });
         }
-        let got = run_int_alu(&cfg, &cases);
+        let got = run_int_alu(&cfg, false, &cases);
         let loops = cases.iter().filter(|c| c.loop_a).count();
         assert!(loops > 2500, "only {loops} looped ops");
         assert_int_results(&cases, &got, &want, &format!("looped-chain results at {stages} stages"));
@@ -292,7 +300,7 @@ fn int_alu_loop_1_takes_the_result_one_cycle_ahead() {
             made_by.push(form);
             cases.push(IntIn { loop_1: l1, loop_a: la, ..IntIn::new(form, a, b) });
         }
-        let got = run_int_alu(&cfg, &cases);
+        let got = run_int_alu(&cfg, false, &cases);
         let count = |p: &dyn Fn(&IntIn) -> bool| cases.iter().filter(|c| p(c)).count();
         let l1_64 = count(&|c| c.loop_1 && !c.hold && c.form.elem_bits() == 64);
         let l1_32 = count(&|c| c.loop_1 && !c.hold && c.form.elem_bits() == 32);
