@@ -89,6 +89,7 @@ pub struct IntAlu {
     ty_s64: Constant<Bits<TYPE_WIDTH>>,
     ty_s32: Constant<Bits<TYPE_WIDTH>>,
     one33: Constant<Bits<33>>,
+    zero33: Constant<Bits<33>>,
     bit32_33: Constant<Bits<33>>,
     bit31_32: Constant<Bits<32>>,
     zero32: Constant<Bits<32>>,
@@ -138,11 +139,14 @@ pub struct IntAlu {
     // chain with the low carry in, fed by the cut's registers).
     hi_m: Signal<Local, Bits<32>>,
     hi_b: Signal<Local, Bits<32>>,
+    /// `{m, 0}` and `{b, 0}`, and the carry into their sum (`{0.., c1_cy}`; zero with a
+    /// carry select, where `c1_cy` chooses between two sums instead).
     hi_ca: Signal<Local, Bits<33>>,
     hi_cb: Signal<Local, Bits<33>>,
+    hi_ci: Signal<Local, Bits<33>>,
     hi_x: Signal<Local, Bits<33>>,
-    /// The high sum with a carry in of one; `hi_x` is then the sum without one, `c1_cy`
-    /// choosing between them after the chains (a carry select, with `csel`).
+    /// With a carry select (`csel`): the high sum with a carry in of one (zero otherwise);
+    /// `hi_x` is then the sum with none, `c1_cy` choosing between them after the chains.
     hi_x1: Signal<Local, Bits<33>>,
     /// The high sum as a carry select ([`IntAlu::with_carry_select`]).
     csel: Constant<Bit>,
@@ -302,6 +306,7 @@ impl IntAlu {
             ty_s64: ty(Type::S64),
             ty_s32: ty(Type::S32),
             one33: Constant::new(bits_u128(1)),
+            zero33: Constant::new(bits_u128(0)),
             bit32_33: Constant::new(bits_u128(1 << 32)),
             bit31_32: Constant::new(bits_u128(1 << 31)),
             zero32: Constant::new(bits_u128(0)),
@@ -337,6 +342,7 @@ impl IntAlu {
             hi_b: Default::default(),
             hi_ca: Default::default(),
             hi_cb: Default::default(),
+            hi_ci: Default::default(),
             hi_x: Default::default(),
             hi_x1: Default::default(),
             csel: Constant::new(false),
@@ -562,17 +568,18 @@ impl crate::sections::Section<Segment2> for IntAlu {
         // ==========================================================================
         self.hi_m.next = self.c1_m_hi.q.val();
         self.hi_b.next = self.c1_b.q.val().get_bits::<32>(32);
+        // (The carry in enters as bit 0 of both operands: `{m, c} + {b, c}` is `2 (m + b + c)`.)
         self.hi_ca.next = bit_cast::<33, 32>(self.hi_m.val()) << 1;
         self.hi_cb.next = bit_cast::<33, 32>(self.hi_b.val()) << 1;
-        if self.c1_cy.q.val() {
-            self.hi_ca.next = self.hi_ca.val() | self.one33.val();
-            self.hi_cb.next = self.hi_cb.val() | self.one33.val();
+        self.hi_ci.next = self.zero33.val();
+        if self.c1_cy.q.val() && !self.csel.val() {
+            self.hi_ci.next = self.one33.val();
         }
-        self.hi_x.next = self.hi_ca.val() + self.hi_cb.val();
+        self.hi_x.next = (self.hi_ca.val() | self.hi_ci.val()) + (self.hi_cb.val() | self.hi_ci.val());
         // As a carry select: the sums with the carry in zero and one, the carry choosing.
-        self.hi_x1.next = (self.hi_ca.val() | self.one33.val()) + (self.hi_cb.val() | self.one33.val());
+        self.hi_x1.next = self.zero33.val();
         if self.csel.val() {
-            self.hi_x.next = (bit_cast::<33, 32>(self.hi_m.val()) << 1) + (bit_cast::<33, 32>(self.hi_b.val()) << 1);
+            self.hi_x1.next = (self.hi_ca.val() | self.one33.val()) + (self.hi_cb.val() | self.one33.val());
             if self.c1_cy.q.val() {
                 self.hi_x.next = self.hi_x1.val();
             }
