@@ -63,10 +63,10 @@ pub(super) struct IssueSelect {
     lfs_e: [ReplicaReg<Bits<QUEUE_DEPTH>>; QUEUE_DEPTH],
     /// Registered push: the issue payload of the cycle before (`issue_payload_late`).
     late: DFF<Bits<QUEUE_PAYLOAD_BITS>>,
-    /// The binary number of `sel`, and registered (the payload RAM's read address with a
-    /// registered push, from a register of its own; not gated by `issue_enable`, as the
-    /// payload is read only when the pick issued), and each slot's number.
+    /// The binary number of `fs` (registered: `last_fs` in binary, the payload RAM's read
+    /// address from a register of its own) and of `sel`, and each slot's number.
     last_bin: DFF<Bits<LUT_RAM_ADDR_BITS>>,
+    fs_bin: Signal<Local, Bits<LUT_RAM_ADDR_BITS>>,
     sel_bin: Signal<Local, Bits<LUT_RAM_ADDR_BITS>>,
     slot_no: [Constant<Bits<LUT_RAM_ADDR_BITS>>; QUEUE_DEPTH],
     /// Registered push: an entry issued in the last cycle (the late issue outputs).
@@ -138,6 +138,7 @@ impl IssueSelect {
             lfs_e: Default::default(),
             late: Default::default(),
             last_bin: Default::default(),
+            fs_bin: Default::default(),
             sel_bin: Default::default(),
             slot_no: std::array::from_fn(|i| crate::k::<LUT_RAM_ADDR_BITS>(i as u128)),
             last_fire: Default::default(),
@@ -247,16 +248,17 @@ impl Logic for IssueSelect {
         // when nothing issues, `rd_en`). The late payload (registered push; zero otherwise) is
         // it a cycle later, from a register, so the unit's stage after the issue takes it from
         // flip-flops.
-        // The read address is `sel`'s number whether or not the pick issues (`issue_enable`,
-        // the response credits, gates `rd_en` only): the credit register drives no path to
-        // the address register.
+        self.fs_bin.next = self.slot_no[0].val();
         self.sel_bin.next = self.slot_no[0].val();
         for i in 0..QUEUE_DEPTH {
+            if self.fs.val().get_bit(i) {
+                self.fs_bin.next = self.fs_bin.val() | self.slot_no[i].val();
+            }
             if self.sel.val().get_bit(i) {
                 self.sel_bin.next = self.sel_bin.val() | self.slot_no[i].val();
             }
         }
-        self.last_bin.d.next = self.sel_bin.val();
+        self.last_bin.d.next = self.fs_bin.val();
         self.rd_addr.next = self.sel_bin.val();
         if self.rp.val() {
             self.rd_addr.next = self.last_bin.q.val();
